@@ -1,0 +1,37 @@
+import { cidrContains, formatIp, parseCidr, parseIp, type CidrRange } from "@/lib/domain/net/ip";
+
+/**
+ * The header in which the gateway's own HTTP server passes the socket's peer address to
+ * route handlers. The server deletes any value a client sent, so it can be believed.
+ */
+export const PEER_ADDRESS_HEADER = "x-gateway-peer-address";
+
+/**
+ * The caller's address: the socket peer, or — when the peer is a trusted reverse proxy —
+ * the right-most X-Forwarded-For entry that is not itself a trusted proxy.
+ */
+export function resolveClientIp(peerAddress: string | null, forwardedFor: string | null, trustedProxies: readonly CidrRange[]): string {
+  const peer = peerAddress ? parseIp(peerAddress) : null;
+  if (!peer) return "";
+  const isTrusted = (text: string) => {
+    const address = parseIp(text);
+    return address !== null && trustedProxies.some((range) => cidrContains(range, address));
+  };
+  if (!forwardedFor || !trustedProxies.some((range) => cidrContains(range, peer))) return formatIp(peer);
+  const hops = forwardedFor.split(",").map((hop) => hop.trim()).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!isTrusted(hops[i])) {
+      const address = parseIp(hops[i]);
+      return address ? formatIp(address) : "";
+    }
+  }
+  return formatIp(peer);
+}
+
+export function parseTrustedProxies(entries: readonly string[]): CidrRange[] {
+  return entries.map((entry) => {
+    const range = parseCidr(entry);
+    if (!range) throw new Error(`GATEWAY_TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    return range;
+  });
+}

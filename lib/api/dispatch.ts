@@ -1,0 +1,216 @@
+import { AppError, isAppError } from "@/lib/errors";
+import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
+import { findActiveApiKey } from "@/lib/auth/api-keys";
+import { log } from "@/lib/log";
+import type { ApiDeps } from "./deps";
+import { errorBody, jsonResponse, rateLimitedResponse, successBody } from "./envelope";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  hashRequestBody,
+  releaseIdempotencyKey,
+  validateIdempotencyKey,
+  type IdempotencyScope,
+} from "./idempotency";
+import type { OperationEntry } from "./operation";
+import { isValidSignature, isWellFormedTimestamp } from "./signature";
+
+/** spec: Limits — request body at most 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface CompiledRoute {
+  entry: OperationEntry;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+export interface Router {
+  match(method: string, path: string): { entry: OperationEntry; params: Record<string, string> } | "method_not_allowed" | null;
+}
+
+/** Compiles the operation table into a matcher; `{name}` matches one path segment. */
+export function createRouter(table: readonly OperationEntry[]): Router {
+  const routes: CompiledRoute[] = table.map((entry) => {
+    const paramNames: string[] = [];
+    const source = entry.path
+      .split("/")
+      .map((segment) => {
+        const param = /^\{(\w+)\}$/.exec(segment);
+        if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        paramNames.push(param[1]);
+        return "([^/]+)";
+      })
+      .join("/");
+    return { entry, pattern: new RegExp(`^${source}$`), paramNames };
+  });
+  return {
+    match(method, path) {
+      let isPathKnown = false;
+      for (const route of routes) {
+        const found = route.pattern.exec(path);
+        if (!found) continue;
+        isPathKnown = true;
+        if (route.entry.method !== method) continue;
+        const params: Record<string, string> = {};
+        route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1])));
+        return { entry: route.entry, params };
+      }
+      return isPathKnown ? "method_not_allowed" : null;
+    },
+  };
+}
+
+/** Reads at most MAX_BODY_BYTES; larger bodies are refused before they are buffered whole. */
+async function readBody(request: Request): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new AppError("request.too_large");
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw new AppError("request.too_large");
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw new AppError("auth.body_read", undefined, { cause: error });
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJsonBody(body: Uint8Array): unknown {
+  if (body.byteLength === 0) return {};
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch {
+    throw new AppError("request.bad_json");
+  }
+}
+
+/** spec: Authentication — the checks of the authentication table, over the raw bytes, before any parsing. */
+async function authenticate(
+  request: Request,
+  entry: OperationEntry,
+  pathWithQuery: string,
+  body: Uint8Array,
+  clientIp: string,
+  deps: ApiDeps,
+): Promise<string> {
+  if (entry.auth.kind !== "signed") throw new Error("authenticate() is for signed operations");
+  const timestamp = request.headers.get("x-timestamp");
+  if (!isWellFormedTimestamp(timestamp)) throw new AppError("auth.bad_timestamp");
+  const publicId = request.headers.get("x-public-id");
+  const key = publicId ? await findActiveApiKey(deps.db, deps.secretBox, publicId) : null;
+  if (!key) throw new AppError("merchant.unknown_key");
+  const isSigned = isValidSignature({
+    secret: key.secret,
+    timestamp,
+    method: request.method,
+    path: pathWithQuery,
+    body,
+    signature: request.headers.get("x-signature"),
+    nowSeconds: Math.floor(deps.now().getTime() / 1000),
+  });
+  if (!isSigned) throw new AppError("merchant.bad_signature");
+  if (key.allowlist.enabled) {
+    const address = parseIp(clientIp);
+    const isAllowed =
+      address !== null &&
+      key.allowlist.entries.some((entryText) => {
+        const range = parseCidr(entryText);
+        return range !== null && cidrContains(range, address);
+      });
+    if (!isAllowed) throw new AppError("auth.ip_not_allowed");
+  }
+  if (!entry.auth.keys.includes(key.kind)) throw new AppError("merchant.wrong_key_kind");
+  return key.merchantId;
+}
+
+function toResponse(status: number, bodyText: string, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(bodyText, {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...extraHeaders },
+  });
+}
+
+/**
+ * The single entry of every /v1 operation: size limit → authentication (signature, window,
+ * key, allow-list, key kind) → rate limit → JSON → idempotency → handler → envelope.
+ */
+export async function dispatch(
+  request: Request,
+  options: { clientIp: string; deps: ApiDeps; router: Router },
+): Promise<Response> {
+  const { deps, router, clientIp } = options;
+  const url = new URL(request.url);
+  try {
+    const matched = router.match(request.method, url.pathname);
+    if (matched === null) throw new AppError("request.not_found");
+    if (matched === "method_not_allowed") throw new AppError("request.method_not_allowed");
+    const { entry, params } = matched;
+
+    const body = request.method === "GET" ? new Uint8Array() : await readBody(request);
+    const merchantId =
+      entry.auth.kind === "signed" ? await authenticate(request, entry, url.pathname + url.search, body, clientIp, deps) : null;
+
+    const retryAfter = deps.rateLimiter.take(merchantId ? `merchant:${merchantId}` : `ip:${clientIp}`, deps.now().getTime());
+    if (retryAfter > 0) return rateLimitedResponse(retryAfter);
+
+    const input = request.method === "GET" ? {} : parseJsonBody(body);
+    const context = { deps, merchantId, params, clientIp };
+    const execute = async () => {
+      try {
+        const result = await entry.operation.run(input, context);
+        return successBody(entry.envelope, result);
+      } catch (error) {
+        if (isAppError(error) && error.status < 500) return errorBody(error);
+        throw error;
+      }
+    };
+
+    const keyHeader = request.headers.get("idempotency-key");
+    if (!entry.idempotent || keyHeader === null || merchantId === null) {
+      const outcome = await execute();
+      return jsonResponse(outcome.status, outcome.body);
+    }
+
+    const scope: IdempotencyScope = { merchantId, operation: entry.path, key: validateIdempotencyKey(keyHeader) };
+    const claim = await claimIdempotencyKey(deps.db, scope, hashRequestBody(body), deps.now());
+    if (claim.kind === "in_progress") throw new AppError("idempotency.in_progress");
+    if (claim.kind === "replay") return toResponse(claim.response.status, claim.response.body, { "idempotent-replayed": "true" });
+    let outcome: { status: number; body: unknown };
+    try {
+      outcome = await execute();
+    } catch (error) {
+      // Not a business outcome: free the key so that a retry runs the request again.
+      await releaseIdempotencyKey(deps.db, scope).catch((releaseError) =>
+        log.error("could not release idempotency key", { error: releaseError, key: scope.key }),
+      );
+      throw error;
+    }
+    const bodyText = JSON.stringify(outcome.body);
+    await completeIdempotencyKey(deps.db, scope, { status: outcome.status, body: bodyText }).catch((error) =>
+      // The work is done and its answer is right; a repeat after the lock lapses runs again,
+      // which the operation's own keys (order_id, reference) make harmless.
+      log.error("could not store idempotent response", { error, key: scope.key }),
+    );
+    return toResponse(outcome.status, bodyText);
+  } catch (error) {
+    if (isAppError(error)) {
+      if (error.status >= 500) log.warn("request failed", { path: url.pathname, code: error.code, error: error.cause });
+      const { status, body } = errorBody(error);
+      return jsonResponse(status, body);
+    }
+    log.error("unhandled error in operation", { path: url.pathname, error });
+    const { status, body } = errorBody(new AppError("internal.error"));
+    return jsonResponse(status, body);
+  }
+}

@@ -1,0 +1,14 @@
+import { getApiDeps } from "./deps";
+import { dispatch, createRouter, type Router } from "./dispatch";
+import { PEER_ADDRESS_HEADER, resolveClientIp } from "./client-ip";
+import { OPERATIONS } from "./operations";
+
+let router: Router | undefined;
+
+/** The route handler behind /v1/*: resolves the caller's address and dispatches. */
+export async function handleApiRequest(request: Request): Promise<Response> {
+  const deps = getApiDeps();
+  router ??= createRouter(OPERATIONS);
+  const clientIp = resolveClientIp(request.headers.get(PEER_ADDRESS_HEADER), request.headers.get("x-forwarded-for"), deps.trustedProxies);
+  return dispatch(request, { clientIp, deps, router });
+}

@@ -1,0 +1,33 @@
+import type { ApiKeyKind } from "@/lib/auth/api-keys";
+import type { OperationEntry } from "./operation";
+import { getCurrenciesOp } from "./ops/catalogue/get-currencies";
+import { listPaymentServicesOp, listPayoutServicesOp } from "./ops/catalogue/list-services";
+import { listExchangeRatesOp } from "./ops/catalogue/list-exchange-rates";
+import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
+
+// Who may call what (spec: operator contract §2). `unified` may call everything signed.
+const ANY_KEY: readonly ApiKeyKind[] = ["unified", "payment", "payout"];
+const PAYMENT_KEYS: readonly ApiKeyKind[] = ["unified", "payment"];
+const PAYOUT_KEYS: readonly ApiKeyKind[] = ["unified", "payout"];
+const UNIFIED_ONLY: readonly ApiKeyKind[] = ["unified"];
+
+const PUBLIC = { kind: "public" } as const;
+const signed = (keys: readonly ApiKeyKind[]) => ({ kind: "signed", keys }) as const;
+
+/**
+ * THE operation table: every /v1 operation, its method and path, who may call it, whether it
+ * honours Idempotency-Key, and how its result is wrapped. The conformance tests iterate it.
+ */
+export const OPERATIONS: readonly OperationEntry[] = [
+  // Catalogue
+  { method: "GET", path: "/v1/currencies", auth: PUBLIC, idempotent: false, envelope: "bare", operation: getCurrenciesOp },
+  { method: "POST", path: "/v1/payment/services", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listPaymentServicesOp },
+  { method: "POST", path: "/v1/payout/services", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutServicesOp },
+  { method: "POST", path: "/v1/exchange-rate/list", auth: signed(ANY_KEY), idempotent: false, envelope: "standard", operation: listExchangeRatesOp },
+
+  // IP allow-list
+  { method: "POST", path: "/v1/api-allowlist/list", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: listAllowlistOp },
+  { method: "POST", path: "/v1/api-allowlist/add", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: addAllowlistEntryOp },
+  { method: "POST", path: "/v1/api-allowlist/remove", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: removeAllowlistEntryOp },
+  { method: "POST", path: "/v1/api-allowlist/enable", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: enableAllowlistOp },
+];

@@ -1,0 +1,70 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Db, Tx } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+
+/** spec: operator contract §2 — what a key may call. */
+export type ApiKeyKind = "unified" | "payment" | "payout";
+export const API_KEY_KINDS: readonly ApiKeyKind[] = ["unified", "payment", "payout"];
+
+export interface IssuedApiKey {
+  publicId: string;
+  /** Shown once; only its ciphertext is stored. */
+  secret: string;
+  kind: ApiKeyKind;
+}
+
+/** The verified identity behind a signed request. */
+export interface ActiveApiKey {
+  publicId: string;
+  kind: ApiKeyKind;
+  secret: string;
+  merchantId: string;
+  allowlist: { enabled: boolean; entries: string[] };
+}
+
+// The associated data binds each ciphertext to its key, so secrets cannot be swapped between rows.
+function secretContext(publicId: string): string {
+  return `api-key:${publicId}`;
+}
+
+export function isApiKeyKind(value: string): value is ApiKeyKind {
+  return (API_KEY_KINDS as readonly string[]).includes(value);
+}
+
+/** Creates a key for a merchant. Public id `pk_` + 24 hex; secret `sk_` + 43 base64url (256 bits). */
+export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: string, kind: ApiKeyKind): Promise<IssuedApiKey> {
+  const publicId = `pk_${randomBytes(12).toString("hex")}`;
+  const secret = `sk_${randomBytes(32).toString("base64url")}`;
+  await db.apiKey.create({
+    data: { id: randomUUID(), merchantId, publicId, kind, secretCiphertext: box.seal(secret, secretContext(publicId)) },
+  });
+  return { publicId, secret, kind };
+}
+
+/** The unrevoked key with this public id, with what request checks need; null when unknown or revoked. */
+export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string): Promise<ActiveApiKey | null> {
+  const row = await db.apiKey.findUnique({
+    where: { publicId },
+    select: {
+      kind: true,
+      secretCiphertext: true,
+      revokedAt: true,
+      merchantId: true,
+      merchant: { select: { allowlistEnabled: true, allowlistEntries: { select: { cidr: true } } } },
+    },
+  });
+  if (!row || row.revokedAt || !isApiKeyKind(row.kind)) return null;
+  return {
+    publicId,
+    kind: row.kind,
+    secret: box.open(row.secretCiphertext, secretContext(publicId)),
+    merchantId: row.merchantId,
+    allowlist: { enabled: row.merchant.allowlistEnabled, entries: row.merchant.allowlistEntries.map((entry) => entry.cidr) },
+  };
+}
+
+/** Revokes a key; false when no unrevoked key has this public id. */
+export async function revokeApiKey(db: Db, publicId: string, now: Date): Promise<boolean> {
+  const { count } = await db.apiKey.updateMany({ where: { publicId, revokedAt: null }, data: { revokedAt: now } });
+  return count === 1;
+}

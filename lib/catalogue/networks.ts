@@ -1,0 +1,175 @@
+import type { Network, NetworkId } from "@/lib/catalogue/types";
+
+/**
+ * Every supported network. Chain ids and block times come from shared/spec/networks.md §1 and §4.
+ *
+ * `minimumUsd` is our own choice (spec: Limits — "Network minimum amounts: not shown"): it keeps an
+ * invoice or payout well above what moving the money costs on that network, so a sweep or payout
+ * never eats most of the amount.
+ */
+export const NETWORKS: readonly Network[] = [
+  {
+    id: "bitcoin",
+    family: "utxo",
+    displayName: "Bitcoin",
+    nativeSymbol: "BTC",
+    blockTimeMs: 600_000,
+    // A consolidating input costs around a dollar when the mempool is busy.
+    minimumUsd: "5.00",
+    hasMemo: false,
+    isAccountBased: false,
+  },
+  {
+    id: "litecoin",
+    family: "utxo",
+    displayName: "Litecoin",
+    nativeSymbol: "LTC",
+    blockTimeMs: 150_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: false,
+  },
+  {
+    id: "dogecoin",
+    family: "utxo",
+    displayName: "Dogecoin",
+    nativeSymbol: "DOGE",
+    blockTimeMs: 60_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: false,
+  },
+  {
+    id: "ethereum",
+    family: "evm",
+    displayName: "Ethereum",
+    nativeSymbol: "ETH",
+    evmChainId: 1,
+    blockTimeMs: 12_000,
+    // An ERC-20 sweep plus the gas top-up of a fresh deposit address costs dollars at busy times.
+    minimumUsd: "5.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "bsc",
+    family: "evm",
+    displayName: "BNB Smart Chain",
+    nativeSymbol: "BNB",
+    evmChainId: 56,
+    // BEP-619 (0.45 s), the value in force per networks.md §4.
+    blockTimeMs: 450,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "polygon",
+    family: "evm",
+    displayName: "Polygon",
+    nativeSymbol: "POL",
+    evmChainId: 137,
+    blockTimeMs: 2_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "arbitrum",
+    family: "evm",
+    displayName: "Arbitrum One",
+    nativeSymbol: "ETH",
+    evmChainId: 42161,
+    blockTimeMs: 250,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "base",
+    family: "evm",
+    displayName: "Base",
+    nativeSymbol: "ETH",
+    evmChainId: 8453,
+    blockTimeMs: 2_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "optimism",
+    family: "evm",
+    displayName: "OP Mainnet",
+    nativeSymbol: "ETH",
+    evmChainId: 10,
+    blockTimeMs: 2_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "avalanche",
+    family: "evm",
+    displayName: "Avalanche C-Chain",
+    nativeSymbol: "AVAX",
+    evmChainId: 43114,
+    // networks.md §4 has no sourced value (dynamic since Granite); 2 s is the long-standing typical value.
+    blockTimeMs: 2_000,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "tron",
+    family: "tron",
+    displayName: "Tron",
+    nativeSymbol: "TRX",
+    blockTimeMs: 3_000,
+    // A TRC-20 transfer without staked energy burns several TRX, so 1 USD would be mostly fee.
+    minimumUsd: "2.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "solana",
+    family: "solana",
+    displayName: "Solana",
+    nativeSymbol: "SOL",
+    blockTimeMs: 400,
+    minimumUsd: "1.00",
+    hasMemo: false,
+    isAccountBased: true,
+  },
+  {
+    id: "ton",
+    family: "ton",
+    displayName: "TON",
+    nativeSymbol: "TON",
+    // About 400 ms since Catchain 2.0 (2026-04-09), networks.md §4.
+    blockTimeMs: 400,
+    minimumUsd: "1.00",
+    // Each invoice has its own address, so no comment/forward_payload is needed (networks.md §4).
+    hasMemo: false,
+    isAccountBased: true,
+  },
+];
+
+const NETWORKS_BY_ID: ReadonlyMap<string, Network> = new Map(NETWORKS.map((network) => [network.id, network]));
+
+/** Lists every supported network in catalogue order. */
+export function listNetworks(): readonly Network[] {
+  return NETWORKS;
+}
+
+/**
+ * Finds a network by its exact lower-case id (`"bsc"`); returns null for unknown ids.
+ * Normalise user input with `normalizeNetworkId` first.
+ */
+export function findNetwork(id: string): Network | null {
+  return NETWORKS_BY_ID.get(id) ?? null;
+}
+
+/** Tells whether a string is the exact id of a supported network. */
+export function isNetworkId(id: string): id is NetworkId {
+  return NETWORKS_BY_ID.has(id);
+}

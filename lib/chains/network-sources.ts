@@ -1,0 +1,47 @@
+import type { GatewayConfig } from "@/lib/config/env";
+import { listNetworks, type Network, type NetworkFamily } from "@/lib/catalogue";
+
+/** Where a network's chain comes from in this deployment. */
+export type NetworkSource =
+  /** The simulated sandbox chain of the operator contract. */
+  | "sandbox"
+  /** A real node or API at the configured RPC endpoint. */
+  | "rpc"
+  /** Neither: the network is in the catalogue but cannot be used here. */
+  | "off";
+
+export interface NetworkStatus {
+  network: string;
+  source: NetworkSource;
+  /** Why a configured endpoint is not in use, when it is not. */
+  detail?: string;
+}
+
+/** Chain families with a real adapter in this build; the others run only as sandbox chains. */
+export const FAMILIES_WITH_REAL_ADAPTER: ReadonlySet<NetworkFamily> = new Set<NetworkFamily>();
+
+/**
+ * spec: operator contract §3 — a network with an RPC endpoint uses its real adapter, sandbox or
+ * not; without one it is a sandbox chain when sandbox mode is on, and unavailable otherwise.
+ */
+export function resolveNetworkStatus(network: Network, config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">): NetworkStatus {
+  const endpoint = config.rpcEndpoints[network.id];
+  if (endpoint) {
+    if (FAMILIES_WITH_REAL_ADAPTER.has(network.family)) return { network: network.id, source: "rpc" };
+    return { network: network.id, source: "off", detail: `RPC_${network.id.toUpperCase()} is set, but this build has no ${network.family} adapter` };
+  }
+  return { network: network.id, source: config.sandbox ? "sandbox" : "off" };
+}
+
+export function listNetworkStatuses(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">): NetworkStatus[] {
+  return listNetworks().map((network) => resolveNetworkStatus(network, config));
+}
+
+/** Deposits and payouts are possible exactly where a chain (sandbox or real) serves the network. */
+export function networkAvailability(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">) {
+  const statuses = new Map(listNetworkStatuses(config).map((status) => [status.network, status]));
+  return (network: string) => {
+    const isServed = statuses.get(network)?.source !== "off";
+    return { deposit: isServed, payout: isServed };
+  };
+}

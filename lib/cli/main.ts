@@ -1,0 +1,127 @@
+import { parseArgs } from "node:util";
+import { ensurePrismaClient } from "@/lib/runtime/prepare";
+
+const USAGE = `Usage: npm run --silent gateway -- <command> [options]
+
+Commands:
+  merchant create --name <name> [--email <e> --password <p>] [--json]
+  key create --merchant <merchant_id> --kind unified|payment|payout [--json]
+  key revoke --public-id <id> [--json]
+  db migrate [--json]
+
+The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (default ./.data):
+the running service's, if it is up, else it opens the files itself.`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean", default: false },
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      merchant: { type: "string" },
+      kind: { type: "string" },
+      "public-id": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const isJson = values.json === true;
+  const print = (object: Record<string, unknown>, text: string) => {
+    process.stdout.write(isJson ? JSON.stringify(object) + "\n" : text + "\n");
+  };
+  const command = positionals.join(" ");
+  if (values.help || command === "") {
+    process.stderr.write(USAGE + "\n");
+    return values.help ? 0 : 2;
+  }
+
+  ensurePrismaClient();
+  const { openCliDatabase } = await import("./open-database");
+  const { isApiKeyKind, issueApiKey, revokeApiKey } = await import("@/lib/auth/api-keys");
+  const { createMerchant } = await import("@/lib/services/merchants/create-merchant");
+  const { getSecretBox } = await import("@/lib/crypto/master-key");
+
+  try {
+    switch (command) {
+      case "merchant create": {
+        const database = await openCliDatabase();
+        try {
+          const created = await createMerchant(
+            { db: database.db, secretBox: getSecretBox() },
+            { name: required(values, "name"), email: values.email, password: values.password },
+          );
+          print(
+            { merchant_id: created.merchantId, public_id: created.apiKey.publicId, secret: created.apiKey.secret },
+            `merchant_id: ${created.merchantId}\npublic_id:   ${created.apiKey.publicId}\nsecret:      ${created.apiKey.secret}\n(the secret is shown once; store it now)`,
+          );
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      case "key create": {
+        const kind = required(values, "kind");
+        if (!isApiKeyKind(kind)) throw new UsageError("--kind must be unified, payment or payout");
+        const merchantId = required(values, "merchant");
+        const database = await openCliDatabase();
+        try {
+          const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(merchantId);
+          if (!isUuid || !(await database.db.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) {
+            throw new UsageError(`No merchant ${merchantId}`);
+          }
+          const key = await issueApiKey(database.db, getSecretBox(), merchantId, kind);
+          print(
+            { public_id: key.publicId, secret: key.secret, kind: key.kind },
+            `public_id: ${key.publicId}\nsecret:    ${key.secret}\nkind:      ${key.kind}\n(the secret is shown once; store it now)`,
+          );
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      case "key revoke": {
+        const publicId = required(values, "public-id");
+        const database = await openCliDatabase();
+        try {
+          if (!(await revokeApiKey(database.db, publicId, new Date()))) throw new UsageError(`No active key ${publicId}`);
+          print({ revoked: true }, `revoked ${publicId}`);
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      case "db migrate": {
+        const database = await openCliDatabase();
+        await database.close();
+        print({ migrated: true }, "database is up to date");
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}"`);
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isJson) process.stdout.write(JSON.stringify({ error: { message } }) + "\n");
+    process.stderr.write(`${message}\n`);
+    if (error instanceof UsageError) process.stderr.write(`\n${USAGE}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,92 @@
+import path from "node:path";
+
+/** Which runtime runs background jobs: the built-in worker, Inngest, or none in this process. */
+export type WorkerDriver = "builtin" | "inngest" | "off";
+export type RateProviderName = "snapshot" | "coinbase";
+
+export interface GatewayConfig {
+  port: number;
+  /** PostgreSQL connection string; undefined means the embedded database. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string;
+  allowLoopbackUrls: boolean;
+  sandbox: boolean;
+  /** 32-byte key as hex or base64; undefined means "generated into the data directory". */
+  masterKey: string | undefined;
+  rateLimit: { requestsPerSecond: number; burst: number };
+  /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  rateProvider: RateProviderName;
+  worker: WorkerDriver;
+  /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
+  rpcEndpoints: Record<string, string>;
+}
+
+function readFlag(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === "") return fallback;
+  return value === "1" || value.toLowerCase() === "true";
+}
+
+function readPositiveNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new Error(`${name} must be a positive number, got "${value}"`);
+  }
+  return parsed;
+}
+
+function readChoice<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
+  if (value === undefined || value === "") return fallback;
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new Error(`${name} must be one of ${choices.join(", ")}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/** Parses configuration from an environment; the only place that knows variable names. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const port = readPositiveNumber("PORT", env.PORT, 3000);
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== "" ? env.DATABASE_URL : undefined;
+  const rpcEndpoints: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^RPC_([A-Z0-9_]+)$/.exec(name);
+    if (match && value) rpcEndpoints[match[1].toLowerCase()] = value;
+  }
+  return {
+    port,
+    databaseUrl,
+    dataDir: path.resolve(/*turbopackIgnore: true*/ env.GATEWAY_DATA_DIR || "./.data"),
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    allowLoopbackUrls: readFlag(env.GATEWAY_ALLOW_LOOPBACK_URLS, false),
+    // spec: operator contract §1 — on by default only for npm start with the embedded database,
+    // which sets GATEWAY_SANDBOX itself; everywhere else the default is off.
+    sandbox: readFlag(env.GATEWAY_SANDBOX, false),
+    masterKey: env.GATEWAY_MASTER_KEY || undefined,
+    rateLimit: {
+      requestsPerSecond: readPositiveNumber("GATEWAY_RATE_LIMIT_RPS", env.GATEWAY_RATE_LIMIT_RPS, 50),
+      burst: readPositiveNumber("GATEWAY_RATE_LIMIT_BURST", env.GATEWAY_RATE_LIMIT_BURST, 100),
+    },
+    trustedProxies: (env.GATEWAY_TRUSTED_PROXIES || "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    rateProvider: readChoice("GATEWAY_RATE_PROVIDER", env.GATEWAY_RATE_PROVIDER, ["snapshot", "coinbase"] as const, "snapshot"),
+    worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
+    rpcEndpoints,
+  };
+}
+
+let cached: GatewayConfig | undefined;
+
+/** The process-wide configuration, parsed once. */
+export function getConfig(): GatewayConfig {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Forgets the parsed configuration so the next getConfig() reads the environment again (tests, CLI). */
+export function resetConfig(): void {
+  cached = undefined;
+}

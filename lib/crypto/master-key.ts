@@ -1,0 +1,38 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { getConfig, type GatewayConfig } from "@/lib/config/env";
+import { createSecretBox, parseMasterKey, type SecretBox } from "./secret-box";
+
+const KEY_FILE = "master.key";
+
+/**
+ * The master key: from GATEWAY_MASTER_KEY, or else from `<data dir>/master.key`, which is
+ * generated (mode 0600) on first use. Losing it makes every stored secret unreadable.
+ */
+export function loadMasterKey(config: Pick<GatewayConfig, "masterKey" | "dataDir">): Buffer {
+  if (config.masterKey) return parseMasterKey(config.masterKey);
+  const file = path.join(config.dataDir, KEY_FILE);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      // Another process created it first; read theirs.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  return parseMasterKey(fs.readFileSync(file, "utf8"));
+}
+
+const globalForKey = globalThis as unknown as { gatewaySecretBox?: SecretBox };
+
+/** The process-wide secret box under the configured master key. */
+export function getSecretBox(): SecretBox {
+  globalForKey.gatewaySecretBox ??= createSecretBox(loadMasterKey(getConfig()));
+  return globalForKey.gatewaySecretBox;
+}
+
+export function resetSecretBox(): void {
+  globalForKey.gatewaySecretBox = undefined;
+}

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) kept under the data
+ * directory and served on a loopback socket, so the service, the worker and the operator
+ * CLI all speak plain PostgreSQL to it through the same driver as to a real server.
+ *
+ * PGlite is single-process: the process that opens the files publishes its socket in
+ * `embedded-db.json`, and other processes (the CLI while the service runs) connect there.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  close(): Promise<void>;
+}
+
+const STATE_FILE = "embedded-db.json";
+
+interface EmbeddedState {
+  pid: number;
+  port: number;
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function connectionUrl(port: number): string {
+  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+}
+
+/** The socket URL of an embedded database another live process is serving, if any. */
+export function findRunningEmbeddedDatabase(dataDir: string): string | undefined {
+  const file = path.join(dataDir, STATE_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  try {
+    const state = JSON.parse(fs.readFileSync(file, "utf8")) as EmbeddedState;
+    if (state.pid !== process.pid && isProcessAlive(state.pid)) return connectionUrl(state.port);
+  } catch {
+    // An unreadable state file is treated as no running database.
+  }
+  return undefined;
+}
+
+/** Opens (creating if needed) the embedded database under dataDir and serves it on 127.0.0.1. */
+export async function startEmbeddedDatabase(dataDir: string, options: { port?: number } = {}): Promise<EmbeddedDatabase> {
+  const running = findRunningEmbeddedDatabase(dataDir);
+  if (running) {
+    throw new Error(`The embedded database in ${dataDir} is already open by another process (${running})`);
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(path.join(dataDir, "pgdata"));
+  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: options.port ?? 0, maxConnections: 64 });
+  await server.start();
+  const address = server.getServerConn();
+  const port = Number(address.slice(address.lastIndexOf(":") + 1));
+  const stateFile = path.join(dataDir, STATE_FILE);
+  fs.writeFileSync(stateFile, JSON.stringify({ pid: process.pid, port } satisfies EmbeddedState));
+  let closed = false;
+  return {
+    url: connectionUrl(port),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.stop();
+      await db.close();
+      fs.rmSync(stateFile, { force: true });
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { AppError, isAppError } from "./app-error";
+export { ERROR_CATALOGUE, httpStatusOf, isErrorCode, type ErrorCode } from "./catalogue";

@@ -1,0 +1,43 @@
+import { getConfig, resetConfig, type GatewayConfig } from "@/lib/config/env";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { getDb } from "@/lib/db/client";
+import { getSecretBox } from "@/lib/crypto/master-key";
+import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
+import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
+import { log } from "@/lib/log";
+
+export interface BootedService {
+  config: GatewayConfig;
+  startWorker(): void;
+  stop(): Promise<void>;
+}
+
+/** Opens the database (embedded when DATABASE_URL is unset), migrates it and checks the master key. */
+export async function bootService(): Promise<BootedService> {
+  let embedded: EmbeddedDatabase | undefined;
+  if (!getConfig().databaseUrl) {
+    embedded = await startEmbeddedDatabase(getConfig().dataDir);
+    process.env.DATABASE_URL = embedded.url;
+    resetConfig();
+    log.info("embedded database open", { dataDir: getConfig().dataDir });
+  }
+  const config = getConfig();
+  const applied = await migrateDatabase(config.databaseUrl!);
+  if (applied.length > 0) log.info("migrations applied", { migrations: applied });
+  const db = getDb();
+  await verifyMasterKey(db, getSecretBox());
+
+  let worker: RunningWorker | undefined;
+  return {
+    config,
+    startWorker() {
+      if (config.worker === "builtin") worker = startBuiltinWorker({ db, now: () => new Date() });
+    },
+    async stop() {
+      await worker?.stop();
+      await db.$disconnect();
+      await embedded?.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import http from "node:http";
+import { ensureNextBuild, ensurePrismaClient } from "./prepare";
+
+/**
+ * `npm start`: the whole service in one process — embedded database (unless DATABASE_URL),
+ * migrations, the API and pages, and the built-in worker.
+ */
+async function main(): Promise<void> {
+  if (!process.env.DATABASE_URL && process.env.GATEWAY_SANDBOX === undefined) {
+    // spec: operator contract §1 — sandbox chains are on by default with the embedded database.
+    process.env.GATEWAY_SANDBOX = "1";
+  }
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
+  ensurePrismaClient();
+  ensureNextBuild();
+
+  // Imported after generation: these modules load the generated Prisma client.
+  const { bootService } = await import("./boot");
+  const { default: next } = await import("next");
+  const { PEER_ADDRESS_HEADER } = await import("@/lib/api/client-ip");
+
+  const service = await bootService();
+  const app = next({ dev: false, dir: process.cwd(), hostname: "0.0.0.0", port: service.config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((request, response) => {
+    // Only the socket's own peer address is believed; a client cannot set this header.
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    void handle(request, response);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(service.config.port, resolve);
+  });
+  service.startWorker();
+  console.log(`Gateway ready: ${service.config.publicBaseUrl} (listening on port ${service.config.port})`);
+
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    console.log(`Stopping (${signal})…`);
+    server.close();
+    server.closeAllConnections();
+    await service.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  if (error instanceof Error && error.cause) console.error(error.cause);
+  process.exit(1);
+});

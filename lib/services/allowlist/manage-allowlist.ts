@@ -1,0 +1,56 @@
+import type { Db } from "@/lib/db/client";
+import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
+import { AppError } from "@/lib/errors";
+
+export interface AllowlistView {
+  entries: string[];
+  enabled: boolean;
+}
+
+/** Canonical form of an address or range, or `apiallow.bad_cidr`. */
+export function canonicalCidrOrThrow(text: string): string {
+  const range = parseCidr(text);
+  if (!range) throw new AppError("apiallow.bad_cidr");
+  return formatCidr(range);
+}
+
+export async function getAllowlist(db: Db, merchantId: string): Promise<AllowlistView> {
+  const merchant = await db.merchant.findUniqueOrThrow({
+    where: { id: merchantId },
+    select: { allowlistEnabled: true, allowlistEntries: { select: { cidr: true }, orderBy: { createdAt: "asc" } } },
+  });
+  return { entries: merchant.allowlistEntries.map((entry) => entry.cidr), enabled: merchant.allowlistEnabled };
+}
+
+/** Adds an entry (a repeat is a no-op). */
+export async function addAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
+  const cidr = canonicalCidrOrThrow(cidrText);
+  await db.allowlistEntry.createMany({ data: [{ merchantId, cidr }], skipDuplicates: true });
+  return getAllowlist(db, merchantId);
+}
+
+/**
+ * Removes an entry. Removing the last entry of an enabled list would lock every key out,
+ * so it also disables the list, in the same transaction.
+ */
+export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
+  const cidr = canonicalCidrOrThrow(cidrText);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.allowlistEntry.deleteMany({ where: { merchantId, cidr } });
+    if (count === 0) throw new AppError("apiallow.not_found");
+    const remaining = await tx.allowlistEntry.count({ where: { merchantId } });
+    if (remaining === 0) await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: false } });
+  });
+  return getAllowlist(db, merchantId);
+}
+
+/** spec: IP allow-list — enabling an empty list fails with `apiallow.empty`. */
+export async function setAllowlistEnabled(db: Db, merchantId: string, enabled: boolean): Promise<AllowlistView> {
+  await db.$transaction(async (tx) => {
+    // Lock the merchant row so a concurrent remove cannot empty the list between the count and the update.
+    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+    if (enabled && (await tx.allowlistEntry.count({ where: { merchantId } })) === 0) throw new AppError("apiallow.empty");
+    await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: enabled } });
+  });
+  return getAllowlist(db, merchantId);
+}
