@@ -1,10 +1,11 @@
 /** Structured log lines on stdout/stderr: one JSON object per line, easy to ship and to grep. */
 type Level = "debug" | "info" | "warn" | "error";
 
-const LEVELS: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const LEVELS: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+// LOG_LEVEL: debug, info (default), warn, error or silent.
 function threshold(): number {
-  const configured = (process.env.LOG_LEVEL ?? "info") as Level;
+  const configured = (process.env.LOG_LEVEL ?? "info") as Level | "silent";
   return LEVELS[configured] ?? LEVELS.info;
 }
 

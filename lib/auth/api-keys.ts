@@ -43,23 +43,20 @@ export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: strin
 
 /** The unrevoked key with this public id, with what request checks need; null when unknown or revoked. */
 export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string): Promise<ActiveApiKey | null> {
-  const row = await db.apiKey.findUnique({
-    where: { publicId },
-    select: {
-      kind: true,
-      secretCiphertext: true,
-      revokedAt: true,
-      merchantId: true,
-      merchant: { select: { allowlistEnabled: true, allowlistEntries: { select: { cidr: true } } } },
-    },
-  });
-  if (!row || row.revokedAt || !isApiKeyKind(row.kind)) return null;
+  // One round trip on every signed request: the key, its merchant's allow-list flag and entries.
+  const rows = await db.$queryRaw<{ kind: string; secret_ciphertext: string; merchant_id: string; allowlist_enabled: boolean; entries: string[] }[]>`
+    SELECT k.kind, k.secret_ciphertext, k.merchant_id::text AS merchant_id, m.allowlist_enabled,
+           COALESCE((SELECT array_agg(e.cidr) FROM allowlist_entries e WHERE e.merchant_id = k.merchant_id), '{}') AS entries
+    FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+    WHERE k.public_id = ${publicId} AND k.revoked_at IS NULL`;
+  const row = rows[0];
+  if (!row || !isApiKeyKind(row.kind)) return null;
   return {
     publicId,
     kind: row.kind,
-    secret: box.open(row.secretCiphertext, secretContext(publicId)),
-    merchantId: row.merchantId,
-    allowlist: { enabled: row.merchant.allowlistEnabled, entries: row.merchant.allowlistEntries.map((entry) => entry.cidr) },
+    secret: box.open(row.secret_ciphertext, secretContext(publicId)),
+    merchantId: row.merchant_id,
+    allowlist: { enabled: row.allowlist_enabled, entries: row.entries },
   };
 }
 

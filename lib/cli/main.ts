@@ -8,6 +8,7 @@ Commands:
   key create --merchant <merchant_id> --kind unified|payment|payout [--json]
   key revoke --public-id <id> [--json]
   db migrate [--json]
+  errors [--json]          the error catalogue: code, HTTP status, default message
 
 The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (default ./.data):
 the running service's, if it is up, else it opens the files itself.`;
@@ -43,6 +44,13 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || command === "") {
     process.stderr.write(USAGE + "\n");
     return values.help ? 0 : 2;
+  }
+
+  if (command === "errors") {
+    const { ERROR_CATALOGUE } = await import("@/lib/errors");
+    const errors = Object.entries(ERROR_CATALOGUE).map(([code, entry]) => ({ code, status: entry.status, message: entry.message }));
+    print({ errors }, errors.map((entry) => `${entry.code.padEnd(32)} ${entry.status}  ${entry.message}`).join("\n"));
+    return 0;
   }
 
   ensurePrismaClient();

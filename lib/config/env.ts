@@ -46,7 +46,7 @@ function readChoice<T extends string>(name: string, value: string | undefined, c
 }
 
 /** Parses configuration from an environment; the only place that knows variable names. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): GatewayConfig {
   const port = readPositiveNumber("PORT", env.PORT, 3000);
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== "" ? env.DATABASE_URL : undefined;
   const rpcEndpoints: Record<string, string> = {};

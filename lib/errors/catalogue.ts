@@ -7,7 +7,6 @@ export const ERROR_CATALOGUE = {
   // Transport and request
   "request.bad_json": { status: 400, message: "The request body is not valid JSON." },
   "request.too_large": { status: 413, message: "The request body exceeds 1 MiB." },
-  "request.bad_content_type": { status: 415, message: "The request body must be sent as application/json." },
   "request.not_found": { status: 404, message: "No operation exists at this path." },
   "request.method_not_allowed": { status: 405, message: "This operation does not accept this HTTP method." },
   "request.rate_limited": { status: 429, message: "Too many requests; retry after the interval in Retry-After." },

@@ -11,6 +11,8 @@ async function main(): Promise<void> {
     process.env.GATEWAY_SANDBOX = "1";
   }
   process.env.NEXT_TELEMETRY_DISABLED = "1";
+  // React and Next pick their production code paths from NODE_ENV.
+  (process.env as Record<string, string>).NODE_ENV = "production";
   ensurePrismaClient();
   ensureNextBuild();
 

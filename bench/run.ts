@@ -1,0 +1,88 @@
+/**
+ * `npm run bench`: figures for this machine, each beside a baseline measured in the same run.
+ * Not a test: it prints numbers and asserts nothing. Uses the local PostgreSQL server when one
+ * answers at BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test), else the
+ * embedded database.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { runCli, startService } from "@/e2e/fixtures/service";
+import { runLoad, signedHeaders, type LoadResult } from "./load";
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 2;
+
+async function prepareDatabase(): Promise<{ url?: string; label: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    return { label: "embedded database (PGlite)", drop: async () => undefined };
+  }
+  const name = `gateway_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: "PostgreSQL server",
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function formatRow(result: LoadResult): string {
+  return `${result.label.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms.toFixed(2).padStart(7)} ms   errors ${result.errors}`;
+}
+
+async function main(): Promise<void> {
+  const database = await prepareDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
+  const extraEnv: Record<string, string> = { GATEWAY_RATE_LIMIT_RPS: "1000000", GATEWAY_RATE_LIMIT_BURST: "1000000", LOG_LEVEL: "warn" };
+  if (database.url) extraEnv.DATABASE_URL = database.url;
+  const service = await startService({ dataDir, extraEnv });
+  try {
+    const key = runCli(service.env, ["merchant", "create", "--name", "Bench"]).json as { public_id: string; secret: string };
+    console.log(`Machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; database: ${database.label}`);
+    console.log(`Load: ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up\n`);
+
+    const bare = await runLoad(
+      { label: "bare route (GET /ping, no work)", method: "GET", url: `${service.baseUrl}/ping`, prepare: () => ({ headers: {} }) },
+      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+    );
+    const signedPath = "/v1/api-allowlist/list";
+    const signedRead = await runLoad(
+      {
+        label: `signed read (POST ${signedPath})`,
+        method: "POST",
+        url: service.baseUrl + signedPath,
+        prepare: () => ({ headers: signedHeaders(key, signedPath, "{}"), body: "{}" }),
+      },
+      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+    );
+    console.log(formatRow(bare));
+    console.log(formatRow(signedRead));
+    console.log(
+      `\nkernel overhead: signed read runs at ${(signedRead.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× the bare route's throughput, ` +
+        `p50 ${(signedRead.p50Ms / bare.p50Ms).toFixed(2)}×, p99 ${(signedRead.p99Ms / bare.p99Ms).toFixed(2)}× its latency`,
+    );
+  } finally {
+    await service.stop();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+
+// The operator's path on a fresh checkout: npm start, the CLI, a signed call; then a restart.
+describe("npm start with the embedded database", () => {
+  let service: RunningService | undefined;
+  afterAll(async () => {
+    await service?.stop();
+    if (service) fs.rmSync(service.dataDir, { recursive: true, force: true });
+  });
+
+  it("serves, and the CLI's merchant key signs calls that the gateway verifies over the raw bytes", async () => {
+    service = await startService();
+    const health = await fetch(`${service.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const healthBody = await health.json();
+    expect(healthBody.ok).toBe(true);
+    expect(healthBody.sandbox).toBe(true);
+    expect(healthBody.networks.every((network: { source: string }) => network.source === "sandbox")).toBe(true);
+
+    const created = runCli(service.env, ["merchant", "create", "--name", "E2E Shop"]);
+    expect(created.status).toBe(0);
+    expect(Object.keys(created.json).sort()).toEqual(["merchant_id", "public_id", "secret"]);
+
+    const ok = await signedPost(service.baseUrl, created.json, "/v1/payment/services", "{}");
+    expect(ok.status).toBe(200);
+    expect(ok.body.state).toBe(0);
+    expect(ok.body.result.length).toBeGreaterThan(20);
+
+    const tampered = await signedPost(service.baseUrl, created.json, "/v1/payment/services", '{"a":1}', '{"a":2}');
+    expect(tampered.status).toBe(401);
+    expect(tampered.body.error.code).toBe("merchant.bad_signature");
+
+    const payoutKey = runCli(service.env, ["key", "create", "--merchant", created.json.merchant_id, "--kind", "payout"]);
+    expect(payoutKey.json.kind).toBe("payout");
+    const wrongKind = await signedPost(service.baseUrl, payoutKey.json, "/v1/payment/services", "{}");
+    expect(wrongKind.status).toBe(403);
+    expect(wrongKind.body.error.code).toBe("merchant.wrong_key_kind");
+    expect(runCli(service.env, ["key", "revoke", "--public-id", payoutKey.json.public_id]).json).toEqual({ revoked: true });
+    const revoked = await signedPost(service.baseUrl, payoutKey.json, "/v1/payout/services", "{}");
+    expect(revoked.body.error.code).toBe("merchant.unknown_key");
+
+    const unknownMerchant = runCli(service.env, ["key", "create", "--merchant", "00000000-0000-4000-8000-000000000000", "--kind", "payment"]);
+    expect(unknownMerchant.status).not.toBe(0);
+    expect(unknownMerchant.json.error.message).toMatch(/No merchant/);
+
+    const catalogue = await fetch(`${service.baseUrl}/v1/currencies`);
+    expect(catalogue.status).toBe(200);
+    expect((await catalogue.json()).pricing_currencies).toHaveLength(38);
+
+    const page = await fetch(service.baseUrl + "/");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Service status");
+
+    // Restart on the same data directory: the data and the generated master key persist.
+    const dataDir = service.dataDir;
+    expect(await service.stop()).toBe(true);
+    expect(fs.existsSync(`${dataDir}/embedded-db.json`)).toBe(false);
+    service = await startService({ dataDir });
+    const afterRestart = await signedPost(service.baseUrl, created.json, "/v1/api-allowlist/list", "{}");
+    expect(afterRestart.status).toBe(200);
+  });
+
+  it("refuses to start with a master key other than the one the data was written with", async () => {
+    const dataDir = service!.dataDir;
+    await service!.stop();
+    await expect(startService({ dataDir, extraEnv: { GATEWAY_MASTER_KEY: "ab".repeat(32) }, timeoutMs: 120_000 })).rejects.toThrow(
+      /master key does not match/,
+    );
+    service = undefined;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { createDb } from "@/lib/db/client";
+import { callApi, getTestDb, makeMerchant, signedRequest, type TestMerchant } from "@/lib/testing/harness";
+import { defineOperation, type OperationEntry } from "./operation";
+import { claimIdempotencyKey, IDEMPOTENCY_LOCK_SECONDS } from "./idempotency";
+
+/**
+ * A creating operation for the kernel's own tests: counts its executions in the database,
+ * can be held open by a gate, and fails on request.
+ */
+const gates = new Map<string, Promise<void>>();
+const createThingOp = defineOperation({
+  schema: z.object({ name: z.string(), fail: z.enum(["business", "crash"]).optional() }),
+  invalidBody: "payment.bad_request",
+  async handle(input, context) {
+    await gates.get(input.name);
+    const db = context.deps.db;
+    const key = `test-executions:${context.merchantId}:${input.name}`;
+    await db.$executeRaw`INSERT INTO service_settings (key, value) VALUES (${key}, '1')
+      ON CONFLICT (key) DO UPDATE SET value = (service_settings.value::int + 1)::text`;
+    if (input.fail === "business") throw new AppError("payment.unknown_currency");
+    if (input.fail === "crash") throw new Error("simulated crash");
+    return { name: input.name, serial: Math.random().toString(36).slice(2) };
+  },
+});
+
+const TABLE: OperationEntry[] = [
+  { method: "POST", path: "/v1/test/thing", auth: { kind: "signed", keys: ["unified"] }, idempotent: true, envelope: "standard", operation: createThingOp },
+];
+
+async function executions(merchant: TestMerchant, name: string): Promise<number> {
+  const row = await getTestDb().serviceSetting.findUnique({ where: { key: `test-executions:${merchant.merchantId}:${name}` } });
+  return row ? Number(row.value) : 0;
+}
+
+function send(merchant: TestMerchant, body: object, key?: string) {
+  const headers: Record<string, string> = key === undefined ? {} : { "idempotency-key": key };
+  return callApi(signedRequest("/v1/test/thing", JSON.stringify(body), merchant, { headers }), { table: TABLE });
+}
+
+describe("Idempotency-Key", () => {
+  it("replays the stored response with Idempotent-Replayed: true and runs the work once", async () => {
+    const merchant = await makeMerchant();
+    const first = await send(merchant, { name: "a" }, "key-1");
+    const second = await send(merchant, { name: "a" }, "key-1");
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(second.status).toBe(200);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(second.body).toEqual(first.body);
+    expect(await executions(merchant, "a")).toBe(1);
+  });
+
+  it("runs every call without a key", async () => {
+    const merchant = await makeMerchant();
+    const first = await send(merchant, { name: "b" });
+    const second = await send(merchant, { name: "b" });
+    expect(first.body.result.serial).not.toBe(second.body.result.serial);
+    expect(await executions(merchant, "b")).toBe(2);
+  });
+
+  it("answers idempotency.bad_key 400 for an empty key or one over 255 characters", async () => {
+    const merchant = await makeMerchant();
+    for (const key of ["", "k".repeat(256)]) {
+      const response = await send(merchant, { name: "c" }, key);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe("idempotency.bad_key");
+    }
+    expect((await send(merchant, { name: "c" }, "k".repeat(255))).status).toBe(200);
+    expect(await executions(merchant, "c")).toBe(1);
+  });
+
+  it("lets exactly one of many concurrent identical requests run; the others get idempotency.in_progress 409", async () => {
+    const merchant = await makeMerchant();
+    let open!: () => void;
+    gates.set("d", new Promise<void>((resolve) => (open = resolve)));
+    const first = send(merchant, { name: "d" }, "same-key");
+    // Let the first request claim the key before the others arrive.
+    await expect.poll(() => getTestDb().idempotencyRecord.count({ where: { merchantId: merchant.merchantId } })).toBe(1);
+    const others = await Promise.all(Array.from({ length: 10 }, () => send(merchant, { name: "d" }, "same-key")));
+    for (const response of others) {
+      expect(response.status).toBe(409);
+      expect(response.body.error.code).toBe("idempotency.in_progress");
+    }
+    open();
+    const done = await first;
+    expect(done.status).toBe(200);
+    const retry = await send(merchant, { name: "d" }, "same-key");
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.body).toEqual(done.body);
+    expect(await executions(merchant, "d")).toBe(1);
+  });
+
+  it("is safe when identical requests race from the very start", async () => {
+    const merchant = await makeMerchant();
+    const responses = await Promise.all(Array.from({ length: 12 }, () => send(merchant, { name: "e" }, "race-key")));
+    const succeeded = responses.filter((response) => response.status === 200);
+    const rejected = responses.filter((response) => response.status === 409);
+    expect(succeeded.length + rejected.length).toBe(12);
+    expect(succeeded.length).toBeGreaterThanOrEqual(1);
+    // Every success is the one execution's answer, first or replayed.
+    expect(new Set(succeeded.map((response) => response.body.result.serial)).size).toBe(1);
+    expect(await executions(merchant, "e")).toBe(1);
+  });
+
+  it("stores and replays a business error", async () => {
+    const merchant = await makeMerchant();
+    const first = await send(merchant, { name: "f", fail: "business" }, "k-f");
+    const second = await send(merchant, { name: "f", fail: "business" }, "k-f");
+    expect(first.status).toBe(400);
+    expect(second.status).toBe(400);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(await executions(merchant, "f")).toBe(1);
+  });
+
+  it("frees the key after an unexpected failure, so a retry runs again", async () => {
+    const merchant = await makeMerchant();
+    const first = await send(merchant, { name: "g", fail: "crash" }, "k-g");
+    expect(first.status).toBe(500);
+    expect(first.body.error.code).toBe("internal.error");
+    const second = await send(merchant, { name: "g" }, "k-g");
+    expect(second.status).toBe(200);
+    expect(second.headers.get("idempotent-replayed")).toBeNull();
+    expect(await executions(merchant, "g")).toBe(2);
+  });
+
+  it("scopes keys to the merchant", async () => {
+    const one = await makeMerchant();
+    const two = await makeMerchant();
+    await send(one, { name: "h" }, "shared");
+    const other = await send(two, { name: "h" }, "shared");
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    expect(await executions(two, "h")).toBe(1);
+  });
+
+  it("lets a retry take over a claim whose holder crashed, once its lock has lapsed", async () => {
+    const merchant = await makeMerchant();
+    const past = new Date(Date.now() - (IDEMPOTENCY_LOCK_SECONDS + 5) * 1000);
+    await getTestDb().idempotencyRecord.create({
+      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-i", requestHash: "x", state: "in_progress", lockedUntil: past },
+    });
+    const response = await send(merchant, { name: "i" }, "k-i");
+    expect(response.status).toBe(200);
+    expect(await executions(merchant, "i")).toBe(1);
+  });
+
+  it("answers idempotency.in_progress while a live claim is held", async () => {
+    const merchant = await makeMerchant();
+    await getTestDb().idempotencyRecord.create({
+      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-j", requestHash: "x", state: "in_progress", lockedUntil: new Date(Date.now() + 30_000) },
+    });
+    const response = await send(merchant, { name: "j" }, "k-j");
+    expect(response.status).toBe(409);
+    expect(await executions(merchant, "j")).toBe(0);
+  });
+
+  it("answers idempotency.unavailable when the store cannot be reached (the request is not run)", async () => {
+    const unreachable = createDb("postgresql://postgres@127.0.0.1:1/none", { poolSize: 1 });
+    await expect(
+      claimIdempotencyKey(unreachable, { merchantId: "00000000-0000-4000-8000-000000000000", operation: "/v1/x", key: "k" }, "h", new Date()),
+    ).rejects.toMatchObject({ code: "idempotency.unavailable", status: 503 });
+    await unreachable.$disconnect();
+  });
+});

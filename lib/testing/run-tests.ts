@@ -1,0 +1,100 @@
+/**
+ * `npm test`: the whole suite. Unit tests; integration tests against a real PostgreSQL
+ * server and again against the embedded database; end-to-end tests against `npm start`.
+ * Prints one closing line "N passed, N failed" and exits non-zero on any failure.
+ *
+ * TEST_DATABASE_URL names the PostgreSQL server (default: postgresql://postgres@127.0.0.1:5432/test).
+ * Without a reachable server the PostgreSQL pass cannot run: locally that is reported with
+ * the command that installs one; under CI it is a failure.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { ensurePrismaClient } from "@/lib/runtime/prepare";
+import { DEFAULT_TEST_SERVER_URL } from "./global-setup";
+
+interface PassResult {
+  name: string;
+  passed: number;
+  failed: number;
+  ok: boolean;
+}
+
+const isCi = process.env.CI === "true" || process.env.CI === "1";
+
+async function isPostgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function runVitest(name: string, args: string[], env: Record<string, string> = {}): PassResult {
+  const reportFile = path.join(os.tmpdir(), `gateway-vitest-${process.pid}-${name.replace(/\W+/g, "-")}.json`);
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(
+    process.execPath,
+    [path.join("node_modules", "vitest", "vitest.mjs"), "run", ...args, "--reporter=default", "--reporter=json", `--outputFile.json=${reportFile}`],
+    { stdio: "inherit", env: { ...process.env, ...env } },
+  );
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(reportFile)) {
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as { numPassedTests: number; numFailedTests: number };
+    passed = report.numPassedTests;
+    failed = report.numFailedTests;
+    fs.rmSync(reportFile);
+  }
+  const ok = result.status === 0 && passed > 0;
+  if (!ok && failed === 0) failed = 1; // the runner itself failed
+  return { name, passed, failed, ok };
+}
+
+async function main(): Promise<number> {
+  ensurePrismaClient();
+  const extraArgs = process.argv.slice(2);
+  const results: PassResult[] = [];
+  const notRun: string[] = [];
+
+  results.push(runVitest("unit", ["--project", "unit", ...extraArgs]));
+
+  const serverUrl = process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_SERVER_URL;
+  if (await isPostgresReachable(serverUrl)) {
+    results.push(runVitest("integration (PostgreSQL)", ["--project", "integration", ...extraArgs]));
+  } else if (isCi) {
+    console.error(`\nPostgreSQL is not reachable at ${serverUrl}; CI requires it.`);
+    results.push({ name: "integration (PostgreSQL)", passed: 0, failed: 1, ok: false });
+  } else {
+    notRun.push(
+      `integration tests on PostgreSQL: no server at ${serverUrl}. Install and start one with:\n` +
+        "    sudo apt-get install -y postgresql && sudo pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n" +
+        "  (or point TEST_DATABASE_URL at a server where the user may create databases)",
+    );
+  }
+  results.push(runVitest("integration (embedded database)", ["--project", "integration", ...extraArgs], { GATEWAY_TEST_DATABASE: "embedded" }));
+  results.push(runVitest("end-to-end (npm start)", ["--project", "e2e", ...extraArgs]));
+
+  console.log("\n=== summary ===");
+  for (const result of results) console.log(`${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`);
+  for (const line of notRun) console.log(`NOT RUN ${line}`);
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = results.reduce((sum, result) => sum + result.failed, 0);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  return results.every((result) => result.ok) ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

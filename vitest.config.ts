@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": fileURLToPath(new URL("./", import.meta.url)) };
+
+// Three suites: pure unit tests; integration tests against a real PostgreSQL (or the embedded
+// database with GATEWAY_TEST_DATABASE=embedded); end-to-end tests against `npm start`.
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", env: { LOG_LEVEL: "silent" }, include: ["lib/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"] },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          env: { LOG_LEVEL: "silent" },
+          include: ["lib/**/*.int.test.ts", "inngest/**/*.int.test.ts"],
+          globalSetup: ["lib/testing/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["e2e/**/*.e2e.test.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
