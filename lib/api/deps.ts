@@ -4,8 +4,10 @@ import { getSecretBox } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { CidrRange } from "@/lib/domain/net/ip";
 import { createRateProviderFromConfig, type RateProvider } from "@/lib/rates";
+import type { SendOptions } from "@/lib/webhooks/send-request";
 import { parseTrustedProxies } from "./client-ip";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
+import { notifyDeliveriesRecorded } from "@/lib/jobs/notify";
 
 /** Everything an operation may use, passed in so tests can build their own. */
 export interface ApiDeps {
@@ -15,6 +17,10 @@ export interface ApiDeps {
   rates: RateProvider;
   rateLimiter: RateLimiter;
   trustedProxies: CidrRange[];
+  /** How webhooks and test webhooks reach merchant URLs. */
+  sendOptions: SendOptions;
+  /** Tells the background driver that deliveries were recorded (after their transaction committed). */
+  notifyDeliveries(deliveryIds: string[]): void;
   now(): Date;
 }
 
@@ -27,6 +33,8 @@ export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBo
     rates: createRateProviderFromConfig(config.rateProvider),
     rateLimiter: createRateLimiter(config.rateLimit),
     trustedProxies: parseTrustedProxies(config.trustedProxies),
+    sendOptions: { allowLoopback: config.allowLoopbackUrls, timeoutMs: config.webhookTimeoutMs },
+    notifyDeliveries: (deliveryIds) => notifyDeliveriesRecorded(deliveryIds),
     now: () => new Date(),
   };
 }

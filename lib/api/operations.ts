@@ -3,6 +3,16 @@ import type { OperationEntry } from "./operation";
 import { getCurrenciesOp } from "./ops/catalogue/get-currencies";
 import { listPaymentServicesOp, listPayoutServicesOp } from "./ops/catalogue/list-services";
 import { listExchangeRatesOp } from "./ops/catalogue/list-exchange-rates";
+import {
+  getWebhookOp,
+  legacyTestingWebhookOp,
+  listWebhookDeliveriesOp,
+  registerWebhookOp,
+  rotateWebhookSecretOp,
+  testPaymentWebhookOp,
+  testPayoutWebhookOp,
+  testWalletWebhookOp,
+} from "./ops/webhooks/webhook-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -24,6 +34,16 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payment/services", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listPaymentServicesOp },
   { method: "POST", path: "/v1/payout/services", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutServicesOp },
   { method: "POST", path: "/v1/exchange-rate/list", auth: signed(ANY_KEY), idempotent: false, envelope: "standard", operation: listExchangeRatesOp },
+
+  // Webhooks
+  { method: "POST", path: "/v1/webhooks", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "created", operation: registerWebhookOp },
+  { method: "POST", path: "/v1/webhooks/info", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: getWebhookOp },
+  { method: "POST", path: "/v1/webhooks/rotate-secret", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: rotateWebhookSecretOp },
+  { method: "POST", path: "/v1/webhooks/deliveries", auth: signed(ANY_KEY), idempotent: false, envelope: "standard", operation: listWebhookDeliveriesOp },
+  { method: "POST", path: "/v1/payment/testing-webhook", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: legacyTestingWebhookOp },
+  { method: "POST", path: "/v1/test-webhook/payment", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: testPaymentWebhookOp },
+  { method: "POST", path: "/v1/test-webhook/wallet", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: testWalletWebhookOp },
+  { method: "POST", path: "/v1/test-webhook/payout", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: testPayoutWebhookOp },
 
   // IP allow-list
   { method: "POST", path: "/v1/api-allowlist/list", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: listAllowlistOp },

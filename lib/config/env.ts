@@ -19,6 +19,8 @@ export interface GatewayConfig {
   trustedProxies: string[];
   rateProvider: RateProviderName;
   worker: WorkerDriver;
+  /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
+  webhookTimeoutMs: number;
   /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
   rpcEndpoints: Record<string, string>;
 }
@@ -73,6 +75,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       .map((entry) => entry.trim())
       .filter(Boolean),
     rateProvider: readChoice("GATEWAY_RATE_PROVIDER", env.GATEWAY_RATE_PROVIDER, ["snapshot", "coinbase"] as const, "snapshot"),
+    webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,
   };

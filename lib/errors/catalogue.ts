@@ -36,6 +36,15 @@ export const ERROR_CATALOGUE = {
   "rate.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "rate.unavailable": { status: 503, message: "No exchange-rate source can be reached; retry with backoff." },
 
+  // Webhooks
+  "webhook.no_url": { status: 400, message: "url_callback is required." },
+  "webhook.bad_url": { status: 400, message: "The URL must be an http(s) URL that does not point at a private or metadata address." },
+  "webhook.no_endpoint": { status: 400, message: "No webhook endpoint is registered; register one or pass a url." },
+  "webhook.test_failed": { status: 503, message: "The test webhook could not be delivered: the endpoint did not answer." },
+  "webhook.bad_status": { status: 400, message: "The status is not one of this event family's statuses." },
+  "webhook.bad_overlap": { status: 400, message: "overlap_hours must be a whole number from 0 to 168." },
+  "webhook.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+
   // IP allow-list
   "apiallow.bad_cidr": { status: 400, message: "The value is not an IPv4/IPv6 address or CIDR range." },
   "apiallow.empty": { status: 400, message: "The allow-list cannot be enabled while it is empty." },

@@ -1,38 +1,38 @@
-import type { Db } from "@/lib/db/client";
-import { purgeIdempotencyRecords } from "@/lib/api/idempotency";
 import { log } from "@/lib/log";
+import { PERIODIC_JOBS, toDeliveryDeps, type JobDeps } from "./catalogue";
+import { onDeliveriesRecorded } from "./notify";
+import { startWebhookDispatcher, type DispatcherOptions } from "./webhook-dispatcher";
 
 export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-interface PeriodicTask {
-  name: string;
-  everyMs: number;
-  run(): Promise<unknown>;
-}
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { concurrency: 32, perMerchantConcurrency: 4, pollIntervalMs: 1000 };
 
 /**
- * The built-in worker: runs the periodic jobs in this process. Each run is idempotent over
- * durable state, so several processes may run them side by side and a crash loses nothing.
+ * The built-in worker: runs the periodic jobs of the catalogue in this process, and webhook
+ * delivery as a continuous dispatcher (woken at once when deliveries are recorded here).
+ * Every job is idempotent over durable state, so several processes may run side by side
+ * against one database and a crash loses nothing.
  */
-export function startBuiltinWorker(deps: { db: Db; now: () => Date }): RunningWorker {
-  const tasks: PeriodicTask[] = [
-    { name: "idempotency.purge", everyMs: 10 * 60_000, run: () => purgeIdempotencyRecords(deps.db, deps.now()) },
-  ];
+export function startBuiltinWorker(deps: JobDeps, dispatcherOptions: DispatcherOptions = DEFAULT_DISPATCHER_OPTIONS): RunningWorker {
+  const dispatcher = startWebhookDispatcher(toDeliveryDeps(deps), dispatcherOptions);
+  const unsubscribe = onDeliveriesRecorded(() => dispatcher.wake());
   const running = new Set<Promise<unknown>>();
-  const timers = tasks.map((task) =>
+  const timers = PERIODIC_JOBS.filter((job) => job.name !== "webhook.deliver").map((job) =>
     setInterval(() => {
-      const execution = task
-        .run()
-        .catch((error) => log.error("periodic task failed", { task: task.name, error }))
+      const execution = job
+        .run(deps)
+        .catch((error) => log.error("periodic job failed", { job: job.name, error }))
         .finally(() => running.delete(execution));
       running.add(execution);
-    }, task.everyMs),
+    }, job.everySeconds * 1000),
   );
   return {
     async stop() {
+      unsubscribe();
       timers.forEach(clearInterval);
+      await dispatcher.stop();
       await Promise.allSettled([...running]);
     },
   };

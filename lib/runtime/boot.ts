@@ -6,6 +6,8 @@ import { getSecretBox } from "@/lib/crypto/master-key";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
 import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
+import { getApiDeps } from "@/lib/api/deps";
+import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
 
 export interface BootedService {
   config: GatewayConfig;
@@ -32,7 +34,8 @@ export async function bootService(): Promise<BootedService> {
   return {
     config,
     startWorker() {
-      if (config.worker === "builtin") worker = startBuiltinWorker({ db, now: () => new Date() });
+      if (config.worker === "builtin") worker = startBuiltinWorker(getApiDeps());
+      if (config.worker === "inngest") installInngestNotifier();
     },
     async stop() {
       await worker?.stop();

@@ -30,6 +30,8 @@ export function makeTestConfig(overrides: Record<string, string> = {}): GatewayC
     DATABASE_URL: inject("databaseUrl"),
     GATEWAY_MASTER_KEY: TEST_MASTER_KEY,
     GATEWAY_SANDBOX: "1",
+    GATEWAY_ALLOW_LOOPBACK_URLS: "1",
+    GATEWAY_WEBHOOK_TIMEOUT_MS: "3000",
     GATEWAY_RATE_LIMIT_RPS: "100000",
     GATEWAY_RATE_LIMIT_BURST: "100000",
     PUBLIC_BASE_URL: "http://gateway.test",

@@ -1,0 +1,4 @@
+import { Inngest } from "inngest";
+
+/** The Inngest client; INNGEST_EVENT_KEY / INNGEST_SIGNING_KEY (or INNGEST_DEV=1) configure it. */
+export const inngest = new Inngest({ id: "gateway" });

@@ -1,0 +1,43 @@
+import type { ApiDeps } from "@/lib/api/deps";
+import { purgeIdempotencyRecords } from "@/lib/api/idempotency";
+import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
+
+/** The collaborators every job handler receives. */
+export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "now">;
+
+export interface PeriodicJob {
+  /** Dotted name, also the Inngest function id (dots become dashes). */
+  name: string;
+  /** How often the built-in worker runs it. */
+  everySeconds: number;
+  /** The same cadence for Inngest. */
+  cron: string;
+  /** Idempotent over durable state: a second run, or a run after a crash, does no harm. */
+  run(deps: JobDeps): Promise<unknown>;
+}
+
+export function toDeliveryDeps(deps: JobDeps): DeliveryDeps {
+  return { db: deps.db, secretBox: deps.secretBox, now: deps.now, sendOptions: deps.sendOptions };
+}
+
+/**
+ * Every periodic job of the product. Both drivers run exactly these: the built-in worker
+ * (lib/jobs/worker.ts) and the Inngest functions (inngest/functions).
+ */
+export const PERIODIC_JOBS: readonly PeriodicJob[] = [
+  {
+    name: "webhook.deliver",
+    everySeconds: 1,
+    cron: "* * * * *",
+    run: (deps) => deliverDueWebhooks(toDeliveryDeps(deps)),
+  },
+  {
+    name: "idempotency.purge",
+    everySeconds: 600,
+    cron: "*/10 * * * *",
+    run: (deps) => purgeIdempotencyRecords(deps.db, deps.now()),
+  },
+];
+
+/** The event that tells Inngest new deliveries were recorded. */
+export const WEBHOOK_RECORDED_EVENT = "gateway/webhook.recorded";

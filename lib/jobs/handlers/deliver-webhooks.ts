@@ -1,0 +1,131 @@
+import type { Db } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { MAX_WEBHOOK_ATTEMPTS, nextWebhookAttemptAt } from "@/lib/webhooks/backoff";
+import { signWebhook } from "@/lib/webhooks/signing";
+import { getSigningSecrets, type SigningSecrets } from "@/lib/webhooks/signing-secrets";
+import { sendWebhookRequest, type SendOptions, type SendResult } from "@/lib/webhooks/send-request";
+
+export interface DeliveryDeps {
+  db: Db;
+  secretBox: SecretBox;
+  now(): Date;
+  send?: typeof sendWebhookRequest;
+  sendOptions: SendOptions;
+}
+
+/** A delivery claimed for one attempt. `attempt` identifies the attempt (1-based). */
+export interface ClaimedDelivery {
+  id: string;
+  merchantId: string;
+  eventType: string;
+  url: string;
+  body: string;
+  attempt: number;
+}
+
+/** How long a claimed attempt is reserved; after that another worker may retry it. */
+export const DELIVERY_LEASE_SECONDS = 60;
+
+export interface ClaimOptions {
+  limit: number;
+  /** At most this many due deliveries of one merchant per claim, so one merchant cannot fill every slot. */
+  perMerchantLimit: number;
+  /** Merchants whose deliveries must not be claimed now (their slots are full). */
+  excludeMerchantIds?: string[];
+  /** Restricts the pass to these merchants (flushing one merchant's backlog; isolated tests). */
+  onlyMerchantIds?: string[];
+}
+
+/**
+ * Claims due deliveries for one attempt each. The conditional UPDATE is the lock: a row whose
+ * lease another worker took in between no longer matches, so no attempt is claimed twice.
+ */
+export async function claimDueDeliveries(db: Db, now: Date, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const leaseUntil = new Date(now.getTime() + DELIVERY_LEASE_SECONDS * 1000);
+  const excluded = options.excludeMerchantIds ?? [];
+  const only = options.onlyMerchantIds ?? null;
+  return db.$queryRaw<ClaimedDelivery[]>`
+    WITH candidates AS (
+      SELECT id FROM (
+        SELECT id, row_number() OVER (PARTITION BY merchant_id ORDER BY next_attempt_at, created_at) AS position
+        FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= ${now}
+          AND (lease_until IS NULL OR lease_until <= ${now})
+          AND NOT (merchant_id = ANY(${excluded}::uuid[]))
+          AND (${only}::uuid[] IS NULL OR merchant_id = ANY(${only}::uuid[]))
+      ) ranked
+      WHERE position <= ${options.perMerchantLimit}
+      LIMIT ${options.limit}
+    )
+    UPDATE webhook_deliveries d
+    SET lease_until = ${leaseUntil}, attempts = d.attempts + 1, updated_at = ${now}
+    FROM candidates c
+    WHERE d.id = c.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+    RETURNING d.id, d.merchant_id::text AS "merchantId", d.event_type AS "eventType", d.url, d.body, d.attempts AS attempt`;
+}
+
+/** spec: Events — the headers of a delivery, signed over `<timestamp>.<raw body>`. */
+export function buildDeliveryHeaders(delivery: Pick<ClaimedDelivery, "id" | "eventType" | "body">, secrets: SigningSecrets, timestamp: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-webhook-event": delivery.eventType,
+    "x-webhook-timestamp": timestamp,
+    "x-webhook-signature": signWebhook(secrets.current, timestamp, delivery.body),
+    "x-webhook-id": delivery.id,
+  };
+  if (secrets.previous) headers["x-webhook-signature-previous"] = signWebhook(secrets.previous, timestamp, delivery.body);
+  return headers;
+}
+
+/** Sends one claimed attempt and records its outcome; returns the outcome. */
+export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<SendResult> {
+  const secrets = await getSigningSecrets(deps.db, deps.secretBox, delivery.merchantId, deps.now());
+  const timestamp = String(Math.floor(deps.now().getTime() / 1000));
+  const result = await (deps.send ?? sendWebhookRequest)(delivery.url, delivery.body, buildDeliveryHeaders(delivery, secrets, timestamp), deps.sendOptions);
+  await recordAttemptOutcome(deps.db, delivery, result, deps.now());
+  return result;
+}
+
+/**
+ * Records an attempt's outcome, only if the row is still at that attempt: a worker that
+ * outlived its lease (and whose attempt was retried elsewhere) cannot overwrite the newer one.
+ */
+export async function recordAttemptOutcome(db: Db, delivery: ClaimedDelivery, result: SendResult, now: Date): Promise<void> {
+  const where = { id: delivery.id, attempts: delivery.attempt, status: "pending" };
+  if (result.isDelivered) {
+    await db.webhookDelivery.updateMany({
+      where,
+      data: { status: "delivered", deliveredAt: now, leaseUntil: null, lastStatusCode: result.statusCode ?? null, lastError: "", updatedAt: now },
+    });
+    return;
+  }
+  const nextAttemptAt = nextWebhookAttemptAt(delivery.attempt, now);
+  await db.webhookDelivery.updateMany({
+    where,
+    data: {
+      status: nextAttemptAt && delivery.attempt < MAX_WEBHOOK_ATTEMPTS ? "pending" : "dead",
+      nextAttemptAt: nextAttemptAt ?? now,
+      leaseUntil: null,
+      lastStatusCode: result.statusCode ?? null,
+      lastError: (result.error ?? "failed").slice(0, 500),
+      updatedAt: now,
+    },
+  });
+}
+
+/**
+ * One idempotent pass of the dispatcher: claims what is due and attempts it, concurrently.
+ * Used by the Inngest function and by tests; the built-in worker runs a continuous loop of
+ * the same claim and attempt steps.
+ */
+export async function deliverDueWebhooks(deps: DeliveryDeps, options: ClaimOptions = { limit: 50, perMerchantLimit: 5 }) {
+  const claimed = await claimDueDeliveries(deps.db, deps.now(), options);
+  const results = await Promise.all(claimed.map((delivery) => attemptDelivery(deps, delivery)));
+  return { attempted: claimed.length, delivered: results.filter((result) => result.isDelivered).length };
+}
+
+/** When the earliest pending delivery is due (for drivers that sleep until then). */
+export async function findNextDeliveryDueAt(db: Db): Promise<Date | null> {
+  const next = await db.webhookDelivery.findFirst({ where: { status: "pending" }, orderBy: { nextAttemptAt: "asc" }, select: { nextAttemptAt: true } });
+  return next?.nextAttemptAt ?? null;
+}

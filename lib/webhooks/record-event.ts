@@ -1,0 +1,42 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@/lib/db/client";
+
+export interface WebhookEventInput {
+  merchantId: string;
+  eventType: string;
+  /** The uuid of the payment, wallet or payout. */
+  objectId: string;
+  body: object;
+  /** url_callback of the object, already checked when it was accepted. */
+  callbackUrl?: string | null;
+  now: Date;
+}
+
+/**
+ * Records an event for delivery, inside the caller's transaction: one row for the registered
+ * endpoint and one for the object's url_callback (once if they are the same URL). The body is
+ * serialised here, once, so every attempt sends the same bytes. Returns the delivery ids, to be
+ * handed to the dispatcher after the transaction commits.
+ */
+export async function recordWebhookEvent(tx: Tx, event: WebhookEventInput): Promise<string[]> {
+  const endpoint = await tx.webhookEndpoint.findUnique({ where: { merchantId: event.merchantId }, select: { url: true } });
+  const targets: { target: "endpoint" | "callback"; url: string }[] = [];
+  if (endpoint?.url) targets.push({ target: "endpoint", url: endpoint.url });
+  if (event.callbackUrl && event.callbackUrl !== endpoint?.url) targets.push({ target: "callback", url: event.callbackUrl });
+  if (targets.length === 0) return [];
+  const body = JSON.stringify(event.body);
+  const rows = targets.map((target) => ({
+    id: randomUUID(),
+    merchantId: event.merchantId,
+    eventType: event.eventType,
+    objectId: event.objectId,
+    target: target.target,
+    url: target.url,
+    body,
+    nextAttemptAt: event.now,
+    createdAt: event.now,
+    updatedAt: event.now,
+  }));
+  await tx.webhookDelivery.createMany({ data: rows });
+  return rows.map((row) => row.id);
+}

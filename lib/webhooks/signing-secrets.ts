@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import type { Db, Tx } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+
+export interface SigningSecrets {
+  current: string;
+  /** The secret before the last rotation, while its overlap lasts. */
+  previous?: string;
+}
+
+function context(merchantId: string): string {
+  return `webhook-secret:${merchantId}`;
+}
+
+/** A new endpoint signing secret: `whsec_` + 256 random bits, base64url. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
+
+export function sealWebhookSecret(box: SecretBox, merchantId: string, secret: string): string {
+  return box.seal(secret, context(merchantId));
+}
+
+/**
+ * The secrets that sign a merchant's deliveries. A merchant who never registered an endpoint
+ * (url_callback only) gets a secret created here, kept until registration replaces it.
+ */
+export async function getSigningSecrets(db: Db | Tx, box: SecretBox, merchantId: string, now: Date): Promise<SigningSecrets> {
+  let row = await db.webhookEndpoint.findUnique({ where: { merchantId } });
+  if (!row) {
+    await db.webhookEndpoint.createMany({
+      data: [{ merchantId, secretCiphertext: sealWebhookSecret(box, merchantId, generateWebhookSecret()) }],
+      skipDuplicates: true,
+    });
+    row = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId } });
+  }
+  const secrets: SigningSecrets = { current: box.open(row.secretCiphertext, context(merchantId)) };
+  if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
+    secrets.previous = box.open(row.previousSecretCiphertext, context(merchantId));
+  }
+  return secrets;
+}

@@ -1,0 +1,51 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * spec: Events — X-Webhook-Signature is the hex HMAC-SHA256, keyed with the endpoint secret,
+ * of `<X-Webhook-Timestamp>.<raw body>` (no method, path or line feeds).
+ */
+export function signWebhook(secret: string, timestamp: string, rawBody: string | Uint8Array): string {
+  return createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
+}
+
+export interface VerifyWebhookInput {
+  /** The body exactly as received, before any JSON parsing. */
+  rawBody: string | Uint8Array;
+  /** Headers of the delivery (a Headers object or a plain object with lower-case names). */
+  headers: Headers | Record<string, string | string[] | undefined>;
+  /** The current secret, and during a rotation the previous one too. */
+  secrets: readonly string[];
+  /** Accepted age of X-Webhook-Timestamp in seconds; default 300. */
+  toleranceSeconds?: number;
+  /** Unix seconds now; default the system clock. */
+  nowSeconds?: number;
+}
+
+function header(headers: VerifyWebhookInput["headers"], name: string): string | undefined {
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const value = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Verifies a delivery for a merchant's receiver: the timestamp is fresh and one of the
+ * signatures (X-Webhook-Signature, or X-Webhook-Signature-Previous during a secret rotation)
+ * matches one of the secrets, compared in constant time.
+ */
+export function verifyWebhook(input: VerifyWebhookInput): boolean {
+  const timestamp = header(input.headers, "x-webhook-timestamp");
+  if (!timestamp || !/^\d{1,15}$/.test(timestamp)) return false;
+  const nowSeconds = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (Math.abs(nowSeconds - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return false;
+  const provided = ["x-webhook-signature", "x-webhook-signature-previous"]
+    .map((name) => header(input.headers, name))
+    .filter((value): value is string => typeof value === "string" && value.length === 64)
+    .map((value) => Buffer.from(value, "utf8"));
+  let isValid = false;
+  for (const secret of input.secrets) {
+    const expected = Buffer.from(signWebhook(secret, timestamp, input.rawBody), "utf8");
+    // Every comparison runs, so the time taken does not say which one matched.
+    for (const candidate of provided) isValid = timingSafeEqual(candidate, expected) || isValid;
+  }
+  return isValid;
+}
