@@ -10,6 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { runCli, startService } from "@/e2e/fixtures/service";
 import { runLoad, signedHeaders, type LoadResult } from "./load";
+import { measureWebhookDeliveries } from "./webhooks";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,6 +43,18 @@ async function prepareDatabase(): Promise<{ url?: string; label: string; drop():
 
 function formatRow(result: LoadResult): string {
   return `${result.label.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms.toFixed(2).padStart(7)} ms   errors ${result.errors}`;
+}
+
+let benchEmbedded: import("@/lib/db/embedded").EmbeddedDatabase | undefined;
+
+async function startEmbeddedForBench(dataDir: string): Promise<string> {
+  const { startEmbeddedDatabase } = await import("@/lib/db/embedded");
+  benchEmbedded = await startEmbeddedDatabase(dataDir);
+  return benchEmbedded.url;
+}
+
+async function stopEmbeddedForBench(): Promise<void> {
+  await benchEmbedded?.close();
 }
 
 async function main(): Promise<void> {
@@ -77,6 +90,22 @@ async function main(): Promise<void> {
     );
   } finally {
     await service.stop();
+  }
+  try {
+    // The dispatcher runs in this process against the same database, with the service stopped.
+    const databaseUrl = database.url ?? (await startEmbeddedForBench(dataDir));
+    const shape = { merchants: 20, perMerchant: 100, timeoutMs: 2000 };
+    // A small unreported pass first, so neither figure pays for warming up.
+    await measureWebhookDeliveries(databaseUrl, { merchants: 5, perMerchant: 40, timeoutMs: 2000, label: "warm-up", timeoutShare: 0 });
+    const instant = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "all receivers answer at once", timeoutShare: 0 });
+    const withTimeouts = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "10 % of receivers time out (2 s)", timeoutShare: 0.1 });
+    console.log(`\nWebhook delivery (built-in dispatcher, ${shape.merchants} merchants × ${shape.perMerchant} events, local receivers):`);
+    for (const figure of [instant, withTimeouts]) {
+      console.log(`${figure.label.padEnd(44)} ${figure.perSecond.toFixed(0).padStart(8)} deliveries/s   (${figure.deliveries} in ${figure.seconds.toFixed(2)} s)`);
+    }
+    console.log(`with 10 % timing out, the answering receivers get ${(withTimeouts.perSecond / instant.perSecond).toFixed(2)}× the all-healthy rate`);
+  } finally {
+    await stopEmbeddedForBench();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

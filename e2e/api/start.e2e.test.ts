@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import pg from "pg";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { verifyWebhook } from "@/lib/webhooks/signing";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
 
@@ -11,7 +15,7 @@ describe("npm start with the embedded database", () => {
   });
 
   it("serves, and the CLI's merchant key signs calls that the gateway verifies over the raw bytes", async () => {
-    service = await startService();
+    service = await startService({ extraEnv: { GATEWAY_ALLOW_LOOPBACK_URLS: "1" } });
     const health = await fetch(`${service.baseUrl}/healthz`);
     expect(health.status).toBe(200);
     const healthBody = await health.json();
@@ -57,9 +61,34 @@ describe("npm start with the embedded database", () => {
     const dataDir = service.dataDir;
     expect(await service.stop()).toBe(true);
     expect(fs.existsSync(`${dataDir}/embedded-db.json`)).toBe(false);
-    service = await startService({ dataDir });
+    service = await startService({ dataDir, extraEnv: { GATEWAY_ALLOW_LOOPBACK_URLS: "1" } });
     const afterRestart = await signedPost(service.baseUrl, created.json, "/v1/api-allowlist/list", "{}");
     expect(afterRestart.status).toBe(200);
+  });
+
+  it("runs the built-in worker: a recorded delivery reaches the merchant's endpoint, signed", async () => {
+    const receiver = await startWebhookReceiver(() => 200);
+    try {
+      const created = runCli(service!.env, ["merchant", "create", "--name", "Webhook Shop"]);
+      const registered = await signedPost(service!.baseUrl, created.json, "/v1/webhooks", JSON.stringify({ url: receiver.url }));
+      expect(registered.status).toBe(201);
+      // Record a delivery as a state change would, in the service's own (embedded) database.
+      const { port } = JSON.parse(fs.readFileSync(`${service!.dataDir}/embedded-db.json`, "utf8"));
+      const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable` });
+      await client.connect();
+      const body = JSON.stringify({ type: "payment", uuid: randomUUID(), status: "paid" });
+      await client.query(
+        `INSERT INTO webhook_deliveries (id, merchant_id, event_type, object_id, target, url, body, next_attempt_at) VALUES ($1, $2, 'invoice.paid', 'x', 'endpoint', $3, $4, now())`,
+        [randomUUID(), created.json.merchant_id, receiver.url, body],
+      );
+      await client.end();
+      await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+      const [delivery] = receiver.received;
+      expect(delivery.rawBody).toBe(body);
+      expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers as Record<string, string>, secrets: [registered.body.secret] })).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("refuses to start with a master key other than the one the data was written with", async () => {
