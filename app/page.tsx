@@ -1,5 +1,6 @@
 import { getHealth } from "@/lib/services/system/get-health";
 import { listSettlementAssets, listPricingCurrencies } from "@/lib/catalogue";
+import { Card } from "@/components/ui/card";
 
 export const dynamic = "force-dynamic";
 
@@ -12,10 +13,7 @@ export default async function HomePage() {
       <h1 className="text-3xl font-semibold tracking-tight">Gateway</h1>
       <p className="mt-2 text-slate-600">Cryptocurrency payments for this merchant service.</p>
 
-      <section aria-labelledby="status" className="mt-10 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="status" className="text-lg font-medium">
-          Service status
-        </h2>
+      <Card title="Service status" titleId="status">
         <dl className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-3">
           <div>
             <dt className="text-sm text-slate-500">API</dt>
@@ -32,12 +30,9 @@ export default async function HomePage() {
             </dd>
           </div>
         </dl>
-      </section>
+      </Card>
 
-      <section aria-labelledby="integrate" className="mt-8 rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 id="integrate" className="text-lg font-medium">
-          Integrate
-        </h2>
+      <Card title="Integrate" titleId="integrate">
         <p className="mt-2 text-sm text-slate-600">
           Every operation lives under <code className="font-mono">/v1</code> and is signed with HMAC-SHA256. The public currency
           catalogue is at{" "}
@@ -46,7 +41,7 @@ export default async function HomePage() {
           </a>
           : {assets.length} settlement assets on {health.networks.length} networks, {listPricingCurrencies().length} pricing currencies.
         </p>
-      </section>
+      </Card>
     </main>
   );
 }

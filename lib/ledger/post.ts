@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@/lib/db/client";
+import { isBalanced, mayGoNegative, type AccountKey, type Journal } from "./postings";
+
+export class LedgerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LedgerError";
+  }
+}
+
+/**
+ * The only writer of the ledger. Inside the caller's transaction: checks the journal balances,
+ * records it under its unique reference, applies each posting to its account's cached balance,
+ * and refuses any balance that would go negative. Returns false (and writes nothing) when a
+ * journal with this reference already exists: a replayed event posts nothing twice.
+ */
+export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<boolean> {
+  if (!isBalanced(journal)) throw new LedgerError(`journal ${journal.reference} does not balance`);
+  const journalId = randomUUID();
+  const inserted = await tx.ledgerJournal.createMany({
+    data: [{ id: journalId, reference: journal.reference, kind: journal.kind, createdAt: now }],
+    skipDuplicates: true,
+  });
+  if (inserted.count === 0) return false;
+  // Lock accounts in a fixed order so two journals touching the same accounts cannot deadlock.
+  const postings = [...journal.postings].sort((a, b) => accountOrder(a.account).localeCompare(accountOrder(b.account)));
+  for (const posting of postings) {
+    const accountId = await ensureAccount(tx, posting.account, now);
+    const [updated] = await tx.$queryRaw<{ balance: string }[]>`
+      UPDATE ledger_accounts SET balance = balance + ${posting.amount.toString()}::numeric, updated_at = ${now}
+      WHERE id = ${accountId}::uuid RETURNING balance::text AS balance`;
+    if (BigInt(updated.balance) < 0n && !mayGoNegative(posting.account)) {
+      throw new LedgerError(`journal ${journal.reference} would make ${accountOrder(posting.account)} negative`);
+    }
+    await tx.ledgerPosting.create({ data: { id: randomUUID(), journalId, accountId, amount: posting.amount.toString(), createdAt: now } });
+  }
+  return true;
+}
+
+function accountOrder(account: AccountKey): string {
+  return `${account.owner}|${account.asset}|${account.bucket}`;
+}
+
+async function ensureAccount(tx: Tx, account: AccountKey, now: Date): Promise<string> {
+  await tx.ledgerAccount.createMany({
+    data: [{ id: randomUUID(), owner: account.owner, asset: account.asset, bucket: account.bucket, createdAt: now, updatedAt: now }],
+    skipDuplicates: true,
+  });
+  const row = await tx.ledgerAccount.findUniqueOrThrow({
+    where: { owner_asset_bucket: { owner: account.owner, asset: account.asset, bucket: account.bucket } },
+    select: { id: true },
+  });
+  return row.id;
+}
