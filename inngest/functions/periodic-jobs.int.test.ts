@@ -48,7 +48,7 @@ describe("Inngest functions", () => {
     const merchant = await makeMerchant();
     const old = new Date(Date.now() - 2 * 86_400_000);
     await getTestDb().idempotencyRecord.create({
-      data: { merchantId: merchant.merchantId, operation: "/v1/x", key: "old", requestHash: "h", state: "done", responseStatus: 200, responseBody: "{}", lockedUntil: old, createdAt: old },
+      data: { merchantId: merchant.merchantId, operation: "/v1/x", key: "old", requestHash: "h", claimToken: "t", state: "done", responseStatus: 200, responseBody: "{}", lockedUntil: old, createdAt: old },
     });
     const deps = makeTestDeps();
     const job = PERIODIC_JOBS.find((candidate) => candidate.name === "idempotency.purge")!;

@@ -18,7 +18,8 @@ export function createPeriodicJobFunction(job: PeriodicJob, getDeps: () => JobDe
       // One run at a time; the claim makes concurrent runs safe, this only avoids wasted work.
       { id: "webhook-deliver", triggers: [{ cron: job.cron }, { event: WEBHOOK_RECORDED_EVENT }], concurrency: { limit: 1 } },
       async ({ step }) => {
-        const startedAt = Date.now();
+        // Inngest re-runs this function body on every step; the start time must come from a step.
+        const startedAt = await step.run("started-at", () => Date.now());
         const passes: unknown[] = [];
         for (let pass = 0; pass < MAX_PASSES_PER_RUN; pass++) {
           passes.push(await step.run(`deliver-${pass}`, async () => plain(await job.run(getDeps()))));

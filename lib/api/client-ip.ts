@@ -5,6 +5,18 @@ import { cidrContains, formatIp, parseCidr, parseIp, type CidrRange } from "@/li
  * route handlers. The server deletes any value a client sent, so it can be believed.
  */
 export const PEER_ADDRESS_HEADER = "x-gateway-peer-address";
+/**
+ * Proves the peer header was set by this process's own server (lib/runtime/start.ts), not by
+ * a client talking to a bare `next start`: the server sets it to a per-process random value.
+ */
+export const PEER_TOKEN_HEADER = "x-gateway-peer-token";
+export const PEER_TOKEN_ENV = "GATEWAY_PEER_TOKEN";
+
+/** The socket peer address the gateway's server vouched for, or null. */
+export function vouchedPeerAddress(headers: Headers, expectedToken: string | undefined): string | null {
+  if (!expectedToken || headers.get(PEER_TOKEN_HEADER) !== expectedToken) return null;
+  return headers.get(PEER_ADDRESS_HEADER);
+}
 
 /**
  * The caller's address: the socket peer, or — when the peer is a trusted reverse proxy —

@@ -52,7 +52,11 @@ export function createRouter(table: readonly OperationEntry[]): Router {
         isPathKnown = true;
         if (route.entry.method !== method) continue;
         const params: Record<string, string> = {};
-        route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1])));
+        try {
+          route.paramNames.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1])));
+        } catch {
+          return null; // malformed percent-encoding names no resource
+        }
         return { entry: route.entry, params };
       }
       return isPathKnown ? "method_not_allowed" : null;
@@ -182,7 +186,7 @@ export async function dispatch(
       return jsonResponse(outcome.status, outcome.body);
     }
 
-    const scope: IdempotencyScope = { merchantId, operation: entry.path, key: validateIdempotencyKey(keyHeader) };
+    const scope: IdempotencyScope = { merchantId, operation: url.pathname, key: validateIdempotencyKey(keyHeader) };
     const claim = await claimIdempotencyKey(deps.db, scope, hashRequestBody(body), deps.now());
     if (claim.kind === "in_progress") throw new AppError("idempotency.in_progress");
     if (claim.kind === "replay") return toResponse(claim.response.status, claim.response.body, { "idempotent-replayed": "true" });
@@ -191,13 +195,13 @@ export async function dispatch(
       outcome = await execute();
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
-      await releaseIdempotencyKey(deps.db, scope).catch((releaseError) =>
+      await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>
         log.error("could not release idempotency key", { error: releaseError, key: scope.key }),
       );
       throw error;
     }
     const bodyText = JSON.stringify(outcome.body);
-    await completeIdempotencyKey(deps.db, scope, { status: outcome.status, body: bodyText }).catch((error) =>
+    await completeIdempotencyKey(deps.db, scope, claim.claimToken, { status: outcome.status, body: bodyText }).catch((error) =>
       // The work is done and its answer is right; a repeat after the lock lapses runs again,
       // which the operation's own keys (order_id, reference) make harmless.
       log.error("could not store idempotent response", { error, key: scope.key }),

@@ -1,6 +1,6 @@
 import { getApiDeps } from "./deps";
 import { dispatch, createRouter, type Router } from "./dispatch";
-import { PEER_ADDRESS_HEADER, resolveClientIp } from "./client-ip";
+import { PEER_TOKEN_ENV, resolveClientIp, vouchedPeerAddress } from "./client-ip";
 import { OPERATIONS } from "./operations";
 
 let router: Router | undefined;
@@ -9,6 +9,7 @@ let router: Router | undefined;
 export async function handleApiRequest(request: Request): Promise<Response> {
   const deps = getApiDeps();
   router ??= createRouter(OPERATIONS);
-  const clientIp = resolveClientIp(request.headers.get(PEER_ADDRESS_HEADER), request.headers.get("x-forwarded-for"), deps.trustedProxies);
+  const peer = vouchedPeerAddress(request.headers, process.env[PEER_TOKEN_ENV]);
+  const clientIp = resolveClientIp(peer, request.headers.get("x-forwarded-for"), deps.trustedProxies);
   return dispatch(request, { clientIp, deps, router });
 }

@@ -4,7 +4,11 @@ import { AppError } from "@/lib/errors";
 import { createDb } from "@/lib/db/client";
 import { callApi, getTestDb, makeMerchant, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { defineOperation, type OperationEntry } from "./operation";
-import { claimIdempotencyKey, IDEMPOTENCY_LOCK_SECONDS } from "./idempotency";
+import { claimIdempotencyKey, hashRequestBody, IDEMPOTENCY_LOCK_SECONDS } from "./idempotency";
+
+function hashOf(body: object): string {
+  return hashRequestBody(Buffer.from(JSON.stringify(body)));
+}
 
 /**
  * A creating operation for the kernel's own tests: counts its executions in the database,
@@ -140,7 +144,7 @@ describe("Idempotency-Key", () => {
     const merchant = await makeMerchant();
     const past = new Date(Date.now() - (IDEMPOTENCY_LOCK_SECONDS + 5) * 1000);
     await getTestDb().idempotencyRecord.create({
-      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-i", requestHash: "x", state: "in_progress", lockedUntil: past },
+      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-i", requestHash: hashOf({ name: "i" }), claimToken: "crashed", state: "in_progress", lockedUntil: past },
     });
     const response = await send(merchant, { name: "i" }, "k-i");
     expect(response.status).toBe(200);
@@ -150,11 +154,34 @@ describe("Idempotency-Key", () => {
   it("answers idempotency.in_progress while a live claim is held", async () => {
     const merchant = await makeMerchant();
     await getTestDb().idempotencyRecord.create({
-      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-j", requestHash: "x", state: "in_progress", lockedUntil: new Date(Date.now() + 30_000) },
+      data: { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-j", requestHash: hashOf({ name: "j" }), claimToken: "live", state: "in_progress", lockedUntil: new Date(Date.now() + 30_000) },
     });
     const response = await send(merchant, { name: "j" }, "k-j");
     expect(response.status).toBe(409);
     expect(await executions(merchant, "j")).toBe(0);
+  });
+
+  it("refuses a key reused with another body: idempotency.key_reused 422", async () => {
+    const merchant = await makeMerchant();
+    expect((await send(merchant, { name: "k" }, "k-k")).status).toBe(200);
+    const reused = await send(merchant, { name: "other" }, "k-k");
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe("idempotency.key_reused");
+  });
+
+  it("lets only the attempt holding the claim complete it", async () => {
+    const { completeIdempotencyKey } = await import("./idempotency");
+    const merchant = await makeMerchant();
+    const scope = { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-l" };
+    const first = await claimIdempotencyKey(getTestDb(), scope, "h", new Date(Date.now() - 120_000));
+    const second = await claimIdempotencyKey(getTestDb(), scope, "h", new Date());
+    expect(first.kind).toBe("claimed");
+    expect(second.kind).toBe("claimed");
+    if (first.kind !== "claimed" || second.kind !== "claimed") return;
+    await completeIdempotencyKey(getTestDb(), scope, first.claimToken, { status: 200, body: "stale" });
+    await completeIdempotencyKey(getTestDb(), scope, second.claimToken, { status: 200, body: "fresh" });
+    const row = await getTestDb().idempotencyRecord.findUniqueOrThrow({ where: { merchantId_operation_key: scope } });
+    expect(row.responseBody).toBe("fresh");
   });
 
   it("answers idempotency.unavailable when the store cannot be reached (the request is not run)", async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isValidSignature, signRequest } from "./signature";
-import { resolveClientIp, parseTrustedProxies } from "./client-ip";
+import { resolveClientIp, parseTrustedProxies, vouchedPeerAddress } from "./client-ip";
 import { createRateLimiter } from "./rate-limit";
 import { ERROR_CATALOGUE } from "@/lib/errors";
 import { createSecretBox, parseMasterKey } from "@/lib/crypto/secret-box";
@@ -51,6 +51,14 @@ describe("client address", () => {
     [null, "203.0.113.9", ""],
   ])("peer %s with X-Forwarded-For %s → %s", (peer, forwarded, expected) => {
     expect(resolveClientIp(peer, forwarded, proxies)).toBe(expected);
+  });
+
+  it("believes the peer header only with this process's token", () => {
+    const headers = new Headers({ "x-gateway-peer-address": "198.51.100.1", "x-gateway-peer-token": "secret" });
+    expect(vouchedPeerAddress(headers, "secret")).toBe("198.51.100.1");
+    expect(vouchedPeerAddress(headers, "other")).toBeNull();
+    expect(vouchedPeerAddress(headers, undefined)).toBeNull();
+    expect(vouchedPeerAddress(new Headers({ "x-gateway-peer-address": "198.51.100.1" }), "secret")).toBeNull();
   });
 
   it("refuses a malformed trusted-proxy entry", () => {

@@ -16,7 +16,6 @@ import {
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
-const ANY_KEY: readonly ApiKeyKind[] = ["unified", "payment", "payout"];
 const PAYMENT_KEYS: readonly ApiKeyKind[] = ["unified", "payment"];
 const PAYOUT_KEYS: readonly ApiKeyKind[] = ["unified", "payout"];
 const UNIFIED_ONLY: readonly ApiKeyKind[] = ["unified"];
@@ -33,13 +32,13 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "GET", path: "/v1/currencies", auth: PUBLIC, idempotent: false, envelope: "bare", operation: getCurrenciesOp },
   { method: "POST", path: "/v1/payment/services", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listPaymentServicesOp },
   { method: "POST", path: "/v1/payout/services", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutServicesOp },
-  { method: "POST", path: "/v1/exchange-rate/list", auth: signed(ANY_KEY), idempotent: false, envelope: "standard", operation: listExchangeRatesOp },
+  { method: "POST", path: "/v1/exchange-rate/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listExchangeRatesOp },
 
   // Webhooks
   { method: "POST", path: "/v1/webhooks", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "created", operation: registerWebhookOp },
   { method: "POST", path: "/v1/webhooks/info", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: getWebhookOp },
   { method: "POST", path: "/v1/webhooks/rotate-secret", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: rotateWebhookSecretOp },
-  { method: "POST", path: "/v1/webhooks/deliveries", auth: signed(ANY_KEY), idempotent: false, envelope: "standard", operation: listWebhookDeliveriesOp },
+  { method: "POST", path: "/v1/webhooks/deliveries", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: listWebhookDeliveriesOp },
   { method: "POST", path: "/v1/payment/testing-webhook", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: legacyTestingWebhookOp },
   { method: "POST", path: "/v1/test-webhook/payment", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: testPaymentWebhookOp },
   { method: "POST", path: "/v1/test-webhook/wallet", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: testWalletWebhookOp },

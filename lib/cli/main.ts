@@ -22,7 +22,21 @@ function required(values: Record<string, string | boolean | undefined>, name: st
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (argv.includes("--json")) process.stdout.write(JSON.stringify({ error: { message } }) + "\n");
+    process.stderr.write(`${message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  return runCommand(values, positionals);
+}
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -36,6 +50,9 @@ async function main(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h", default: false },
     },
   });
+}
+
+async function runCommand(values: ReturnType<typeof parseCommandLine>["values"], positionals: string[]): Promise<number> {
   const isJson = values.json === true;
   const print = (object: Record<string, unknown>, text: string) => {
     process.stdout.write(isJson ? JSON.stringify(object) + "\n" : text + "\n");

@@ -18,7 +18,7 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
   return {
     seal(plaintext, associatedData) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv("aes-256-gcm", masterKey, iv);
+      const cipher = createCipheriv("aes-256-gcm", masterKey, iv, { authTagLength: 16 });
       cipher.setAAD(Buffer.from(associatedData, "utf8"));
       const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
       return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
@@ -26,9 +26,11 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
     open(sealed, associatedData) {
       const [version, iv, tag, ciphertext] = sealed.split(".");
       if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error("Not a sealed secret");
-      const decipher = createDecipheriv("aes-256-gcm", masterKey, Buffer.from(iv, "base64url"));
+      const authTag = Buffer.from(tag, "base64url");
+      if (authTag.length !== 16) throw new Error("Not a sealed secret");
+      const decipher = createDecipheriv("aes-256-gcm", masterKey, Buffer.from(iv, "base64url"), { authTagLength: 16 });
       decipher.setAAD(Buffer.from(associatedData, "utf8"));
-      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      decipher.setAuthTag(authTag);
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
     },
   };

@@ -13,6 +13,11 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * By brand, not only by class: the server runs some modules twice (the bundled route code and
+ * the worker's), and an error thrown by one copy must still be recognised by the other.
+ */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+  if (error instanceof AppError) return true;
+  return error instanceof Error && error.name === "AppError" && typeof (error as AppError).code === "string" && typeof (error as AppError).status === "number";
 }

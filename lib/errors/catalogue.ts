@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE = {
   // Idempotency
   "idempotency.in_progress": { status: 409, message: "A request with this Idempotency-Key is still running; retry later with the same key." },
   "idempotency.bad_key": { status: 400, message: "Idempotency-Key must be 1 to 255 characters." },
+  "idempotency.key_reused": { status: 422, message: "This Idempotency-Key was used with a different request body." },
   "idempotency.unavailable": { status: 503, message: "The request was not executed; retry with the same Idempotency-Key." },
 
   // Invoices

@@ -42,11 +42,11 @@ export function startWebhookDispatcher(deps: DeliveryDeps, options: DispatcherOp
     try {
       const free = options.concurrency - inFlight.size;
       if (free <= 0) return;
-      const full = [...inFlightByMerchant].filter(([, count]) => count >= options.perMerchantConcurrency).map(([merchantId]) => merchantId);
+      const allowances = new Map([...inFlightByMerchant].map(([merchantId, count]) => [merchantId, Math.max(0, options.perMerchantConcurrency - count)]));
       const claimed = await claimDueDeliveries(deps.db, deps.now(), {
         limit: free,
         perMerchantLimit: options.perMerchantConcurrency,
-        excludeMerchantIds: full,
+        merchantAllowances: allowances,
         onlyMerchantIds: options.onlyMerchantIds,
       });
       for (const delivery of claimed) {

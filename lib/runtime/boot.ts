@@ -6,7 +6,7 @@ import { getSecretBox } from "@/lib/crypto/master-key";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
 import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
-import { getApiDeps } from "@/lib/api/deps";
+import { createApiDeps } from "@/lib/api/deps";
 import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
 
 export interface BootedService {
@@ -34,7 +34,8 @@ export async function bootService(): Promise<BootedService> {
   return {
     config,
     startWorker() {
-      if (config.worker === "builtin") worker = startBuiltinWorker(getApiDeps());
+      // Its own collaborators: the bundled route code builds another set from its own module copies.
+      if (config.worker === "builtin") worker = startBuiltinWorker(createApiDeps(config, db, getSecretBox()));
       if (config.worker === "inngest") installInngestNotifier();
     },
     async stop() {

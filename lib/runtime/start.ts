@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { ensureNextBuild, ensurePrismaClient } from "./prepare";
 
@@ -19,7 +20,9 @@ async function main(): Promise<void> {
   // Imported after generation: these modules load the generated Prisma client.
   const { bootService } = await import("./boot");
   const { default: next } = await import("next");
-  const { PEER_ADDRESS_HEADER } = await import("@/lib/api/client-ip");
+  const { PEER_ADDRESS_HEADER, PEER_TOKEN_ENV, PEER_TOKEN_HEADER } = await import("@/lib/api/client-ip");
+  const peerToken = randomBytes(16).toString("hex");
+  process.env[PEER_TOKEN_ENV] = peerToken;
 
   const service = await bootService();
   const app = next({ dev: false, dir: process.cwd(), hostname: "0.0.0.0", port: service.config.port });
@@ -28,6 +31,7 @@ async function main(): Promise<void> {
   const server = http.createServer((request, response) => {
     // Only the socket's own peer address is believed; a client cannot set this header.
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    request.headers[PEER_TOKEN_HEADER] = peerToken;
     void handle(request, response);
   });
   server.keepAliveTimeout = 65_000;

@@ -28,6 +28,7 @@ export function sealWebhookSecret(box: SecretBox, merchantId: string, secret: st
 export async function getSigningSecrets(db: Db | Tx, box: SecretBox, merchantId: string, now: Date): Promise<SigningSecrets> {
   let row = await db.webhookEndpoint.findUnique({ where: { merchantId } });
   if (!row) {
+    // skipDuplicates: a concurrent registration or delivery may create the row first; theirs wins.
     await db.webhookEndpoint.createMany({
       data: [{ merchantId, secretCiphertext: sealWebhookSecret(box, merchantId, generateWebhookSecret()) }],
       skipDuplicates: true,

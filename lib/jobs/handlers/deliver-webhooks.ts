@@ -30,8 +30,8 @@ export interface ClaimOptions {
   limit: number;
   /** At most this many due deliveries of one merchant per claim, so one merchant cannot fill every slot. */
   perMerchantLimit: number;
-  /** Merchants whose deliveries must not be claimed now (their slots are full). */
-  excludeMerchantIds?: string[];
+  /** Merchants with attempts already in flight, and how many more each may have now (0 = none). */
+  merchantAllowances?: ReadonlyMap<string, number>;
   /** Restricts the pass to these merchants (flushing one merchant's backlog; isolated tests). */
   onlyMerchantIds?: string[];
 }
@@ -42,19 +42,20 @@ export interface ClaimOptions {
  */
 export async function claimDueDeliveries(db: Db, now: Date, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const leaseUntil = new Date(now.getTime() + DELIVERY_LEASE_SECONDS * 1000);
-  const excluded = options.excludeMerchantIds ?? [];
+  const busyMerchants = [...(options.merchantAllowances?.keys() ?? [])];
+  const allowances = [...(options.merchantAllowances?.values() ?? [])];
   const only = options.onlyMerchantIds ?? null;
   return db.$queryRaw<ClaimedDelivery[]>`
     WITH candidates AS (
-      SELECT id FROM (
-        SELECT id, row_number() OVER (PARTITION BY merchant_id ORDER BY next_attempt_at, created_at) AS position
+      SELECT ranked.id FROM (
+        SELECT id, merchant_id, row_number() OVER (PARTITION BY merchant_id ORDER BY next_attempt_at, created_at) AS position
         FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= ${now}
+        WHERE status = 'pending' AND next_attempt_at <= ${now} AND attempts < ${MAX_WEBHOOK_ATTEMPTS}
           AND (lease_until IS NULL OR lease_until <= ${now})
-          AND NOT (merchant_id = ANY(${excluded}::uuid[]))
           AND (${only}::uuid[] IS NULL OR merchant_id = ANY(${only}::uuid[]))
       ) ranked
-      WHERE position <= ${options.perMerchantLimit}
+      LEFT JOIN unnest(${busyMerchants}::uuid[], ${allowances}::int[]) AS busy(merchant_id, allowance) ON busy.merchant_id = ranked.merchant_id
+      WHERE ranked.position <= COALESCE(busy.allowance, ${options.perMerchantLimit})
       LIMIT ${options.limit}
     )
     UPDATE webhook_deliveries d
@@ -77,11 +78,20 @@ export function buildDeliveryHeaders(delivery: Pick<ClaimedDelivery, "id" | "eve
   return headers;
 }
 
-/** Sends one claimed attempt and records its outcome; returns the outcome. */
+/**
+ * Sends one claimed attempt and records its outcome; returns the outcome. A failure before
+ * sending (the secret could not be read) is recorded as a failed attempt too, so the delivery
+ * still moves along its schedule to `dead` instead of being retried forever.
+ */
 export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<SendResult> {
-  const secrets = await getSigningSecrets(deps.db, deps.secretBox, delivery.merchantId, deps.now());
-  const timestamp = String(Math.floor(deps.now().getTime() / 1000));
-  const result = await (deps.send ?? sendWebhookRequest)(delivery.url, delivery.body, buildDeliveryHeaders(delivery, secrets, timestamp), deps.sendOptions);
+  let result: SendResult;
+  try {
+    const secrets = await getSigningSecrets(deps.db, deps.secretBox, delivery.merchantId, deps.now());
+    const timestamp = String(Math.floor(deps.now().getTime() / 1000));
+    result = await (deps.send ?? sendWebhookRequest)(delivery.url, delivery.body, buildDeliveryHeaders(delivery, secrets, timestamp), deps.sendOptions);
+  } catch (error) {
+    result = { isDelivered: false, error: `not sent: ${error instanceof Error ? error.message : "internal error"}`, durationMs: 0 };
+  }
   await recordAttemptOutcome(deps.db, delivery, result, deps.now());
   return result;
 }

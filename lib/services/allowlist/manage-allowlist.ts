@@ -36,6 +36,8 @@ export async function addAllowlistEntry(db: Db, merchantId: string, cidrText: st
 export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
   const cidr = canonicalCidrOrThrow(cidrText);
   await db.$transaction(async (tx) => {
+    // Lock the merchant row: two concurrent removals must not both see one entry left.
+    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
     const { count } = await tx.allowlistEntry.deleteMany({ where: { merchantId, cidr } });
     if (count === 0) throw new AppError("apiallow.not_found");
     const remaining = await tx.allowlistEntry.count({ where: { merchantId } });

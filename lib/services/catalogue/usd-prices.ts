@@ -12,7 +12,10 @@ export async function fetchUsdPriceRatios(rates: RateProvider, symbols: readonly
   try {
     prices = await rates.fetchUsdPrices(symbols);
   } catch (error) {
-    if (error instanceof RateSourceError) throw new AppError(unavailableCode, undefined, { cause: error });
+    // By name as well: the provider may come from another copy of the module (see isAppError).
+    if (error instanceof RateSourceError || (error instanceof Error && error.name === "RateSourceError")) {
+      throw new AppError(unavailableCode, undefined, { cause: error });
+    }
     throw error;
   }
   const ratios = new Map<string, Ratio>();

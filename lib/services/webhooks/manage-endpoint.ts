@@ -48,6 +48,8 @@ async function issueSecret(deps: Deps, merchantId: string, url: string | undefin
   const secret = generateWebhookSecret();
   const sealed = sealWebhookSecret(deps.secretBox, merchantId, secret);
   const row = await deps.db.$transaction(async (tx) => {
+    // Serialise registrations (and the lazy secret of url_callback deliveries) per merchant.
+    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
     const existing = await tx.webhookEndpoint.findUnique({ where: { merchantId } });
     if (!existing) {
       if (url === undefined) throw new AppError("webhook.no_endpoint");

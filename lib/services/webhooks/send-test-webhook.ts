@@ -45,7 +45,7 @@ export function buildTestEvent(family: TestFamily, input: TestEventInput): { eve
   switch (family) {
     case "payment": {
       const status = input.status ?? "paid";
-      if (!(status in PAYMENT_EVENT_BY_STATUS)) throw new AppError("webhook.bad_status", `Payment test statuses: ${Object.keys(PAYMENT_EVENT_BY_STATUS).join(", ")}.`);
+      if (!Object.hasOwn(PAYMENT_EVENT_BY_STATUS, status)) throw new AppError("webhook.bad_status", `Payment test statuses: ${Object.keys(PAYMENT_EVENT_BY_STATUS).join(", ")}.`);
       const eventType = PAYMENT_EVENT_BY_STATUS[status as keyof typeof PAYMENT_EVENT_BY_STATUS];
       const isPaid = status === "paid" || status === "paid_over";
       return {

@@ -39,6 +39,7 @@ CREATE TABLE "idempotency_records" (
     "operation" TEXT NOT NULL,
     "key" TEXT NOT NULL,
     "request_hash" TEXT NOT NULL,
+    "claim_token" TEXT NOT NULL,
     "state" TEXT NOT NULL,
     "response_status" INTEGER,
     "response_body" TEXT,
