@@ -13,6 +13,10 @@ import {
   testPayoutWebhookOp,
   testWalletWebhookOp,
 } from "./ops/webhooks/webhook-ops";
+import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp } from "./ops/payments/payment-ops";
+import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
+import { getHostedPaymentOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
+import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -28,6 +32,23 @@ const signed = (keys: readonly ApiKeyKind[]) => ({ kind: "signed", keys }) as co
  * honours Idempotency-Key, and how its result is wrapped. The conformance tests iterate it.
  */
 export const OPERATIONS: readonly OperationEntry[] = [
+  // Invoices
+  { method: "POST", path: "/v1/payment", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentOp },
+  { method: "POST", path: "/v1/payment/info", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentInfoOp },
+  { method: "POST", path: "/v1/payment/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentListOp },
+  { method: "POST", path: "/v1/payment/history", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentHistoryOp },
+  { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
+  { method: "POST", path: "/v1/payment/accepted/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAcceptedOp },
+
+  // Hosted payment page (public)
+  { method: "GET", path: "/v1/pay/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getHostedPaymentOp },
+  { method: "POST", path: "/v1/pay/{id}/select", auth: PUBLIC, idempotent: false, envelope: "standard", operation: selectHostedPaymentOp },
+
+  // Sandbox chains (operator contract §3); 404 when sandbox mode is off
+  { method: "POST", path: "/v1/sandbox/deposit", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: sandboxDepositOp },
+  { method: "POST", path: "/v1/sandbox/mine", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: sandboxMineOp },
+  { method: "POST", path: "/v1/sandbox/expire", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: sandboxExpireOp },
+
   // Catalogue
   { method: "GET", path: "/v1/currencies", auth: PUBLIC, idempotent: false, envelope: "bare", operation: getCurrenciesOp },
   { method: "POST", path: "/v1/payment/services", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listPaymentServicesOp },

@@ -19,6 +19,8 @@ export interface GatewayConfig {
   trustedProxies: string[];
   rateProvider: RateProviderName;
   worker: WorkerDriver;
+  /** How long credited funds mature before payouts may use them, in seconds. */
+  maturityHoldSeconds: number;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
   /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
@@ -37,6 +39,12 @@ function readPositiveNumber(name: string, value: string | undefined, fallback: n
     throw new Error(`${name} must be a positive number, got "${value}"`);
   }
   return parsed;
+}
+
+function readNonNegativeInteger(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of seconds, got "${value}"`);
+  return Number(value);
 }
 
 function readChoice<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
@@ -75,6 +83,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       .map((entry) => entry.trim())
       .filter(Boolean),
     rateProvider: readChoice("GATEWAY_RATE_PROVIDER", env.GATEWAY_RATE_PROVIDER, ["snapshot", "coinbase"] as const, "snapshot"),
+    // spec: operator contract §3 — 0 in sandbox mode unless configured.
+    maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,

@@ -40,6 +40,7 @@ export const ERROR_CATALOGUE = {
   "payment.bad_uuid": { status: 400, message: "uuid is not a UUID." },
   "payment.no_lookup": { status: 400, message: "Give uuid or order_id." },
   "payment.not_found": { status: 404, message: "No such payment." },
+  "payment.bad_cursor": { status: 400, message: "The cursor is not one this service returned." },
   "payment.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "invoice.bad_price": { status: 400, message: "The price cannot be converted into the settlement currency." },
   "invoice.no_pay_asset": { status: 400, message: "The invoice has no settlement asset yet." },

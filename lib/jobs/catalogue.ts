@@ -1,6 +1,9 @@
 import type { ApiDeps } from "@/lib/api/deps";
 import { purgeIdempotencyRecords } from "@/lib/api/idempotency";
+import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
+import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
+import { notifyDeliveriesRecorded } from "./notify";
 
 /** The collaborators every job handler receives. */
 export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "now">;
@@ -30,6 +33,32 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 1,
     cron: "* * * * *",
     run: (deps) => deliverDueWebhooks(toDeliveryDeps(deps)),
+  },
+  {
+    name: "chain.scan",
+    everySeconds: 2,
+    cron: "* * * * *",
+    run: async (deps) => {
+      const result = await scanAllNetworks(deps);
+      notifyDeliveriesRecorded(result.deliveryIds);
+      return { networks: result.networks, deliveries: result.deliveryIds.length };
+    },
+  },
+  {
+    name: "invoice.expire",
+    everySeconds: 5,
+    cron: "* * * * *",
+    run: async (deps) => {
+      const result = await expireDueInvoices(deps);
+      notifyDeliveriesRecorded(result.deliveryIds);
+      return { expired: result.expired };
+    },
+  },
+  {
+    name: "ledger.mature",
+    everySeconds: 30,
+    cron: "* * * * *",
+    run: (deps) => matureDueLots(deps.db, deps.now()),
   },
   {
     name: "idempotency.purge",

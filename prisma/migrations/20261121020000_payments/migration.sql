@@ -21,6 +21,7 @@ CREATE TABLE "invoices" (
     "rate_expires_at" TIMESTAMPTZ(3),
     "payer_amount_minor" DECIMAL(78,0),
     "amount_paid_minor" DECIMAL(78,0) NOT NULL DEFAULT 0,
+    "settled_minor" DECIMAL(78,0) NOT NULL DEFAULT 0,
     "fee_percent_bps" INTEGER NOT NULL,
     "fee_fixed_usd_minor" DECIMAL(78,0) NOT NULL,
     "fee_fixed_asset_minor" DECIMAL(78,0),

@@ -1,0 +1,42 @@
+import type { Db, Tx } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { createRandomMasterSeed, deriveAccountXpubs, type AccountXpubs } from "./addresses";
+
+const XPUBS_KEY = "hd_account_xpubs";
+const SEED_KEY = "hd_seed";
+const SEED_CONTEXT = "service-setting:hd_seed";
+
+/**
+ * The service's deposit-address key material. UTXO, EVM and Tron addresses derive from
+ * account extended public keys, stored in the clear: the request path needs nothing secret.
+ * Solana and TON (ed25519) cannot derive publicly, so their addresses need the seed, which is
+ * kept sealed under the master key and opened only by `openSeed` when such an address is made.
+ */
+export interface KeyMaterial {
+  xpubs: AccountXpubs;
+  openSeed(): Uint8Array;
+}
+
+/** Loads the key material, creating it on first use (race-safe: the first writer wins). */
+export async function loadKeyMaterial(db: Db | Tx, box: SecretBox): Promise<KeyMaterial> {
+  let rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
+  if (rows.length < 2) {
+    const { seed } = createRandomMasterSeed();
+    const sealedSeed = box.seal(Buffer.from(seed).toString("hex"), SEED_CONTEXT);
+    // Both rows in one statement, so no reader ever sees xpubs without their seed.
+    await db.serviceSetting.createMany({
+      data: [
+        { key: SEED_KEY, value: sealedSeed },
+        { key: XPUBS_KEY, value: JSON.stringify(deriveAccountXpubs(seed)) },
+      ],
+      skipDuplicates: true,
+    });
+    rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
+  }
+  const byKey = new Map(rows.map((row) => [row.key, row.value]));
+  const sealed = byKey.get(SEED_KEY)!;
+  return {
+    xpubs: JSON.parse(byKey.get(XPUBS_KEY)!) as AccountXpubs,
+    openSeed: () => Uint8Array.from(Buffer.from(box.open(sealed, SEED_CONTEXT), "hex")),
+  };
+}

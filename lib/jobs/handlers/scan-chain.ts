@@ -1,0 +1,125 @@
+import { randomUUID } from "node:crypto";
+import { listNetworks } from "@/lib/catalogue";
+import { getChainAdapter } from "@/lib/chains/registry";
+import type { ChainAdapter } from "@/lib/chains/types";
+import { evaluateInvoice } from "@/lib/services/invoices/evaluate-invoice";
+import { log } from "@/lib/log";
+import type { JobDeps } from "../catalogue";
+
+/** How long a final invoice's address is still watched for late payments. */
+const LATE_PAYMENT_WATCH_MS = 7 * 86_400_000;
+
+export interface ScanResult {
+  network: string;
+  height: number;
+  observed: number;
+  /** Webhook deliveries recorded by the evaluations (already committed). */
+  deliveryIds: string[];
+}
+
+/**
+ * One pass of a network's watcher: reads transfers to the service's deposit addresses since
+ * the durable cursor (and the mempool), records each transfer once (unique network, txid,
+ * position), refreshes confirmations from the tip, evaluates the invoices concerned, and moves
+ * the cursor. Idempotent: a repeat pass reports nothing twice, and a crash before the cursor
+ * moves only means the next pass reads the same blocks again.
+ */
+export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, adapter: ChainAdapter): Promise<ScanResult> {
+  const { db } = deps;
+  const network = adapter.network;
+  const now = deps.now();
+  const tip = await adapter.getTip();
+  const cursor = await db.chainCursor.findUnique({ where: { network } });
+  const watched = await db.invoice.findMany({
+    where: { network, address: { not: null }, OR: [{ isFinal: false }, { updatedAt: { gt: new Date(now.getTime() - LATE_PAYMENT_WATCH_MS) } }] },
+    select: { id: true, address: true },
+  });
+  const invoiceByAddress = new Map(watched.map((invoice) => [invoice.address!, invoice.id]));
+  const observed = await adapter.scanTransfers({ addresses: new Set(invoiceByAddress.keys()), afterHeight: cursor?.height ?? -1 });
+
+  const touched = new Set<string>();
+  for (const transfer of observed) {
+    const invoiceId = invoiceByAddress.get(transfer.toAddress) ?? null;
+    const key = { network, txid: transfer.txid, position: transfer.position };
+    const existing = await db.chainTransfer.findUnique({ where: { network_txid_position: key } });
+    if (!existing) {
+      await db.chainTransfer.createMany({
+        data: [
+          {
+            id: randomUUID(),
+            ...key,
+            currency: transfer.currency,
+            toAddress: transfer.toAddress,
+            fromAddress: transfer.fromAddress,
+            amountMinor: transfer.amountMinor.toString(),
+            blockHeight: transfer.blockHeight,
+            blockHash: transfer.blockHash,
+            invoiceId,
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+        skipDuplicates: true, // a concurrent pass recorded it first
+      });
+    } else if (existing.blockHeight !== transfer.blockHeight || existing.blockHash !== transfer.blockHash) {
+      await db.chainTransfer.update({ where: { id: existing.id }, data: { blockHeight: transfer.blockHeight, blockHash: transfer.blockHash, updatedAt: now } });
+    }
+    if (invoiceId) touched.add(invoiceId);
+  }
+
+  // Confirmations come from the tip: a transfer in block h has tip − h + 1.
+  await db.$executeRaw`
+    UPDATE chain_transfers SET confirmations = ${tip.height} - block_height + 1, updated_at = ${now}
+    WHERE network = ${network} AND block_height IS NOT NULL AND status <> 'orphaned'
+      AND (status = 'seen' OR invoice_id IN (SELECT id FROM invoices WHERE network = ${network} AND NOT is_final))
+      AND confirmations <> ${tip.height} - block_height + 1`;
+  const waiting = await db.chainTransfer.findMany({
+    where: { network, invoiceId: { not: null }, OR: [{ status: "seen" }, { invoice: { isFinal: false } }] },
+    select: { invoiceId: true },
+    distinct: ["invoiceId"],
+  });
+  for (const row of waiting) touched.add(row.invoiceId!);
+
+  const deliveryIds: string[] = [];
+  for (const invoiceId of touched) {
+    const result = await db.$transaction((tx) => evaluateInvoice(tx, { maturityHoldSeconds: deps.config.maturityHoldSeconds }, invoiceId, now));
+    deliveryIds.push(...result.deliveryIds);
+  }
+  await db.chainCursor.upsert({
+    where: { network },
+    create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
+    update: { height: tip.height, blockHash: tip.hash, updatedAt: now },
+  });
+  return { network, height: tip.height, observed: observed.length, deliveryIds };
+}
+
+/** The watcher job: one pass over every network served here. A failing network does not stop the others. */
+export async function scanAllNetworks(deps: Pick<JobDeps, "db" | "config" | "now">): Promise<{ networks: number; deliveryIds: string[] }> {
+  const deliveryIds: string[] = [];
+  let networks = 0;
+  for (const network of listNetworks()) {
+    const adapter = getChainAdapter(deps.db, deps.config, network.id);
+    if (!adapter) continue;
+    networks++;
+    try {
+      deliveryIds.push(...(await scanNetwork(deps, adapter)).deliveryIds);
+    } catch (error) {
+      log.warn("chain scan failed; the next pass retries", { network: network.id, error });
+    }
+  }
+  return { networks, deliveryIds };
+}
+
+/** The expiry job: every live invoice whose term has passed is evaluated (cancel, wrong_amount). */
+export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "now">, limit = 200): Promise<{ expired: number; deliveryIds: string[] }> {
+  const now = deps.now();
+  const due = await deps.db.invoice.findMany({ where: { isFinal: false, expiresAt: { lte: now } }, select: { id: true }, take: limit, orderBy: { expiresAt: "asc" } });
+  const deliveryIds: string[] = [];
+  let expired = 0;
+  for (const { id } of due) {
+    const result = await deps.db.$transaction((tx) => evaluateInvoice(tx, { maturityHoldSeconds: deps.config.maturityHoldSeconds }, id, now));
+    if (result.changed) expired++;
+    deliveryIds.push(...result.deliveryIds);
+  }
+  return { expired, deliveryIds };
+}

@@ -1,0 +1,236 @@
+import { randomUUID } from "node:crypto";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { Db, Tx } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { RateProvider } from "@/lib/rates";
+import type { Invoice } from "@/generated/prisma/client";
+import {
+  findPricingCurrency,
+  isSettlementSymbol,
+  listNetworksOfSymbol,
+  normalizeNetworkId,
+  normalizeSymbol,
+  type NetworkId,
+} from "@/lib/catalogue";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
+import { clampLifetime, resolveSettlementTarget, type SettlementTarget } from "@/lib/domain/invoice/settlement-target";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { AppError } from "@/lib/errors";
+import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
+import { toMinor } from "./invoice-view";
+
+export interface CreateInvoiceInput {
+  amount: string;
+  currency: string;
+  order_id?: string;
+  network?: string;
+  to_currency?: string;
+  lifetime?: number;
+  subtract?: number;
+  accuracy_payment_percent?: number;
+  url_callback?: string;
+  url_return?: string;
+  url_success?: string;
+  additional_data?: string;
+  payer_email?: string;
+  theme?: "dark" | "light";
+  is_payment_multiple?: boolean;
+  is_refresh?: boolean;
+}
+
+export interface InvoiceDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls">;
+  rates: RateProvider;
+  now(): Date;
+}
+
+const CATALOGUE_RULES = {
+  isFiat: (symbol: string) => findPricingCurrency(symbol)?.isFiat ?? false,
+  isPricingCurrency: (symbol: string) => findPricingCurrency(symbol) !== null,
+  isSettlementSymbol,
+  networksOf: (symbol: string) => listNetworksOfSymbol(symbol),
+};
+
+/** Checks everything about a create request that needs no database, returning the normalised terms. */
+async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
+  const currency = normalizeSymbol(input.currency);
+  const target = resolveSettlementTarget(
+    {
+      currency,
+      toCurrency: input.to_currency ? normalizeSymbol(input.to_currency) : undefined,
+      network: input.network ? normalizeNetworkId(input.network) : undefined,
+    },
+    CATALOGUE_RULES,
+  );
+  const pricing = findPricingCurrency(currency)!;
+  const priceMinor = parseAmount(input.amount, pricing.decimals);
+  if (priceMinor === null || priceMinor <= 0n) throw new AppError("payment.bad_amount");
+  const subtract = input.subtract ?? 0;
+  if (!Number.isInteger(subtract) || subtract < 0 || subtract > 100) throw new AppError("payment.bad_subtract");
+  const accuracy = input.accuracy_payment_percent;
+  if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 5)) throw new AppError("payment.bad_accuracy");
+  let urlCallback: string | undefined;
+  if (input.url_callback !== undefined && input.url_callback !== "") {
+    try {
+      urlCallback = (await vetOutboundUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
+    } catch (error) {
+      if (error instanceof OutboundUrlError) throw new AppError("payment.bad_url_callback", `url_callback: ${error.message}.`);
+      throw error;
+    }
+  }
+  const isServed = (network: string) => networkAvailability(deps.config)(network).deposit;
+  if (target.kind === "fixed" && !isServed(target.network)) throw new AppError("payment.unsupported_network", `${target.network} is not available on this service.`);
+  return { currency, pricing, priceMinor, subtract, accuracyBps: accuracy === undefined ? undefined : Math.round(accuracy * 100), urlCallback, target, isServed };
+}
+
+/**
+ * spec: POST /v1/payment. Creates an invoice — or returns the live invoice of the same
+ * order_id, or revives an expired one with is_refresh — under a per-(merchant, order_id)
+ * lock, so concurrent identical requests make one invoice.
+ */
+export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput): Promise<Invoice> {
+  const request = await validateRequest(deps, input);
+  const { target, pricing } = request;
+  const now = deps.now();
+  const lifetimeSeconds = clampLifetime(input.lifetime);
+  const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
+
+  const symbols = [pricing.symbol, ...(target.kind === "fixed" ? [target.symbol] : [])];
+  if (input.is_refresh && input.order_id !== undefined) {
+    // A revived invoice is re-quoted in its own coin: have that price ready before the lock.
+    const candidate = await deps.db.invoice.findFirst({
+      where: { merchantId, orderId: input.order_id, status: "cancel", payerCurrency: { not: null } },
+      orderBy: { createdAt: "desc" },
+      select: { payerCurrency: true },
+    });
+    if (candidate?.payerCurrency) symbols.push(candidate.payerCurrency);
+  }
+  // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
+  const prices = await fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed");
+  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { feePercentBps: true, feeFixedUsdMinor: true, accuracyBps: true } });
+  const feeFixedUsdMinor = merchant.feeFixedUsdMinor === null ? DEFAULT_PLATFORM_FEE.fixedUsdMinor : toMinor(merchant.feeFixedUsdMinor);
+
+  const quoteFor = (fixed: Extract<SettlementTarget, { kind: "fixed" }>, quotedAt: Date, until: Date) =>
+    quoteInSettlement({
+      priceCurrency: pricing,
+      priceMinor: request.priceMinor,
+      symbol: fixed.symbol,
+      network: fixed.network,
+      prices,
+      subtractPercent: request.subtract,
+      feeFixedUsdMinor,
+      now: quotedAt,
+      expiresAt: until,
+    });
+  const quote = target.kind === "fixed" ? quoteFor(target, now, expiresAt) : null;
+  const priceUsdMinor = quote?.priceUsdMinor ?? quoteInSettlementUsd(request.priceMinor, pricing.decimals, prices.get(pricing.symbol)!);
+  const minimum = target.kind === "fixed" ? networkMinimumUsdMinor(target.network) : smallestMinimumUsdMinor(settleableNetworks(request.isServed));
+  if (minimum === null) throw new AppError("payment.unsupported_network", "No network is available on this service.");
+  if (priceUsdMinor < minimum) throw new AppError("payment.below_minimum");
+
+  return deps.db.$transaction(async (tx) => {
+    const orderId = input.order_id;
+    if (orderId !== undefined) {
+      // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised.
+      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${`invoice-order:${merchantId}:${orderId}`}))`;
+      const live = await tx.invoice.findFirst({ where: { merchantId, orderId, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
+      if (live) return live;
+      if (input.is_refresh) {
+        const revived = await reviveExpiredInvoice(tx, merchantId, orderId, { now, expiresAt, lifetimeSeconds, quoteFor });
+        if (revived) return revived;
+      }
+    }
+    const id = randomUUID();
+    const allocated = target.kind === "fixed" ? await allocateDepositAddress(tx, await loadKeyMaterial(tx, deps.secretBox), target.network as NetworkId) : null;
+    return tx.invoice.create({
+      data: {
+        id,
+        merchantId,
+        orderId: orderId ?? null,
+        status: target.kind === "fixed" ? "check" : "select",
+        priceCurrency: pricing.symbol,
+        priceAmountMinor: request.priceMinor.toString(),
+        payerCurrency: target.kind === "fixed" ? target.symbol : null,
+        network: target.kind === "fixed" ? target.network : null,
+        address: allocated?.address ?? null,
+        addressIndex: allocated?.index ?? null,
+        rate: quote?.rate ?? null,
+        rateSource: quote ? deps.rates.name : null,
+        rateExpiresAt: quote?.rateExpiresAt ?? null,
+        payerAmountMinor: quote?.payerAmountMinor.toString() ?? null,
+        feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
+        feeFixedUsdMinor: feeFixedUsdMinor.toString(),
+        feeFixedAssetMinor: quote?.feeFixedAssetMinor.toString() ?? null,
+        accuracyBps: request.accuracyBps ?? merchant.accuracyBps,
+        subtractPercent: request.subtract,
+        isPaymentMultiple: input.is_payment_multiple ?? true,
+        lifetimeSeconds,
+        expiresAt,
+        requiredConfirmations: quote?.requiredConfirmations ?? 0,
+        urlCallback: request.urlCallback ?? null,
+        urlReturn: input.url_return ?? null,
+        urlSuccess: input.url_success ?? null,
+        additionalData: input.additional_data ?? null,
+        payerEmail: input.payer_email ?? null,
+        theme: input.theme ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  });
+}
+
+function quoteInSettlementUsd(priceMinor: bigint, decimals: number, usdPrice: { numerator: bigint; denominator: bigint }): bigint {
+  // price × usdPrice, in cents, rounded down (a minimum is cleared only by the full amount)
+  return (priceMinor * usdPrice.numerator * 100n) / (usdPrice.denominator * 10n ** BigInt(decimals));
+}
+
+/**
+ * spec: POST /v1/payment, is_refresh — an expired invoice with this order_id comes back to
+ * life with a new rate and term, keeping its address. Only an invoice that received nothing.
+ */
+async function reviveExpiredInvoice(
+  tx: Tx,
+  merchantId: string,
+  orderId: string,
+  terms: {
+    now: Date;
+    expiresAt: Date;
+    lifetimeSeconds: number;
+    quoteFor: (target: { kind: "fixed"; symbol: string; network: string }, now: Date, until: Date) => ReturnType<typeof quoteInSettlement>;
+  },
+): Promise<Invoice | null> {
+  const expired = await tx.invoice.findFirst({
+    where: { merchantId, orderId, status: "cancel", amountPaidMinor: 0 },
+    orderBy: { createdAt: "desc" },
+  });
+  if (!expired) return null;
+  if (await tx.chainTransfer.count({ where: { invoiceId: expired.id } })) return null;
+  const isSelected = expired.payerCurrency !== null && expired.network !== null;
+  const quote = isSelected ? terms.quoteFor({ kind: "fixed", symbol: expired.payerCurrency!, network: expired.network! }, terms.now, terms.expiresAt) : null;
+  return tx.invoice.update({
+    where: { id: expired.id },
+    data: {
+      status: isSelected ? "check" : "select",
+      isFinal: false,
+      expiresAt: terms.expiresAt,
+      lifetimeSeconds: terms.lifetimeSeconds,
+      ...(quote
+        ? {
+            rate: quote.rate,
+            rateExpiresAt: quote.rateExpiresAt,
+            payerAmountMinor: quote.payerAmountMinor.toString(),
+            feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
+            requiredConfirmations: quote.requiredConfirmations,
+          }
+        : {}),
+      updatedAt: terms.now,
+    },
+  });
+}

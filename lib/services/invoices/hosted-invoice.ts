@@ -1,0 +1,116 @@
+import type { Invoice } from "@/generated/prisma/client";
+import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
+import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import { AppError } from "@/lib/errors";
+import type { InvoiceDeps } from "./create-invoice";
+import { isUuid } from "./find-invoice";
+import { toMinor } from "./invoice-view";
+import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement } from "./pricing";
+
+/** The invoice behind a hosted-page id: `pay.bad_uuid` / `pay.not_found`. */
+export async function getHostedInvoiceOrThrow(deps: Pick<InvoiceDeps, "db">, id: string): Promise<Invoice> {
+  if (!isUuid(id)) throw new AppError("pay.bad_uuid");
+  const invoice = await deps.db.invoice.findUnique({ where: { id } });
+  if (!invoice) throw new AppError("pay.not_found");
+  return invoice;
+}
+
+/**
+ * spec: POST /v1/payment rule 4 — when the hosted page is opened on an unpaid, unexpired
+ * invoice whose rate lapsed, the rate is re-quoted. Address and amount never change once a
+ * payment has started. A failed re-quote leaves the old quote in place for display only.
+ */
+export async function openHostedInvoice(deps: InvoiceDeps, id: string): Promise<Invoice> {
+  const invoice = await getHostedInvoiceOrThrow(deps, id);
+  const now = deps.now();
+  const isQuoteStale = invoice.status === "check" && invoice.rateExpiresAt !== null && invoice.rateExpiresAt <= now && invoice.expiresAt > now;
+  if (!isQuoteStale || !invoice.payerCurrency || !invoice.network) return invoice;
+  const prices = await fetchPricesOrThrow(deps.rates, [invoice.priceCurrency, invoice.payerCurrency], "invoice.quote_failed");
+  const pricing = findPricingCurrency(invoice.priceCurrency)!;
+  const quote = quoteInSettlement({
+    priceCurrency: pricing,
+    priceMinor: toMinor(invoice.priceAmountMinor),
+    symbol: invoice.payerCurrency,
+    network: invoice.network,
+    prices,
+    subtractPercent: invoice.subtractPercent,
+    feeFixedUsdMinor: toMinor(invoice.feeFixedUsdMinor),
+    now,
+    expiresAt: invoice.expiresAt,
+  });
+  // Conditional on nothing having happened meanwhile: a transfer or selection wins.
+  const { count } = await deps.db.invoice.updateMany({
+    where: { id, status: "check", updatedAt: invoice.updatedAt, transfers: { none: {} } },
+    data: {
+      rate: quote.rate,
+      rateSource: deps.rates.name,
+      rateExpiresAt: quote.rateExpiresAt,
+      payerAmountMinor: quote.payerAmountMinor.toString(),
+      feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
+      requiredConfirmations: quote.requiredConfirmations,
+      updatedAt: now,
+    },
+  });
+  return count === 1 ? deps.db.invoice.findUniqueOrThrow({ where: { id } }) : getHostedInvoiceOrThrow(deps, id);
+}
+
+/** The merchant's accepted set; empty means the whole catalogue (spec: Accepted-currency entry). */
+export async function isMethodAccepted(deps: Pick<InvoiceDeps, "db">, merchantId: string, currency: string, network: string): Promise<boolean> {
+  const accepted = await deps.db.acceptedMethod.findMany({ where: { merchantId }, select: { currency: true, network: true } });
+  return accepted.length === 0 || accepted.some((method) => method.currency === currency && method.network === network);
+}
+
+/**
+ * spec: POST /v1/pay/{id}/select — the buyer picks coin and network: the rate is fixed, the
+ * address allocated, and the invoice moves from `select` to `check`.
+ */
+export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: { currency: string; network: string }): Promise<Invoice> {
+  const invoice = await getHostedInvoiceOrThrow(deps, id);
+  const now = deps.now();
+  if (invoice.status !== "select") throw new AppError("pay.not_selectable");
+  if (invoice.expiresAt <= now) throw new AppError("invoice.expired");
+  const symbol = normalizeSymbol(input.currency);
+  const network = normalizeNetworkId(input.network);
+  if (!isSettlementSymbol(symbol)) throw new AppError("pay.unknown_currency");
+  if (!findSettlementAsset(symbol, network) || !networkAvailability(deps.config)(network).deposit) throw new AppError("payment.unsupported_network");
+  if (!(await isMethodAccepted(deps, invoice.merchantId, symbol, network))) throw new AppError("pay.method_not_accepted");
+  const pricing = findPricingCurrency(invoice.priceCurrency)!;
+  const prices = await fetchPricesOrThrow(deps.rates, [pricing.symbol, symbol], "invoice.quote_failed");
+  const quote = quoteInSettlement({
+    priceCurrency: pricing,
+    priceMinor: toMinor(invoice.priceAmountMinor),
+    symbol,
+    network,
+    prices,
+    subtractPercent: invoice.subtractPercent,
+    feeFixedUsdMinor: toMinor(invoice.feeFixedUsdMinor),
+    now,
+    expiresAt: invoice.expiresAt,
+  });
+  if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
+  return deps.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
+    const current = await tx.invoice.findUniqueOrThrow({ where: { id } });
+    if (current.status !== "select") throw new AppError("pay.not_selectable");
+    const allocated = await allocateDepositAddress(tx, await loadKeyMaterial(tx, deps.secretBox), network as NetworkId);
+    return tx.invoice.update({
+      where: { id },
+      data: {
+        status: "check",
+        payerCurrency: symbol,
+        network,
+        address: allocated.address,
+        addressIndex: allocated.index,
+        rate: quote.rate,
+        rateSource: deps.rates.name,
+        rateExpiresAt: quote.rateExpiresAt,
+        payerAmountMinor: quote.payerAmountMinor.toString(),
+        feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
+        requiredConfirmations: quote.requiredConfirmations,
+        updatedAt: now,
+      },
+    });
+  });
+}
