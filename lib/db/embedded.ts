@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { servePglite } from "./pglite-server";
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) kept under the data
@@ -57,10 +57,8 @@ export async function startEmbeddedDatabase(dataDir: string, options: { port?: n
   }
   fs.mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(path.join(dataDir, "pgdata"));
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: options.port ?? 0, maxConnections: 64 });
-  await server.start();
-  const address = server.getServerConn();
-  const port = Number(address.slice(address.lastIndexOf(":") + 1));
+  const server = await servePglite(db, { port: options.port });
+  const port = server.port;
   const stateFile = path.join(dataDir, STATE_FILE);
   fs.writeFileSync(stateFile, JSON.stringify({ pid: process.pid, port } satisfies EmbeddedState));
   let closed = false;
@@ -69,7 +67,7 @@ export async function startEmbeddedDatabase(dataDir: string, options: { port?: n
     async close() {
       if (closed) return;
       closed = true;
-      await server.stop();
+      await server.close();
       await db.close();
       fs.rmSync(stateFile, { force: true });
     },

@@ -1,0 +1,221 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
+import { scanNetwork, expireDueInvoices } from "@/lib/jobs/handlers/scan-chain";
+import { auditLedger, listMerchantBalances } from "@/lib/ledger/balances";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { deliverDueWebhooks } from "@/lib/jobs/handlers/deliver-webhooks";
+
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+interface Invoice {
+  uuid: string;
+  address: string;
+  payer_amount: string;
+  network: string;
+  payer_currency: string;
+}
+
+async function newInvoice(merchant: TestMerchant, body: Record<string, unknown> = {}): Promise<Invoice> {
+  const response = await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "USDT", network: "tron", ...body }, merchant);
+  expect(response.status).toBe(200);
+  return response.body.result;
+}
+
+async function deposit(merchant: TestMerchant, invoice: Invoice, amount: string): Promise<string> {
+  const response = await callSigned("/v1/sandbox/deposit", { network: invoice.network, currency: invoice.payer_currency, address: invoice.address, amount }, merchant);
+  expect(response.status).toBe(200);
+  return response.body.result.txid;
+}
+
+async function mine(merchant: TestMerchant, network: string, blocks = 1) {
+  const response = await callSigned("/v1/sandbox/mine", { network, blocks }, merchant);
+  expect(response.status).toBe(200);
+  return response.body.result.height as number;
+}
+
+async function info(merchant: TestMerchant, uuid: string) {
+  return (await callSigned("/v1/payment/info", { uuid }, merchant)).body.result;
+}
+
+/** Mines until the invoice's required confirmations are reached. */
+async function confirm(merchant: TestMerchant, invoice: Invoice) {
+  const required = (await info(merchant, invoice.uuid)).required_confirmations as number;
+  await mine(merchant, invoice.network, required);
+}
+
+function decimalToMinor(text: string, decimals: number): bigint {
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole + fraction.padEnd(decimals, "0"));
+}
+
+describe("deposit pipeline on the sandbox chain", () => {
+  it("moves check → confirm_check → paid, credits the merchant net of the fee, and sends invoice.paid", async () => {
+    const merchant = await makeMerchant();
+    const receiver = await startWebhookReceiver(() => 200);
+    receivers.push(receiver);
+    await callSigned("/v1/webhooks", { url: receiver.url }, merchant);
+    const invoice = await newInvoice(merchant, { order_id: "paid-1", additional_data: "note" });
+    const txid = await deposit(merchant, invoice, invoice.payer_amount);
+    const seen = await info(merchant, invoice.uuid);
+    expect(seen).toMatchObject({ payment_status: "confirm_check", confirmations: 0, is_final: false });
+    await confirm(merchant, invoice);
+    const paid = await info(merchant, invoice.uuid);
+    expect(paid).toMatchObject({ payment_status: "paid", is_final: true, txid, amount_paid: invoice.payer_amount, payment_amount: invoice.payer_amount, amount_remaining: "0" });
+    expect(paid.payer_address).toMatch(/^T/);
+
+    const received = decimalToMinor(invoice.payer_amount, 6);
+    const fee = (received * 150n + 9_999n) / 10_000n + 300_000n; // 1.5 % rounded up + 0.30 USD at 1 USD/USDT
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances).toEqual([{ owner: merchant.merchantId, asset: "USDT:tron", bucket: "available", balance: received - fee }]);
+
+    await deliverDueWebhooks(
+      { db: getTestDb(), secretBox: makeTestDeps().secretBox, now: () => new Date(), sendOptions: { allowLoopback: true, timeoutMs: 2000 } },
+      { limit: 10, perMerchantLimit: 10, onlyMerchantIds: [merchant.merchantId] },
+    );
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0].headers["x-webhook-event"]).toBe("invoice.paid");
+    expect(JSON.parse(receiver.received[0].rawBody)).toEqual({
+      type: "payment",
+      uuid: invoice.uuid,
+      order_id: "paid-1",
+      amount: "100.00",
+      currency: "USD",
+      payment_amount: invoice.payer_amount,
+      payer_amount: invoice.payer_amount,
+      payer_currency: "USDT",
+      status: "paid",
+      is_final: true,
+      txid,
+      additional_data: "note",
+    });
+  });
+
+  it("credits a transfer exactly once however often or concurrently a watcher reports it", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant);
+    await deposit(merchant, invoice, invoice.payer_amount);
+    await confirm(merchant, invoice);
+    const deps = makeTestDeps();
+    const adapter = createSandboxAdapter(getTestDb(), "tron");
+    // Rewind the cursor so the watcher reads the same blocks again, several times at once.
+    await getTestDb().chainCursor.update({ where: { network: "tron" }, data: { height: 0 } });
+    await Promise.all([scanNetwork(deps, adapter), scanNetwork(deps, adapter), scanNetwork(deps, adapter)]);
+    await getTestDb().chainCursor.update({ where: { network: "tron" }, data: { height: 0 } });
+    await scanNetwork(deps, adapter);
+    const transfers = await getTestDb().chainTransfer.findMany({ where: { invoice: { id: invoice.uuid } } });
+    expect(transfers).toHaveLength(1);
+    const journals = await getTestDb().ledgerJournal.count({ where: { reference: { startsWith: `transfer:${transfers[0].id}` } } });
+    expect(journals).toBe(1);
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances).toHaveLength(1);
+    expect((await info(merchant, invoice.uuid)).payment_status).toBe("paid");
+  });
+
+  it("underpay → wrong_amount_waiting → top-up → paid", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant);
+    const total = decimalToMinor(invoice.payer_amount, 6);
+    const part = total / 3n;
+    const format = (minor: bigint) => `${minor / 1_000_000n}.${String(minor % 1_000_000n).padStart(6, "0")}`;
+    await deposit(merchant, invoice, format(part));
+    await confirm(merchant, invoice);
+    expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "wrong_amount_waiting", is_final: false, amount_paid: format(part).replace(/\.?0+$/, "") });
+    await deposit(merchant, invoice, format(total - part));
+    await confirm(merchant, invoice);
+    expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "paid", is_final: true, amount_remaining: "0" });
+  });
+
+  it("overpay beyond the tolerance → paid_over; within it → paid", async () => {
+    const merchant = await makeMerchant();
+    const over = await newInvoice(merchant, { accuracy_payment_percent: 1 });
+    const total = decimalToMinor(over.payer_amount, 6);
+    const format = (minor: bigint) => `${minor / 1_000_000n}.${String(minor % 1_000_000n).padStart(6, "0")}`;
+    await deposit(merchant, over, format((total * 102n) / 100n));
+    await confirm(merchant, over);
+    expect((await info(merchant, over.uuid)).payment_status).toBe("paid_over");
+    const within = await newInvoice(merchant, { accuracy_payment_percent: 1 });
+    await deposit(merchant, within, format((decimalToMinor(within.payer_amount, 6) * 995n) / 1000n));
+    await confirm(merchant, within);
+    expect((await info(merchant, within.uuid)).payment_status).toBe("paid");
+  });
+
+  it("underpaid at the end of the term → wrong_amount, crediting what came", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant, { is_payment_multiple: true });
+    await deposit(merchant, invoice, "10");
+    await confirm(merchant, invoice);
+    const expired = await callSigned("/v1/sandbox/expire", { uuid: invoice.uuid }, merchant);
+    expect(expired.body.result).toMatchObject({ payment_status: "wrong_amount", is_final: true, amount_paid: "10" });
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances[0].balance).toBe(10_000_000n - 150_000n - 300_000n);
+  });
+
+  it("expiry without payment → cancel, by the expiry job on a controllable clock", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant, { lifetime: 300 });
+    const later = new Date(Date.now() + 301_000);
+    const deps = makeTestDeps({ now: () => later });
+    await expireDueInvoices(deps);
+    expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "cancel", is_final: true });
+  });
+
+  it("keeps the term's payment when confirmations finish after expiry", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant, { lifetime: 300 });
+    await deposit(merchant, invoice, invoice.payer_amount);
+    await expireDueInvoices(makeTestDeps({ now: () => new Date(Date.now() + 301_000) }));
+    expect((await info(merchant, invoice.uuid)).payment_status).toBe("confirm_check");
+    await confirm(merchant, invoice);
+    expect((await info(merchant, invoice.uuid)).payment_status).toBe("paid");
+  });
+
+  it("refuses sandbox deposits to malformed or foreign addresses, and answers 404 with sandbox off", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ network: "tron", currency: "USDT", address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", amount: "1" }, "sandbox.bad_address"],
+      [{ network: "tron", currency: "USDT", address: invoice.address, amount: "1.0000001" }, "sandbox.bad_amount"],
+      [{ network: "tron", currency: "BTC", address: invoice.address, amount: "1" }, "sandbox.unknown_network"],
+      [{ network: "nonet", currency: "BTC", address: invoice.address, amount: "1" }, "sandbox.unknown_network"],
+    ];
+    for (const [body, code] of cases) {
+      const response = await callSigned("/v1/sandbox/deposit", body, merchant);
+      expect(response.status, code).toBe(400);
+      expect(response.body.error.code).toBe(code);
+    }
+    const off = makeTestDeps({}, { GATEWAY_SANDBOX: "0" });
+    const disabled = await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant, { deps: off });
+    expect(disabled.status).toBe(404);
+    const rpc = makeTestDeps({}, { RPC_TRON: "http://127.0.0.1:9" });
+    expect((await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant, { deps: rpc })).body.error.code).toBe("sandbox.not_sandbox");
+  });
+
+  it("keeps the ledger balanced, recomputable and never negative after a random sequence of payments", async () => {
+    const merchant = await makeMerchant();
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let round = 0; round < 8; round++) {
+      const network = ["tron", "ethereum", "bsc", "solana"][Math.floor(random() * 4)];
+      const invoice = await newInvoice(merchant, { amount: String(20 + Math.floor(random() * 200)), network });
+      const expected = Number(invoice.payer_amount);
+      const share = [0.4, 1, 1.2, 0][Math.floor(random() * 4)];
+      if (share > 0) await deposit(merchant, invoice, (Math.floor(expected * share * 100) / 100).toFixed(2));
+      if (random() < 0.7) await confirm(merchant, invoice);
+      if (random() < 0.4) await callSigned("/v1/sandbox/expire", { uuid: invoice.uuid }, merchant);
+      if (random() < 0.3) await deposit(merchant, invoice, "1.5");
+      await mine(merchant, network, 40);
+    }
+    const audit = await auditLedger(getTestDb());
+    expect(audit).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances.length).toBeGreaterThan(0);
+    expect(balances.every((row) => row.balance > 0n)).toBe(true);
+  });
+});
