@@ -15,7 +15,7 @@ import {
 } from "./ops/webhooks/webhook-ops";
 import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp } from "./ops/payments/payment-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
-import { getHostedPaymentOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
+import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
@@ -43,6 +43,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
   // Hosted payment page (public)
   { method: "GET", path: "/v1/pay/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getHostedPaymentOp },
   { method: "POST", path: "/v1/pay/{id}/select", auth: PUBLIC, idempotent: false, envelope: "standard", operation: selectHostedPaymentOp },
+  { method: "POST", path: "/v1/pay/{id}/sandbox-pay", auth: PUBLIC, idempotent: false, envelope: "standard", operation: sandboxPayOp },
 
   // Sandbox chains (operator contract §3); 404 when sandbox mode is off
   { method: "POST", path: "/v1/sandbox/deposit", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: sandboxDepositOp },

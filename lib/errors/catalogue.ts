@@ -58,6 +58,7 @@ export const ERROR_CATALOGUE = {
   "pay.unknown_currency": { status: 400, message: "The currency is not supported." },
   "pay.method_not_accepted": { status: 400, message: "The merchant does not accept this coin and network." },
   "pay.below_minimum": { status: 400, message: "The amount is below this network's minimum." },
+  "pay.not_payable": { status: 400, message: "The invoice is not waiting for a payment." },
   "pay.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
 
   // Accepted currencies, e-mail, batches, sandbox

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { scanNetwork, expireDueInvoices } from "@/lib/jobs/handlers/scan-chain";
 import { auditLedger, listMerchantBalances } from "@/lib/ledger/balances";
-import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { deliverDueWebhooks } from "@/lib/jobs/handlers/deliver-webhooks";
 
@@ -192,6 +192,24 @@ describe("deposit pipeline on the sandbox chain", () => {
     expect(disabled.status).toBe(404);
     const rpc = makeTestDeps({}, { RPC_TRON: "http://127.0.0.1:9" });
     expect((await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant, { deps: rpc })).body.error.code).toBe("sandbox.not_sandbox");
+  });
+
+  it("lets the hosted page's sandbox wallet pay: send, then confirm block by block", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await newInvoice(merchant, { network: "ethereum" });
+    const pay = (step: string) =>
+      callApi(new Request(`http://gateway.test/v1/pay/${invoice.uuid}/sandbox-pay`, { method: "POST", body: JSON.stringify({ step }) }));
+    const sent = await pay("send");
+    expect(sent.body.result).toMatchObject({ payment_status: "confirm_check", confirmations: 0 });
+    expect((await pay("send")).body.error.code).toBe("pay.not_payable");
+    let status = "confirm_check";
+    for (let i = 0; i < 100 && status === "confirm_check"; i++) status = (await pay("confirm")).body.result.payment_status;
+    expect(status).toBe("paid");
+    expect((await pay("confirm")).body.error.code).toBe("pay.not_payable");
+    const off = await callApi(new Request(`http://gateway.test/v1/pay/${invoice.uuid}/sandbox-pay`, { method: "POST", body: '{"step":"send"}' }), {
+      deps: makeTestDeps({}, { GATEWAY_SANDBOX: "0" }),
+    });
+    expect(off.status).toBe(404);
   });
 
   it("keeps the ledger balanced, recomputable and never negative after a random sequence of payments", async () => {

@@ -114,3 +114,22 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
     });
   });
 }
+
+/** A coin and network the buyer may pick on the page. */
+export interface SelectableMethod {
+  currency: string;
+  network: string;
+  networkName: string;
+  kind: "native" | "token";
+}
+
+/** The methods a currency-agnostic invoice offers: accepted set ∩ catalogue ∩ served here, above the minimum. */
+export async function listSelectableMethods(deps: Pick<InvoiceDeps, "db" | "config">, invoice: Invoice): Promise<SelectableMethod[]> {
+  const { listSettlementAssets, findNetwork } = await import("@/lib/catalogue");
+  const accepted = await deps.db.acceptedMethod.findMany({ where: { merchantId: invoice.merchantId } });
+  const isAccepted = (currency: string, network: string) => accepted.length === 0 || accepted.some((method) => method.currency === currency && method.network === network);
+  const isServed = networkAvailability(deps.config);
+  return listSettlementAssets()
+    .filter((asset) => isAccepted(asset.symbol, asset.network) && isServed(asset.network).deposit)
+    .map((asset) => ({ currency: asset.symbol, network: asset.network, networkName: findNetwork(asset.network)?.displayName ?? asset.network, kind: asset.kind }));
+}

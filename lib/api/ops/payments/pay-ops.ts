@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { openHostedInvoice, selectPaymentMethod } from "@/lib/services/invoices/hosted-invoice";
+import { paySandboxInvoice } from "@/lib/services/sandbox/sandbox-wallet";
 import { defineOperation } from "../../operation";
 import { toPublicPayment } from "../../serialize/payment";
 
@@ -14,4 +15,10 @@ export const selectHostedPaymentOp = defineOperation({
   invalidBody: "pay.bad_request",
   fieldErrors: { currency: "pay.unknown_currency", network: "payment.unsupported_network" },
   handle: async (input, context) => toPublicPayment(await selectPaymentMethod(context.deps, context.params.id, input), context.deps.config.publicBaseUrl),
+});
+
+export const sandboxPayOp = defineOperation({
+  schema: z.object({ step: z.enum(["send", "confirm"]) }),
+  invalidBody: "pay.bad_request",
+  handle: async (input, context) => toPublicPayment(await paySandboxInvoice(context.deps, context.params.id, input.step), context.deps.config.publicBaseUrl),
 });
