@@ -91,6 +91,7 @@ export const ERROR_CATALOGUE = {
   "webhook.test_failed": { status: 503, message: "The test webhook could not be delivered: the endpoint did not answer." },
   "webhook.bad_status": { status: 400, message: "The status is not one of this event family's statuses." },
   "webhook.bad_overlap": { status: 400, message: "overlap_hours must be a whole number from 0 to 168." },
+  "webhook.no_event": { status: 400, message: "The payment has no event yet: events are sent for final statuses." },
   "webhook.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
 
   // IP allow-list

@@ -237,3 +237,30 @@ describe("deposit pipeline on the sandbox chain", () => {
     expect(balances.every((row) => row.balance > 0n)).toBe(true);
   });
 });
+
+describe("POST /v1/payment/resend", () => {
+  it("records the final event again as new deliveries, and refuses when there is none yet", async () => {
+    const merchant = await makeMerchant();
+    const receiver = await startWebhookReceiver(() => 200);
+    receivers.push(receiver);
+    const invoice = await newInvoice(merchant, { order_id: "resend-1" });
+    const early = await callSigned("/v1/payment/resend", { uuid: invoice.uuid }, merchant);
+    expect(early.status).toBe(400);
+    expect(early.body.error.code).toBe("webhook.no_event");
+    await deposit(merchant, invoice, invoice.payer_amount);
+    await confirm(merchant, invoice);
+    const noEndpoint = await callSigned("/v1/payment/resend", { uuid: invoice.uuid }, merchant);
+    expect(noEndpoint.body.error.code).toBe("webhook.no_endpoint");
+    await callSigned("/v1/webhooks", { url: receiver.url }, merchant);
+    const resent = await callSigned("/v1/payment/resend", { order_id: "resend-1" }, merchant);
+    expect(resent.body.result).toMatchObject({ uuid: invoice.uuid, event_type: "invoice.paid", deliveries: [expect.any(String)] });
+    await deliverDueWebhooks(
+      { db: getTestDb(), secretBox: makeTestDeps().secretBox, now: () => new Date(), sendOptions: { allowLoopback: true, timeoutMs: 2000 } },
+      { limit: 10, perMerchantLimit: 10, onlyMerchantIds: [merchant.merchantId] },
+    );
+    expect(receiver.received).toHaveLength(1);
+    expect(JSON.parse(receiver.received[0].rawBody)).toMatchObject({ uuid: invoice.uuid, status: "paid" });
+    const stranger = await makeMerchant();
+    expect((await callSigned("/v1/payment/resend", { uuid: invoice.uuid }, stranger)).body.error.code).toBe("payment.not_found");
+  });
+});

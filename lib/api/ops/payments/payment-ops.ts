@@ -2,6 +2,7 @@ import { z } from "zod";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { listInvoices } from "@/lib/services/invoices/list-invoices";
+import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { defineOperation } from "../../operation";
 import { toPayment } from "../../serialize/payment";
@@ -104,4 +105,15 @@ export const paymentHistoryOp = defineOperation({
   schema: historySchema,
   invalidBody: "payment.bad_request",
   handle: (input, context) => listPage(input, context),
+});
+
+export const paymentResendOp = defineOperation({
+  schema: lookupSchema,
+  invalidBody: "payment.bad_request",
+  fieldErrors: { uuid: "payment.bad_uuid" },
+  handle: async (input, context) => {
+    const result = await resendInvoiceEvent(context.deps, merchantOf(context), input);
+    context.deps.notifyDeliveries(result.deliveries);
+    return result;
+  },
 });

@@ -1,0 +1,45 @@
+import type { Db } from "@/lib/db/client";
+import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
+import { AppError } from "@/lib/errors";
+import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
+import { recordWebhookEvent } from "@/lib/webhooks/record-event";
+import { getMerchantInvoiceOrThrow } from "./find-invoice";
+import { describeInvoiceAmounts } from "./invoice-view";
+
+export interface ResendResult {
+  uuid: string;
+  event_type: string;
+  /** Ids of the new deliveries (visible in the deliveries log). */
+  deliveries: string[];
+}
+
+/**
+ * `POST /v1/payment/resend`: records the invoice's event again — the one of its current final
+ * status, with the current body — as new deliveries to the endpoint and url_callback. Receivers
+ * deduplicate on uuid + status, so a resend is safe to process twice.
+ */
+export async function resendInvoiceEvent(deps: { db: Db; now(): Date }, merchantId: string, lookup: { uuid?: string; order_id?: string }): Promise<ResendResult> {
+  const invoice = await getMerchantInvoiceOrThrow(deps.db, merchantId, lookup);
+  const status = invoice.status as PaymentStatus;
+  const eventType = eventTypeOfStatus(status);
+  if (!eventType) throw new AppError("webhook.no_event");
+  const amounts = describeInvoiceAmounts(invoice);
+  const body = buildPaymentEventBody({
+    uuid: invoice.id,
+    order_id: invoice.orderId ?? "",
+    amount: amounts.amount,
+    currency: invoice.priceCurrency,
+    payment_amount: amounts.paymentAmount,
+    payer_amount: amounts.payerAmount,
+    payer_currency: invoice.payerCurrency ?? "",
+    status,
+    is_final: invoice.isFinal,
+    txid: invoice.txid,
+    additional_data: invoice.additionalData ?? "",
+  });
+  const deliveries = await deps.db.$transaction((tx) =>
+    recordWebhookEvent(tx, { merchantId, eventType, objectId: invoice.id, body, callbackUrl: invoice.urlCallback, now: deps.now() }),
+  );
+  if (deliveries.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
+  return { uuid: invoice.id, event_type: eventType, deliveries };
+}
