@@ -1,5 +1,5 @@
 import { getApiDeps } from "@/lib/api/deps";
-import { PERIODIC_JOBS, WEBHOOK_RECORDED_EVENT, type JobDeps, type PeriodicJob } from "@/lib/jobs/catalogue";
+import { BATCH_CREATED_EVENT, PERIODIC_JOBS, WEBHOOK_RECORDED_EVENT, type JobDeps, type PeriodicJob } from "@/lib/jobs/catalogue";
 import { findNextDeliveryDueAt } from "@/lib/jobs/handlers/deliver-webhooks";
 import { inngest } from "../client";
 
@@ -31,8 +31,9 @@ export function createPeriodicJobFunction(job: PeriodicJob, getDeps: () => JobDe
       },
     );
   }
+  const triggers = job.name === "batch.process" ? [{ cron: job.cron }, { event: BATCH_CREATED_EVENT }] : [{ cron: job.cron }];
   return inngest.createFunction(
-    { id: job.name.replace(/\./g, "-"), triggers: [{ cron: job.cron }], concurrency: { limit: 1 } },
+    { id: job.name.replace(/\./g, "-"), triggers, concurrency: { limit: 1 } },
     async ({ step }) => step.run(job.name, async () => plain(await job.run(getDeps()))),
   );
 }

@@ -7,7 +7,7 @@ import { createRateProviderFromConfig, type RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
 import { parseTrustedProxies } from "./client-ip";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
-import { notifyDeliveriesRecorded } from "@/lib/jobs/notify";
+import { notifyBatchCreated, notifyDeliveriesRecorded } from "@/lib/jobs/notify";
 
 /** Everything an operation may use, passed in so tests can build their own. */
 export interface ApiDeps {
@@ -21,6 +21,8 @@ export interface ApiDeps {
   sendOptions: SendOptions;
   /** Tells the background driver that deliveries were recorded (after their transaction committed). */
   notifyDeliveries(deliveryIds: string[]): void;
+  /** Tells the background driver a batch was accepted (after commit). */
+  notifyBatch(batchId: string): void;
   now(): Date;
 }
 
@@ -35,6 +37,7 @@ export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBo
     trustedProxies: parseTrustedProxies(config.trustedProxies),
     sendOptions: { allowLoopback: config.allowLoopbackUrls, timeoutMs: config.webhookTimeoutMs },
     notifyDeliveries: (deliveryIds) => notifyDeliveriesRecorded(deliveryIds),
+    notifyBatch: (batchId) => notifyBatchCreated(batchId),
     now: () => new Date(),
   };
 }

@@ -15,6 +15,7 @@ import {
 } from "./ops/webhooks/webhook-ops";
 import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp } from "./ops/payments/payment-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
+import { batchInfoOp, createPaymentBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
@@ -23,6 +24,8 @@ import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlis
 const PAYMENT_KEYS: readonly ApiKeyKind[] = ["unified", "payment"];
 const PAYOUT_KEYS: readonly ApiKeyKind[] = ["unified", "payout"];
 const UNIFIED_ONLY: readonly ApiKeyKind[] = ["unified"];
+// Batches serve both sides (payment, refund and payout batches); the owner check is per batch.
+const UNIFIED_AND_SPLIT: readonly ApiKeyKind[] = ["unified", "payment", "payout"];
 
 const PUBLIC = { kind: "public" } as const;
 const signed = (keys: readonly ApiKeyKind[]) => ({ kind: "signed", keys }) as const;
@@ -38,6 +41,8 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payment/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentListOp },
   { method: "POST", path: "/v1/payment/resend", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentResendOp },
   { method: "POST", path: "/v1/payment/history", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentHistoryOp },
+  { method: "POST", path: "/v1/payment/batch", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentBatchOp },
+  { method: "POST", path: "/v1/batch/info", auth: signed(UNIFIED_AND_SPLIT), idempotent: false, envelope: "standard", operation: batchInfoOp },
   { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
   { method: "POST", path: "/v1/payment/accepted/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAcceptedOp },
 

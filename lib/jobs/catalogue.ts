@@ -4,9 +4,10 @@ import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
 import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
 import { notifyDeliveriesRecorded } from "./notify";
+import { processPendingBatches } from "./handlers/process-batches";
 
 /** The collaborators every job handler receives. */
-export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "now">;
+export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "rates" | "now">;
 
 export interface PeriodicJob {
   /** Dotted name, also the Inngest function id (dots become dashes). */
@@ -61,6 +62,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     run: (deps) => matureDueLots(deps.db, deps.now()),
   },
   {
+    name: "batch.process",
+    everySeconds: 1,
+    cron: "* * * * *",
+    run: (deps) => processPendingBatches(deps),
+  },
+  {
     name: "idempotency.purge",
     everySeconds: 600,
     cron: "*/10 * * * *",
@@ -70,3 +77,5 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
 
 /** The event that tells Inngest new deliveries were recorded. */
 export const WEBHOOK_RECORDED_EVENT = "gateway/webhook.recorded";
+/** The event that tells Inngest a batch was accepted. */
+export const BATCH_CREATED_EVENT = "gateway/batch.created";

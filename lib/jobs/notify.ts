@@ -17,3 +17,16 @@ export function notifyDeliveriesRecorded(deliveryIds: string[]): void {
   if (deliveryIds.length === 0) return;
   for (const listener of listeners) listener(deliveryIds);
 }
+
+type BatchListener = (batchId: string) => void;
+const globalForBatches = globalThis as unknown as { gatewayBatchListeners?: Set<BatchListener> };
+const batchListeners = (globalForBatches.gatewayBatchListeners ??= new Set<BatchListener>());
+
+export function onBatchCreated(listener: BatchListener): () => void {
+  batchListeners.add(listener);
+  return () => batchListeners.delete(listener);
+}
+
+export function notifyBatchCreated(batchId: string): void {
+  for (const listener of batchListeners) listener(batchId);
+}

@@ -1,6 +1,6 @@
 import { log } from "@/lib/log";
-import { PERIODIC_JOBS, toDeliveryDeps, type JobDeps } from "./catalogue";
-import { onDeliveriesRecorded } from "./notify";
+import { PERIODIC_JOBS, toDeliveryDeps, type JobDeps, type PeriodicJob } from "./catalogue";
+import { onBatchCreated, onDeliveriesRecorded } from "./notify";
 import { startWebhookDispatcher, type DispatcherOptions } from "./webhook-dispatcher";
 
 export interface RunningWorker {
@@ -10,30 +10,35 @@ export interface RunningWorker {
 export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = { concurrency: 32, perMerchantConcurrency: 4, pollIntervalMs: 1000 };
 
 /**
- * The built-in worker: runs the periodic jobs of the catalogue in this process, and webhook
- * delivery as a continuous dispatcher (woken at once when deliveries are recorded here).
- * Every job is idempotent over durable state, so several processes may run side by side
- * against one database and a crash loses nothing.
+ * The built-in worker: runs the periodic jobs of the catalogue in this process (one run of a
+ * job at a time; a tick that finds the previous run still going is skipped), and webhook
+ * delivery as a continuous dispatcher woken when deliveries are recorded here. Every job is
+ * idempotent over durable state, so several processes may run side by side against one
+ * database and a crash loses nothing.
  */
 export function startBuiltinWorker(deps: JobDeps, dispatcherOptions: DispatcherOptions = DEFAULT_DISPATCHER_OPTIONS): RunningWorker {
   const dispatcher = startWebhookDispatcher(toDeliveryDeps(deps), dispatcherOptions);
-  const unsubscribe = onDeliveriesRecorded(() => dispatcher.wake());
-  const running = new Set<Promise<unknown>>();
-  const timers = PERIODIC_JOBS.filter((job) => job.name !== "webhook.deliver").map((job) =>
-    setInterval(() => {
-      const execution = job
-        .run(deps)
-        .catch((error) => log.error("periodic job failed", { job: job.name, error }))
-        .finally(() => running.delete(execution));
-      running.add(execution);
-    }, job.everySeconds * 1000),
-  );
+  const running = new Map<string, Promise<unknown>>();
+  let isStopped = false;
+  const runJob = (job: PeriodicJob) => {
+    if (isStopped || running.has(job.name)) return;
+    const execution = job
+      .run(deps)
+      .catch((error) => log.error("periodic job failed", { job: job.name, error }))
+      .finally(() => running.delete(job.name));
+    running.set(job.name, execution);
+  };
+  const jobs = PERIODIC_JOBS.filter((job) => job.name !== "webhook.deliver");
+  const timers = jobs.map((job) => setInterval(() => runJob(job), job.everySeconds * 1000));
+  const batchJob = jobs.find((job) => job.name === "batch.process");
+  const unsubscribe = [onDeliveriesRecorded(() => dispatcher.wake()), onBatchCreated(() => batchJob && runJob(batchJob))];
   return {
     async stop() {
-      unsubscribe();
+      isStopped = true;
+      unsubscribe.forEach((off) => off());
       timers.forEach(clearInterval);
       await dispatcher.stop();
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running.values()]);
     },
   };
 }

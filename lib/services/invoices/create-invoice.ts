@@ -94,7 +94,7 @@ async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
  * order_id, or revives an expired one with is_refresh — under a per-(merchant, order_id)
  * lock, so concurrent identical requests make one invoice.
  */
-export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput): Promise<Invoice> {
+export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: { invoiceId?: string } = {}): Promise<Invoice> {
   const request = await validateRequest(deps, input);
   const { target, pricing } = request;
   const now = deps.now();
@@ -135,6 +135,11 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   if (priceUsdMinor < minimum) throw new AppError("payment.below_minimum");
 
   return deps.db.$transaction(async (tx) => {
+    if (options.invoiceId) {
+      // A caller that names the id (a batch element) may be repeating itself after a crash.
+      const existing = await tx.invoice.findUnique({ where: { id: options.invoiceId } });
+      if (existing) return existing;
+    }
     const orderId = input.order_id;
     if (orderId !== undefined) {
       // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised.
@@ -146,7 +151,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
         if (revived) return revived;
       }
     }
-    const id = randomUUID();
+    const id = options.invoiceId ?? randomUUID();
     const allocated = target.kind === "fixed" ? await allocateDepositAddress(tx, await loadKeyMaterial(tx, deps.secretBox), target.network as NetworkId) : null;
     return tx.invoice.create({
       data: {

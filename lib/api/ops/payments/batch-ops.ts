@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { createPaymentBatch, getBatchInfo } from "@/lib/services/batches/payment-batches";
+import { defineOperation } from "../../operation";
+import { toBatch } from "../../serialize/batch";
+import { merchantOf } from "../context";
+
+export const createPaymentBatchOp = defineOperation({
+  // Elements are checked one by one when processed: a bad element fails only itself.
+  schema: z.object({ payments: z.array(z.unknown()), on_error: z.enum(["continue", "stop"]).default("continue") }),
+  invalidBody: "batch.bad_request",
+  fieldErrors: { payments: "batch.empty" },
+  handle: async (input, context) => {
+    const batch = await createPaymentBatch(context.deps.db, merchantOf(context), input, context.deps.now());
+    context.deps.notifyBatch(batch.id);
+    return { batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" };
+  },
+});
+
+export const batchInfoOp = defineOperation({
+  schema: z.object({ batch_id: z.string(), limit: z.number().int().optional(), offset: z.number().int().optional() }),
+  invalidBody: "batch.bad_request",
+  fieldErrors: { batch_id: "batch.bad_id" },
+  handle: async (input, context) => {
+    // Page size 1 to 1000, default 100; an invalid one becomes the default.
+    const limit = input.limit !== undefined && input.limit >= 1 && input.limit <= 1000 ? input.limit : 100;
+    const offset = input.offset !== undefined && input.offset >= 0 ? input.offset : 0;
+    const { batch, items } = await getBatchInfo(context.deps.db, merchantOf(context), { batch_id: input.batch_id, limit, offset });
+    return toBatch(batch, items);
+  },
+});

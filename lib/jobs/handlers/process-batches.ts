@@ -1,0 +1,96 @@
+import type { Db } from "@/lib/db/client";
+import { AppError, isAppError } from "@/lib/errors";
+import { createPaymentBodySchema } from "@/lib/api/ops/payments/payment-ops";
+import { toPayment } from "@/lib/api/serialize/payment";
+import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { batchElementId } from "@/lib/services/batches/payment-batches";
+
+/** spec: Batch and item status — the message of the elements after a stop. */
+export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
+const LEASE_SECONDS = 60;
+
+export interface BatchDeps extends InvoiceDeps {
+  config: InvoiceDeps["config"] & { publicBaseUrl: string };
+}
+
+/** Claims one batch that is waiting or whose worker died (lease lapsed); null when there is none. */
+async function claimBatch(db: Db, now: Date): Promise<string | null> {
+  const leaseUntil = new Date(now.getTime() + LEASE_SECONDS * 1000);
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE batches SET status = 'processing', lease_until = ${leaseUntil}, updated_at = ${now}
+    WHERE id = (
+      SELECT id FROM batches
+      WHERE status IN ('pending', 'processing') AND (lease_until IS NULL OR lease_until <= ${now})
+      ORDER BY created_at LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ) AND (lease_until IS NULL OR lease_until <= ${now})
+    RETURNING id::text AS id`;
+  return rows[0]?.id ?? null;
+}
+
+function messageOf(error: unknown): string {
+  if (isAppError(error)) return `${error.code}: ${error.message}`;
+  return "internal error; the element was not created";
+}
+
+/**
+ * Processes one batch to the end, element by element in order. Each element's invoice has an
+ * id derived from its position, so an element interrupted by a crash is finished, not
+ * duplicated, when the batch is claimed again. Counters move with each element, so progress
+ * is visible while it runs.
+ */
+export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
+  const batchId = await claimBatch(deps.db, deps.now());
+  if (!batchId) return null;
+  const batch = await deps.db.batch.findUniqueOrThrow({ where: { id: batchId } });
+  let isStopped = false;
+  for (;;) {
+    const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: 100 });
+    if (items.length === 0) break;
+    for (const item of items) {
+      if (isStopped) break;
+      let outcome: { result: string } | { error: string };
+      try {
+        const parsed = createPaymentBodySchema.safeParse(JSON.parse(item.request));
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new AppError("payment.bad_request", `${issue?.path.join(".") || "element"}: ${issue?.message ?? "invalid"}`);
+        }
+        const invoice = await createInvoice(deps, batch.merchantId, parsed.data, { invoiceId: batchElementId(batchId, item.idx) });
+        outcome = { result: JSON.stringify(await toPayment(invoice, deps.config.publicBaseUrl)) };
+      } catch (error) {
+        outcome = { error: messageOf(error) };
+      }
+      const now = deps.now();
+      await deps.db.$transaction(async (tx) => {
+        const { count } = await tx.batchItem.updateMany({
+          where: { batchId, idx: item.idx, status: { in: ["pending", "processing"] } },
+          data: "result" in outcome ? { status: "done", result: outcome.result } : { status: "error", error: outcome.error },
+        });
+        if (count === 1) {
+          await tx.batch.update({
+            where: { id: batchId },
+            data: { ...("result" in outcome ? { succeeded: { increment: 1 } } : { failed: { increment: 1 } }), leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
+          });
+        }
+      });
+      if ("error" in outcome && batch.onError === "stop") isStopped = true;
+    }
+    if (isStopped) {
+      await deps.db.$transaction(async (tx) => {
+        const { count } = await tx.batchItem.updateMany({ where: { batchId, status: { in: ["pending", "processing"] } }, data: { status: "error", error: SKIPPED_MESSAGE } });
+        await tx.batch.update({ where: { id: batchId }, data: { failed: { increment: count }, updatedAt: deps.now() } });
+      });
+      break;
+    }
+  }
+  await deps.db.batch.update({ where: { id: batchId }, data: { status: "completed", leaseUntil: null, updatedAt: deps.now() } });
+  return batchId;
+}
+
+/** The batch job: processes waiting batches one after another until none is left. */
+export async function processPendingBatches(deps: BatchDeps, maxBatches = 10): Promise<number> {
+  let processed = 0;
+  while (processed < maxBatches && (await processOneBatch(deps))) processed++;
+  return processed;
+}

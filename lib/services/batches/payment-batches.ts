@@ -1,0 +1,54 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/client";
+import type { Batch, BatchItem } from "@/generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/services/invoices/find-invoice";
+
+/** spec: Limits — a payment batch holds 1 to 5000 elements. */
+export const MAX_BATCH_ELEMENTS = 5000;
+
+export type OnError = "continue" | "stop";
+
+/** spec: POST /v1/payment/batch — records the batch and its elements; the worker processes them. */
+export async function createPaymentBatch(db: Db, merchantId: string, input: { payments: unknown[]; on_error: OnError }, now: Date): Promise<Batch> {
+  if (input.payments.length === 0) throw new AppError("batch.empty");
+  if (input.payments.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
+  const id = randomUUID();
+  return db.$transaction(async (tx) => {
+    const batch = await tx.batch.create({
+      data: { id, merchantId, kind: "payment", onError: input.on_error, total: input.payments.length, createdAt: now, updatedAt: now },
+    });
+    await tx.batchItem.createMany({
+      data: input.payments.map((element, idx) => ({
+        batchId: id,
+        idx,
+        orderId: typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : null,
+        request: JSON.stringify(element),
+      })),
+    });
+    return batch;
+  });
+}
+
+/** A UUID derived from the batch and the element's position: the invoice a retried element finds again. */
+export function batchElementId(batchId: string, idx: number): string {
+  const bytes = createHash("sha256").update(`batch:${batchId}:${idx}`).digest();
+  bytes[6] = (bytes[6] & 0x0f) | 0x50; // version 5 (name-based)
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = bytes.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export interface BatchView {
+  batch: Batch;
+  items: BatchItem[];
+}
+
+/** spec: POST /v1/batch/info — another merchant's batch is `batch.not_found`. */
+export async function getBatchInfo(db: Db, merchantId: string, input: { batch_id: string; limit: number; offset: number }): Promise<BatchView> {
+  if (!isUuid(input.batch_id)) throw new AppError("batch.bad_id");
+  const batch = await db.batch.findFirst({ where: { id: input.batch_id, merchantId } });
+  if (!batch) throw new AppError("batch.not_found");
+  const items = await db.batchItem.findMany({ where: { batchId: batch.id }, orderBy: { idx: "asc" }, skip: input.offset, take: input.limit });
+  return { batch, items };
+}
