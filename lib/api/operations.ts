@@ -13,7 +13,7 @@ import {
   testPayoutWebhookOp,
   testWalletWebhookOp,
 } from "./ops/webhooks/webhook-ops";
-import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp } from "./ops/payments/payment-ops";
+import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp, sendPaymentEmailOp } from "./ops/payments/payment-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
 import { batchInfoOp, createPaymentBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
@@ -39,6 +39,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payment", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentOp },
   { method: "POST", path: "/v1/payment/info", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentInfoOp },
   { method: "POST", path: "/v1/payment/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentListOp },
+  { method: "POST", path: "/v1/payment/send-email", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: sendPaymentEmailOp },
   { method: "POST", path: "/v1/payment/resend", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentResendOp },
   { method: "POST", path: "/v1/payment/history", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentHistoryOp },
   { method: "POST", path: "/v1/payment/batch", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentBatchOp },

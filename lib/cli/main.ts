@@ -9,6 +9,7 @@ Commands:
   key revoke --public-id <id> [--json]
   db migrate [--json]
   errors [--json]          the error catalogue: code, HTTP status, default message
+  mailbox [--json]         the e-mails kept locally (no SMTP_URL), newest first
 
 The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (default ./.data):
 the running service's, if it is up, else it opens the files itself.`;
@@ -120,6 +121,24 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
         try {
           if (!(await revokeApiKey(database.db, publicId, new Date()))) throw new UsageError(`No active key ${publicId}`);
           print({ revoked: true }, `revoked ${publicId}`);
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      case "mailbox": {
+        const database = await openCliDatabase();
+        try {
+          const messages = await database.db.outboundEmail.findMany({ orderBy: { createdAt: "desc" }, take: 50 });
+          const view = messages.map((message) => ({
+            id: message.id,
+            to: message.recipient,
+            subject: message.subject,
+            status: message.status,
+            created_at: message.createdAt.toISOString(),
+            text: message.text,
+          }));
+          print({ messages: view }, view.map((message) => `${message.created_at}  ${message.status.padEnd(7)} ${message.to}\n  ${message.subject}\n  ${message.text.replace(/\n/g, "\n  ")}`).join("\n") || "(no messages)");
         } finally {
           await database.close();
         }

@@ -23,6 +23,8 @@ export interface GatewayConfig {
   maturityHoldSeconds: number;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
+  /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
+  email: { mode: "smtp" | "mailbox" | "off"; smtpUrl: string | undefined; from: string };
   /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
   rpcEndpoints: Record<string, string>;
 }
@@ -88,6 +90,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,
+    email: {
+      // spec: issue — with the embedded default (or sandbox) and no SMTP, messages are kept locally.
+      mode: env.SMTP_URL ? "smtp" : readFlag(env.GATEWAY_SANDBOX, false) || readFlag(env.GATEWAY_EMBEDDED, false) ? "mailbox" : "off",
+      smtpUrl: env.SMTP_URL || undefined,
+      from: env.MAIL_FROM || "Gateway <no-reply@gateway.local>",
+    },
   };
 }
 

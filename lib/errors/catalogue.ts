@@ -65,6 +65,7 @@ export const ERROR_CATALOGUE = {
   "accepted.unknown_currency": { status: 400, message: "The currency is not a settlement currency." },
   "accepted.no_network": { status: 400, message: "The network is missing or does not carry this currency." },
   "email.no_recipient": { status: 400, message: "No recipient: give email, or create the invoice with payer_email." },
+  "email.bad_address": { status: 400, message: "email is not an e-mail address." },
   "email.disabled": { status: 503, message: "E-mail is not configured on this service." },
   "batch.empty": { status: 400, message: "The batch has no elements." },
   "batch.too_large": { status: 400, message: "The batch has more than 5000 elements." },

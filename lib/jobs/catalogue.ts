@@ -5,6 +5,7 @@ import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhoo
 import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
 import { notifyDeliveriesRecorded } from "./notify";
 import { processPendingBatches } from "./handlers/process-batches";
+import { sendPendingEmails } from "./handlers/send-emails";
 
 /** The collaborators every job handler receives. */
 export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "rates" | "now">;
@@ -66,6 +67,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 1,
     cron: "* * * * *",
     run: (deps) => processPendingBatches(deps),
+  },
+  {
+    name: "email.send",
+    everySeconds: 5,
+    cron: "* * * * *",
+    run: (deps) => sendPendingEmails(deps),
   },
   {
     name: "idempotency.purge",

@@ -21,6 +21,7 @@ export async function bootService(): Promise<BootedService> {
   if (!getConfig().databaseUrl) {
     embedded = await startEmbeddedDatabase(getConfig().dataDir);
     process.env.DATABASE_URL = embedded.url;
+    process.env.GATEWAY_EMBEDDED = "1";
     resetConfig();
     log.info("embedded database open", { dataDir: getConfig().dataDir });
   }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { listNetworks } from "@/lib/catalogue";
 import { getChainAdapter } from "@/lib/chains/registry";
 import type { ChainAdapter } from "@/lib/chains/types";
-import { evaluateInvoice } from "@/lib/services/invoices/evaluate-invoice";
+import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { log } from "@/lib/log";
 import type { JobDeps } from "../catalogue";
 
@@ -82,7 +82,7 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
 
   const deliveryIds: string[] = [];
   for (const invoiceId of touched) {
-    const result = await db.$transaction((tx) => evaluateInvoice(tx, { maturityHoldSeconds: deps.config.maturityHoldSeconds }, invoiceId, now));
+    const result = await db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), invoiceId, now));
     deliveryIds.push(...result.deliveryIds);
   }
   await db.chainCursor.upsert({
@@ -117,7 +117,7 @@ export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "n
   const deliveryIds: string[] = [];
   let expired = 0;
   for (const { id } of due) {
-    const result = await deps.db.$transaction((tx) => evaluateInvoice(tx, { maturityHoldSeconds: deps.config.maturityHoldSeconds }, id, now));
+    const result = await deps.db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), id, now));
     if (result.changed) expired++;
     deliveryIds.push(...result.deliveryIds);
   }

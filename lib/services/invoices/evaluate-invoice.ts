@@ -8,9 +8,18 @@ import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJou
 import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { describeInvoiceAmounts, toMinor } from "./invoice-view";
+import type { GatewayConfig } from "@/lib/config/env";
+import { queueEmail } from "@/lib/email/outbox";
+import { receiptEmail } from "@/lib/email/templates";
 
 export interface EvaluationDeps {
   maturityHoldSeconds: number;
+  /** Where the automatic receipt goes; omitted, no receipt is queued. */
+  email?: Pick<GatewayConfig, "email">;
+}
+
+export function evaluationDepsOf(config: Pick<GatewayConfig, "maturityHoldSeconds" | "email">): EvaluationDeps {
+  return { maturityHoldSeconds: config.maturityHoldSeconds, email: config };
 }
 
 export interface EvaluationResult {
@@ -109,6 +118,11 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
       additional_data: updated.additionalData ?? "",
     });
     deliveryIds = await recordWebhookEvent(tx, { merchantId: updated.merchantId, eventType, objectId: updated.id, body, callbackUrl: updated.urlCallback, now });
+  }
+  // spec: payer_email — a receipt is sent automatically after payment.
+  const isNewlyPaid = changed && (decision.status === "paid" || decision.status === "paid_over");
+  if (isNewlyPaid && updated.payerEmail && deps.email && deps.email.email.mode !== "off") {
+    await queueEmail(tx, deps.email, { merchantId: updated.merchantId, recipient: updated.payerEmail, ...receiptEmail(updated) }, now);
   }
   return { status: decision.status, changed, deliveryIds };
 }

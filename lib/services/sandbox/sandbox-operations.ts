@@ -8,7 +8,7 @@ import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, sub
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { scanNetwork } from "@/lib/jobs/handlers/scan-chain";
-import { evaluateInvoice } from "@/lib/services/invoices/evaluate-invoice";
+import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 
 export interface SandboxDeps {
@@ -81,7 +81,7 @@ export async function sandboxExpireInvoice(deps: SandboxDeps, merchantId: string
   if (!invoice) throw new AppError("sandbox.not_found");
   const result = await deps.db.$transaction(async (tx) => {
     await tx.invoice.updateMany({ where: { id: uuid, isFinal: false, expiresAt: { gt: now } }, data: { expiresAt: now } });
-    return evaluateInvoice(tx, { maturityHoldSeconds: deps.config.maturityHoldSeconds }, uuid, now);
+    return evaluateInvoice(tx, evaluationDepsOf(deps.config), uuid, now);
   });
   deps.notifyDeliveries(result.deliveryIds);
   return deps.db.invoice.findUniqueOrThrow({ where: { id: uuid } });

@@ -3,6 +3,7 @@ import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { listInvoices } from "@/lib/services/invoices/list-invoices";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
+import { sendInvoiceEmail } from "@/lib/services/invoices/send-invoice-email";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { defineOperation } from "../../operation";
 import { toPayment } from "../../serialize/payment";
@@ -116,4 +117,11 @@ export const paymentResendOp = defineOperation({
     context.deps.notifyDeliveries(result.deliveries);
     return result;
   },
+});
+
+export const sendPaymentEmailOp = defineOperation({
+  schema: lookupSchema.extend({ email: z.string().optional() }),
+  invalidBody: "payment.bad_request",
+  fieldErrors: { uuid: "payment.bad_uuid", email: "email.bad_address" },
+  handle: (input, context) => sendInvoiceEmail(context.deps, merchantOf(context), input),
 });

@@ -1,0 +1,39 @@
+import nodemailer from "nodemailer";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import { log } from "@/lib/log";
+
+const MAX_ATTEMPTS = 5;
+let transport: { url: string; transporter: nodemailer.Transporter } | undefined;
+
+function transporterFor(url: string): nodemailer.Transporter {
+  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+  return transport.transporter;
+}
+
+/**
+ * The e-mail job: sends pending outbox messages through SMTP. A message is claimed by a
+ * conditional update (several workers never send it twice in one pass); a failure counts an
+ * attempt, and after MAX_ATTEMPTS the message is marked `failed` with its last error.
+ */
+export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConfig, "email">; now(): Date }, limit = 20): Promise<number> {
+  const { smtpUrl, from } = deps.config.email;
+  if (deps.config.email.mode !== "smtp" || !smtpUrl) return 0;
+  const due = await deps.db.outboundEmail.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" }, take: limit });
+  let sent = 0;
+  for (const message of due) {
+    const { count } = await deps.db.outboundEmail.updateMany({ where: { id: message.id, status: "pending" }, data: { status: "sending", attempts: { increment: 1 } } });
+    if (count === 0) continue;
+    try {
+      await transporterFor(smtpUrl).sendMail({ from, to: message.recipient, subject: message.subject, text: message.text, html: message.html ?? undefined });
+      await deps.db.outboundEmail.update({ where: { id: message.id }, data: { status: "sent", sentAt: deps.now(), lastError: "" } });
+      sent++;
+    } catch (error) {
+      const attempts = message.attempts + 1;
+      const reason = error instanceof Error ? error.message.slice(0, 300) : "send failed";
+      await deps.db.outboundEmail.update({ where: { id: message.id }, data: { status: attempts >= MAX_ATTEMPTS ? "failed" : "pending", lastError: reason } });
+      log.warn("e-mail not sent", { emailId: message.id, attempts, error: reason });
+    }
+  }
+  return sent;
+}
