@@ -5,6 +5,8 @@ const USAGE = `Usage: npm run --silent gateway -- <command> [options]
 
 Commands:
   merchant create --name <name> [--email <e> --password <p>] [--json]
+  merchant set-fee --merchant <merchant_id> [--percent <p>] [--fixed-usd <amount>] [--json]
+                           platform fee override for new invoices (default 1.5 % + 0.30 USD)
   key create --merchant <merchant_id> --kind unified|payment|payout [--json]
   key revoke --public-id <id> [--json]
   db migrate [--json]
@@ -15,6 +17,10 @@ The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (defa
 the running service's, if it is up, else it opens the files itself.`;
 
 class UsageError extends Error {}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
 
 function required(values: Record<string, string | boolean | undefined>, name: string): string {
   const value = values[name];
@@ -48,6 +54,8 @@ function parseCommandLine(argv: string[]) {
       merchant: { type: "string" },
       kind: { type: "string" },
       "public-id": { type: "string" },
+      percent: { type: "string" },
+      "fixed-usd": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -95,14 +103,41 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
         }
         return 0;
       }
+      case "merchant set-fee": {
+        const merchantId = required(values, "merchant");
+        if (!isUuid(merchantId)) throw new UsageError(`No merchant ${merchantId}`);
+        const { formatAmount, parseAmount } = await import("@/lib/domain/money/amount");
+        const { formatPercentBps } = await import("@/lib/domain/fees/platform-fee");
+        const percentBps = values.percent === undefined ? undefined : parseAmount(values.percent, 2);
+        const fixedUsdMinor = values["fixed-usd"] === undefined ? undefined : parseAmount(values["fixed-usd"], 2);
+        if (percentBps === null || (percentBps !== undefined && percentBps > 10_000n)) throw new UsageError("--percent must be from 0 to 100 with at most 2 decimals");
+        if (fixedUsdMinor === null) throw new UsageError("--fixed-usd must be a decimal amount with at most 2 decimals");
+        const database = await openCliDatabase();
+        try {
+          const { count } = await database.db.merchant.updateMany({
+            where: { id: merchantId },
+            data: {
+              ...(percentBps !== undefined ? { feePercentBps: Number(percentBps) } : {}),
+              ...(fixedUsdMinor !== undefined ? { feeFixedUsdMinor: fixedUsdMinor.toString() } : {}),
+            },
+          });
+          if (count === 0) throw new UsageError(`No merchant ${merchantId}`);
+          const merchant = await database.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { feePercentBps: true, feeFixedUsdMinor: true } });
+          const percent = merchant.feePercentBps === null ? null : formatPercentBps(merchant.feePercentBps);
+          const fixed = merchant.feeFixedUsdMinor === null ? null : formatAmount(BigInt(merchant.feeFixedUsdMinor.toFixed()), 2, 2);
+          print({ merchant_id: merchantId, fee_percent: percent, fee_fixed_usd: fixed }, `fee: ${percent ?? "default"} % + ${fixed ?? "default"} USD`);
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
       case "key create": {
         const kind = required(values, "kind");
         if (!isApiKeyKind(kind)) throw new UsageError("--kind must be unified, payment or payout");
         const merchantId = required(values, "merchant");
         const database = await openCliDatabase();
         try {
-          const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(merchantId);
-          if (!isUuid || !(await database.db.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) {
+          if (!isUuid(merchantId) || !(await database.db.merchant.findUnique({ where: { id: merchantId }, select: { id: true } }))) {
             throw new UsageError(`No merchant ${merchantId}`);
           }
           const key = await issueApiKey(database.db, getSecretBox(), merchantId, kind);

@@ -264,3 +264,34 @@ describe("POST /v1/payment/resend", () => {
     expect((await callSigned("/v1/payment/resend", { uuid: invoice.uuid }, stranger)).body.error.code).toBe("payment.not_found");
   });
 });
+
+describe("maturity hold and fee terms", () => {
+  it("keeps credited funds maturing for the configured hold, then makes them available", async () => {
+    const merchant = await makeMerchant();
+    const deps = makeTestDeps({}, { GATEWAY_MATURITY_HOLD_SECONDS: "3600" });
+    const invoice = (await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant, { deps })).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant, { deps });
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 30 }, merchant, { deps });
+    const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(before.map((row) => row.bucket)).toEqual(["maturing"]);
+    const { matureDueLots } = await import("./evaluate-invoice");
+    expect(await matureDueLots(getTestDb(), new Date(Date.now() + 3_599_000))).toBe(0);
+    expect(await matureDueLots(getTestDb(), new Date(Date.now() + 3_601_000))).toBeGreaterThanOrEqual(1);
+    const after = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(after).toEqual([{ ...before[0], bucket: "available" }]);
+    expect(await matureDueLots(getTestDb(), new Date(Date.now() + 7_200_000))).toBe(0);
+  });
+
+  it("fixes the merchant's fee override at creation and takes it at reception", async () => {
+    const merchant = await makeMerchant();
+    await getTestDb().merchant.update({ where: { id: merchant.merchantId }, data: { feePercentBps: 100, feeFixedUsdMinor: 0 } });
+    const invoice = await newInvoice(merchant);
+    // A later change of terms does not touch the invoice already created.
+    await getTestDb().merchant.update({ where: { id: merchant.merchantId }, data: { feePercentBps: 500 } });
+    await deposit(merchant, invoice, invoice.payer_amount);
+    await confirm(merchant, invoice);
+    const received = decimalToMinor(invoice.payer_amount, 6);
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances[0].balance).toBe(received - (received * 100n + 9_999n) / 10_000n);
+  });
+});
