@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { runCli, startService } from "@/e2e/fixtures/service";
+import { runCli, signedPost, startService } from "@/e2e/fixtures/service";
 import { runLoad, signedHeaders, type LoadResult } from "./load";
 import { measureWebhookDeliveries } from "./webhooks";
 
@@ -82,11 +82,39 @@ async function main(): Promise<void> {
       },
       { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
     );
+    const invoiceBody = JSON.stringify({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron" });
+    const createInvoices = await runLoad(
+      {
+        label: "create invoice (POST /v1/payment, USDT on tron)",
+        method: "POST",
+        url: `${service.baseUrl}/v1/payment`,
+        prepare: () => ({ headers: signedHeaders(key, "/v1/payment", invoiceBody), body: invoiceBody }),
+      },
+      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+    );
     console.log(formatRow(bare));
     console.log(formatRow(signedRead));
+    console.log(formatRow(createInvoices));
+    const ratio = (result: LoadResult) =>
+      `${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× the bare route's throughput, p50 ${(result.p50Ms / bare.p50Ms).toFixed(2)}×, p99 ${(result.p99Ms / bare.p99Ms).toFixed(2)}× its latency`;
+    console.log(`\nkernel overhead: signed read runs at ${ratio(signedRead)}`);
+    console.log(`invoice creation runs at ${ratio(createInvoices)}`);
+
+    const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? 5000);
+    const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
+    const batchStarted = performance.now();
+    const accepted = await signedPost(service.baseUrl, key, "/v1/payment/batch", JSON.stringify({ payments }));
+    const batchId = accepted.body.result.batch_id as string;
+    let info: { status: string; succeeded: number; failed: number } | undefined;
+    for (;;) {
+      info = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: batchId, limit: 1 }))).body.result;
+      if (info!.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const batchSeconds = (performance.now() - batchStarted) / 1000;
     console.log(
-      `\nkernel overhead: signed read runs at ${(signedRead.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× the bare route's throughput, ` +
-        `p50 ${(signedRead.p50Ms / bare.p50Ms).toFixed(2)}×, p99 ${(signedRead.p99Ms / bare.p99Ms).toFixed(2)}× its latency`,
+      `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
+        `${info!.succeeded} succeeded, ${info!.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
     );
   } finally {
     await service.stop();

@@ -23,6 +23,7 @@ interface PassResult {
 }
 
 const isCi = process.env.CI === "true" || process.env.CI === "1";
+const CHROMIUM = "/usr/bin/chromium";
 
 async function isPostgresReachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
@@ -58,6 +59,26 @@ function runVitest(name: string, args: string[], env: Record<string, string> = {
   return { name, passed, failed, ok };
 }
 
+function runPlaywright(name: string): PassResult {
+  const reportFile = path.join(os.tmpdir(), `gateway-playwright-${process.pid}.json`);
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(process.execPath, [path.join("node_modules", "@playwright", "test", "cli.js"), "test", "--reporter=list,json"], {
+    stdio: "inherit",
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile },
+  });
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(reportFile)) {
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+    passed = report.stats.expected + report.stats.flaky;
+    failed = report.stats.unexpected;
+    fs.rmSync(reportFile);
+  }
+  const ok = result.status === 0 && passed > 0;
+  if (!ok && failed === 0) failed = 1; // the runner itself failed
+  return { name, passed, failed, ok };
+}
+
 async function main(): Promise<number> {
   ensurePrismaClient();
   const extraArgs = process.argv.slice(2);
@@ -81,6 +102,14 @@ async function main(): Promise<number> {
   }
   results.push(runVitest("integration (embedded database)", ["--project", "integration", ...extraArgs], { GATEWAY_TEST_DATABASE: "embedded" }));
   results.push(runVitest("end-to-end (npm start)", ["--project", "e2e", ...extraArgs]));
+  if (fs.existsSync(CHROMIUM)) {
+    results.push(runPlaywright("browser (Playwright, npm start)"));
+  } else if (isCi) {
+    console.error(`\n${CHROMIUM} is missing; CI requires it for the Playwright tests.`);
+    results.push({ name: "browser (Playwright, npm start)", passed: 0, failed: 1, ok: false });
+  } else {
+    notRun.push(`browser tests (Playwright): ${CHROMIUM} is missing. Install it with:\n    sudo apt-get install -y chromium`);
+  }
 
   console.log("\n=== summary ===");
   for (const result of results) console.log(`${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`);

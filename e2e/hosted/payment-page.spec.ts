@@ -1,0 +1,328 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+
+// The hosted payment page in a real browser, against `npm start` with the embedded database and
+// sandbox chains, as a buyer meets it.
+
+let service: RunningService | undefined;
+let merchantKey: { public_id: string; secret: string };
+
+const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+
+test.beforeAll(async () => {
+  // The first start runs `next build`.
+  test.setTimeout(300_000);
+  service = await startService();
+  const created = runCli(service.env, ["merchant", "create", "--name", "Shop"]);
+  expect(created.status).toBe(0);
+  merchantKey = created.json;
+});
+
+test.afterAll(async () => {
+  if (!service) return;
+  await service.stop();
+  fs.rmSync(service.dataDir, { recursive: true, force: true });
+});
+
+// Script errors and React's warnings (a hydration mismatch, for one) fail the test that caused them.
+let pageErrors: string[] = [];
+test.beforeEach(({ page }) => {
+  pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    // The not-found test loads 404 documents on purpose.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(message.text());
+  });
+});
+test.afterEach(() => {
+  expect(pageErrors).toEqual([]);
+});
+
+function baseUrl(): string {
+  return service!.baseUrl;
+}
+
+async function createInvoice(fields: Record<string, unknown>) {
+  const created = await signedPost(baseUrl(), merchantKey, "/v1/payment", JSON.stringify({ order_id: `order-${randomUUID()}`, ...fields }));
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return created.body.result as { uuid: string; url: string; [field: string]: any };
+}
+
+/** The invoice's `url`, on the service's own address (the URL names PUBLIC_BASE_URL's host). */
+function pageUrlOf(invoice: { url: string }): string {
+  return baseUrl() + new URL(invoice.url).pathname;
+}
+
+async function getPublicPayment(id: string) {
+  const response = await fetch(`${baseUrl()}/v1/pay/${id}`);
+  return ((await response.json()) as { result: Record<string, any> }).result;
+}
+
+/** Pays through the public sandbox-wallet operation, as the page's button does. */
+async function payWithSandboxWalletApi(id: string) {
+  const post = (step: string) => fetch(`${baseUrl()}/v1/pay/${id}/sandbox-pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ step }) });
+  let result = ((await (await post("send")).json()) as { result: Record<string, any> }).result;
+  for (let blocks = 0; blocks < 100 && !result.is_final; blocks++) {
+    result = ((await (await post("confirm")).json()) as { result: Record<string, any> }).result;
+  }
+  return result;
+}
+
+/** Keeps the browser away from the (unreachable) merchant store: its pages answer locally. */
+async function serveStoreLocally(page: Page) {
+  await page.route("https://shop.example/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Shop</title><h1>Thanks from the shop</h1>" }));
+}
+
+async function chooseMethod(page: Page, coin: string, networkName: RegExp) {
+  await page.locator("label").filter({ hasText: new RegExp(`^${coin}$`) }).click();
+  await expect(page.getByRole("radio", { name: coin, exact: true })).toBeChecked();
+  await page.getByRole("radio", { name: networkName }).check();
+}
+
+test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox wallet, see it paid", async ({ page }) => {
+  await serveStoreLocally(page);
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD", url_return: "https://shop.example/back", url_success: "https://shop.example/thanks" });
+  expect(invoice.payment_status).toBe("select");
+
+  await page.goto(pageUrlOf(invoice));
+  await expect(page).toHaveTitle(/Pay 25\.00 USD/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay 25.00 USD");
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "select");
+  await expect(page.getByRole("link", { name: "Back to store" })).toHaveAttribute("href", "https://shop.example/back");
+
+  await chooseMethod(page, "USDT", /^Tron/);
+  await page.screenshot({ path: "test-results/hosted-picker.png", fullPage: true });
+  await page.getByRole("button", { name: "Pay with USDT on Tron" }).click();
+
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  const selected = await getPublicPayment(invoice.uuid);
+  expect(selected.payer_currency).toBe("USDT");
+  expect(selected.network).toBe("tron");
+  await expect(page.getByTestId("deposit-address")).toHaveText(selected.address);
+  expect(selected.address).toMatch(TRON_ADDRESS);
+  await expect(page.getByTestId("payer-amount")).toHaveText(selected.payer_amount);
+  await expect(page.getByText("on Tron (TRC-20)", { exact: true })).toBeVisible();
+  await expect(page.getByRole("img", { name: /QR code of the USDT deposit address/ })).toBeVisible();
+
+  await page.getByRole("button", { name: "Pay with a sandbox wallet" }).click();
+  // confirm_check: the confirmations climb, shown in words and as a progress bar.
+  await expect(page.getByRole("progressbar", { name: "Confirmations" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("payment-status")).toContainText(/Payment seen — \d+ of \d+ confirmations/);
+  await page.screenshot({ path: "test-results/hosted-confirming.png", fullPage: true });
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "paid", { timeout: 60_000 });
+
+  // Stop the automatic return to the store first; it would leave the page in 5 seconds.
+  await page.getByRole("button", { name: "Stay on this page" }).click();
+  await expect(page.getByTestId("payment-status")).toContainText("Paid ✓");
+  await expect(page.getByTestId("status-announcement")).toHaveText("Paid ✓");
+  await expect(page.getByRole("link", { name: "Continue" })).toHaveAttribute("href", "https://shop.example/thanks");
+  await expect(page.getByTestId("deposit-address")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/hosted-paid.png", fullPage: true });
+
+  const paid = await getPublicPayment(invoice.uuid);
+  expect(paid.payment_status).toBe("paid");
+  expect(paid.is_final).toBe(true);
+  await page.waitForTimeout(5_500);
+  expect(new URL(page.url()).pathname).toBe(`/pay/${invoice.uuid}`);
+});
+
+test("a paid invoice with url_success sends the buyer on to the store after a few seconds", async ({ page }) => {
+  await serveStoreLocally(page);
+  const invoice = await createInvoice({ amount: "12.00", currency: "USD", to_currency: "USDT", network: "tron", url_success: "https://shop.example/thanks?from=gateway" });
+  expect((await payWithSandboxWalletApi(invoice.uuid)).payment_status).toBe("paid");
+
+  await page.goto(pageUrlOf(invoice));
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "paid");
+  await expect(page.getByTestId("redirect-notice")).toBeVisible();
+  await page.waitForURL("https://shop.example/thanks?from=gateway", { timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: "Thanks from the shop" })).toBeVisible();
+});
+
+test("a fixed invoice in the dark theme shows the API's exact amount, address, QR code and countdown, and nothing private", async ({ page, request }) => {
+  const secretNote = `merchant-private-${randomUUID()}`;
+  const payerEmail = `buyer-${randomUUID().slice(0, 8)}@example.com`;
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", theme: "dark", additional_data: secretNote, payer_email: payerEmail });
+  expect(invoice.payment_status).toBe("check");
+  expect(invoice.additional_data).toBe(secretNote);
+
+  const response = await page.goto(pageUrlOf(invoice));
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveTitle(/Pay 25\.00 USD/);
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  await expect(page.getByTestId("payment-status")).toContainText("Waiting for payment");
+  await expect(page.getByTestId("payer-amount")).toHaveText(invoice.payer_amount);
+  await expect(page.getByText(`${invoice.payer_amount} USDT`, { exact: true })).toBeVisible();
+  await expect(page.getByTestId("deposit-address")).toHaveText(invoice.address);
+  await expect(page.getByText("Price 25.00 USD")).toBeVisible();
+
+  const qr = page.getByRole("img", { name: /QR code of the USDT deposit address on Tron/ });
+  await expect(qr).toBeVisible();
+  expect(await qr.getAttribute("src")).toBe(invoice.address_qr_code);
+  expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+
+  const countdown = page.getByTestId("countdown");
+  await expect(countdown).toContainText(/Expires in\s*(\d\d:)?\d\d:\d\d/);
+  const before = await countdown.textContent();
+  await expect(countdown).not.toHaveText(before!, { timeout: 3_000 });
+
+  // The dark theme: light text on a dark page (colours resolved to sRGB through a canvas, since
+  // computed styles may be in oklch).
+  const colors = await page.locator("main").evaluate((main) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const toLuminance = (color: string) => {
+      context.fillStyle = color;
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return (r + g + b) / 3;
+    };
+    return { background: toLuminance(getComputedStyle(main.parentElement!).backgroundColor), text: toLuminance(getComputedStyle(main).color) };
+  });
+  expect(colors.background).toBeLessThan(60);
+  expect(colors.text).toBeGreaterThan(200);
+  await page.screenshot({ path: "test-results/hosted-dark.png", fullPage: true });
+
+  // Nothing merchant-private reaches the buyer: not in the server's HTML, not in the live page.
+  const html = await (await request.get(pageUrlOf(invoice))).text();
+  for (const text of [html, await page.content()]) {
+    expect(text).toContain(invoice.address);
+    expect(text).not.toContain(secretNote);
+    expect(text).not.toContain(payerEmail);
+    expect(text).not.toContain("additional_data");
+    expect(text).not.toContain("payer_email");
+    expect(text).not.toContain("payer_address");
+  }
+});
+
+test("the status moves without reloading: a partial payment, then the term ends underpaid", async ({ page }) => {
+  const invoice = await createInvoice({ amount: "30.00", currency: "USD", to_currency: "USDT", network: "tron" });
+  await page.goto(pageUrlOf(invoice));
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  // A marker on the window survives everything but a reload (the router's own history updates included).
+  await page.evaluate(() => ((window as unknown as { pageMarker: string }).pageMarker = "loaded once"));
+
+  const deposit = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: invoice.address, amount: "10" }));
+  expect(deposit.status, JSON.stringify(deposit.body)).toBe(200);
+  const mined = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
+  expect(mined.status, JSON.stringify(mined.body)).toBe(200);
+
+  const status = page.getByTestId("payment-status");
+  await expect(status).toHaveAttribute("data-status", "wrong_amount_waiting", { timeout: 30_000 });
+  const partial = await getPublicPayment(invoice.uuid);
+  await expect(status).toContainText(`Partially paid — ${partial.amount_remaining} USDT still due`);
+  await expect(page.getByTestId("status-announcement")).toHaveText(`Partially paid — ${partial.amount_remaining} USDT still due`);
+  await expect(page.getByTestId("payer-amount")).toHaveText(partial.amount_remaining);
+  await expect(page.getByRole("heading", { name: "Send the rest — exactly" })).toBeVisible();
+  await page.screenshot({ path: "test-results/hosted-partial.png", fullPage: true });
+
+  const expired = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/expire", JSON.stringify({ uuid: invoice.uuid }));
+  expect(expired.status, JSON.stringify(expired.body)).toBe(200);
+  await expect(status).toHaveAttribute("data-status", "wrong_amount", { timeout: 15_000 });
+  await expect(status).toContainText("Underpaid (term over)");
+  await expect(page.getByTestId("deposit-address")).toHaveCount(0);
+  await expect(page.getByTestId("countdown")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { pageMarker?: string }).pageMarker)).toBe("loaded once");
+});
+
+test("keyboard: the coin picker and the copy buttons work with Tab, arrows, Space and Enter", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD" });
+  await page.goto(pageUrlOf(invoice));
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "select");
+
+  const focused = () =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      const input = element instanceof HTMLInputElement ? element : null;
+      return { tag: element?.tagName ?? "", name: input?.name ?? "", value: input?.value ?? "", checked: input?.checked ?? false, label: element?.getAttribute("aria-label") ?? element?.textContent ?? "" };
+    });
+  const tabUntil = async (isWanted: (current: Awaited<ReturnType<typeof focused>>) => boolean, limit = 25) => {
+    for (let presses = 0; presses < limit; presses++) {
+      await page.keyboard.press("Tab");
+      if (isWanted(await focused())) return;
+    }
+    throw new Error(`Tab never reached the wanted element; focus is on ${JSON.stringify(await focused())}`);
+  };
+  const ringOfFocused = () => page.evaluate(() => getComputedStyle((document.activeElement as HTMLElement).closest("label") ?? (document.activeElement as HTMLElement)).boxShadow);
+
+  // Coin: one Tab stop for the group, Space selects, arrow keys move the choice.
+  await tabUntil((current) => current.name === "coin");
+  await page.keyboard.press("Space");
+  expect((await focused()).checked).toBe(true);
+  expect(await ringOfFocused()).not.toBe("none");
+  for (let presses = 0; presses < 20 && (await focused()).value !== "USDT"; presses++) await page.keyboard.press("ArrowRight");
+  expect(await focused()).toMatchObject({ name: "coin", value: "USDT", checked: true });
+
+  // Network: Tab into the next group, arrows to Tron, Space to be sure it is checked.
+  await page.keyboard.press("Tab");
+  expect((await focused()).name).toBe("network");
+  for (let presses = 0; presses < 20 && (await focused()).value !== "tron"; presses++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Space");
+  expect(await focused()).toMatchObject({ name: "network", value: "tron", checked: true });
+  expect(await ringOfFocused()).not.toBe("none");
+
+  // Enter submits the choice.
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  const selected = await getPublicPayment(invoice.uuid);
+
+  await tabUntil((current) => current.label === "Copy amount");
+  expect(await ringOfFocused()).not.toBe("none");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("button", { name: "Copy amount" })).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(selected.payer_amount);
+
+  await tabUntil((current) => current.label === "Copy address");
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("button", { name: "Copy address" })).toHaveText("Copied");
+  await expect(page.getByText("Address copied")).toBeAttached();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(selected.address);
+  // The confirmation goes away again.
+  await expect(page.getByRole("button", { name: "Copy address" })).toHaveText("Copy", { timeout: 5_000 });
+});
+
+test("on a 390 × 844 phone: no horizontal scrolling and tap targets of at least 44 px", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    const expectFitsPhone = async () => {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(390);
+      const smallTargets = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>("main a, main button, main label:has(input[type=radio])")]
+          .map((element) => ({ text: element.textContent?.trim(), height: element.getBoundingClientRect().height, width: element.getBoundingClientRect().width }))
+          .filter((target) => target.height < 44 || target.width < 44),
+      );
+      expect(smallTargets).toEqual([]);
+    };
+
+    const agnostic = await createInvoice({ amount: "25.00", currency: "USD", url_return: "https://shop.example/back" });
+    await page.goto(pageUrlOf(agnostic));
+    await expectFitsPhone();
+    await chooseMethod(page, "USDT", /^Ethereum/);
+    await expectFitsPhone();
+    await page.screenshot({ path: "test-results/hosted-picker-phone.png", fullPage: true });
+    await page.getByRole("button", { name: /^Pay with USDT on Ethereum/ }).click();
+    await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+    await expectFitsPhone();
+
+    // The longest amounts: 18 decimals of ETH.
+    const ether = await createInvoice({ amount: "19.99", currency: "EUR", to_currency: "ETH", network: "ethereum", theme: "dark" });
+    await page.goto(pageUrlOf(ether));
+    await expect(page.getByTestId("payer-amount")).toHaveText(ether.payer_amount);
+    await expectFitsPhone();
+    await page.screenshot({ path: "test-results/hosted-phone.png", fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
+
+test("an unknown or malformed invoice id shows the not-found page with status 404", async ({ page }) => {
+  for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+    const response = await page.goto(`${baseUrl()}/pay/${id}`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Invoice not found" })).toBeVisible();
+  }
+  await page.screenshot({ path: "test-results/hosted-not-found.png" });
+});
