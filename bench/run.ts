@@ -60,7 +60,8 @@ async function stopEmbeddedForBench(): Promise<void> {
 async function main(): Promise<void> {
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
-  const extraEnv: Record<string, string> = { GATEWAY_RATE_LIMIT_RPS: "1000000", GATEWAY_RATE_LIMIT_BURST: "1000000", LOG_LEVEL: "warn" };
+  // Sandbox chains serve every network, so invoices can be created on the PostgreSQL server too.
+  const extraEnv: Record<string, string> = { GATEWAY_SANDBOX: "1", GATEWAY_RATE_LIMIT_RPS: "1000000", GATEWAY_RATE_LIMIT_BURST: "1000000", LOG_LEVEL: "warn" };
   if (database.url) extraEnv.DATABASE_URL = database.url;
   const service = await startService({ dataDir, extraEnv });
   try {

@@ -1,4 +1,4 @@
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddress, deriveEd25519DepositAddress } from "./addresses";
 import { ED25519_FAMILIES } from "./addresses/derivation-paths";
@@ -10,12 +10,13 @@ export interface AllocatedAddress {
 }
 
 /**
- * The next unused deposit address of a network, inside the invoice's transaction: the counter
- * row is locked by its update, so concurrent invoices get distinct indexes, and an index is
- * never handed out twice (a rolled-back invoice rolls its index back with it, unused).
+ * The next unused deposit address of a network. The counter moves in one statement — outside
+ * the invoice's transaction when given the client, so invoices of one network do not queue
+ * behind each other's transactions — and never goes back: an index whose invoice was not
+ * created is skipped, never handed out twice.
  */
-export async function allocateDepositAddress(tx: Tx, keys: KeyMaterial, network: NetworkId): Promise<AllocatedAddress> {
-  const [row] = await tx.$queryRaw<{ index: number }[]>`
+export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId): Promise<AllocatedAddress> {
+  const [row] = await db.$queryRaw<{ index: number }[]>`
     INSERT INTO address_counters (network, next_index) VALUES (${network}, 1)
     ON CONFLICT (network) DO UPDATE SET next_index = address_counters.next_index + 1
     RETURNING next_index - 1 AS index`;

@@ -17,8 +17,18 @@ export interface KeyMaterial {
   openSeed(): Uint8Array;
 }
 
-/** Loads the key material, creating it on first use (race-safe: the first writer wins). */
+const globalForKeys = globalThis as unknown as { gatewayKeyMaterial?: { box: SecretBox; keys: KeyMaterial } };
+
+/** Loads the key material, creating it on first use (race-safe: the first writer wins). Cached: it never changes. */
 export async function loadKeyMaterial(db: Db | Tx, box: SecretBox): Promise<KeyMaterial> {
+  const cached = globalForKeys.gatewayKeyMaterial;
+  if (cached && cached.box === box) return cached.keys;
+  const keys = await readOrCreateKeyMaterial(db, box);
+  globalForKeys.gatewayKeyMaterial = { box, keys };
+  return keys;
+}
+
+async function readOrCreateKeyMaterial(db: Db | Tx, box: SecretBox): Promise<KeyMaterial> {
   let rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
   if (rows.length < 2) {
     const { seed } = createRandomMasterSeed();

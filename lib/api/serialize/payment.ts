@@ -45,7 +45,9 @@ async function qrCodeOf(address: string | null): Promise<string> {
   if (!address) return "";
   let uri = qrCache.get(address);
   if (!uri) {
-    uri = await QRCode.toDataURL(address, { errorCorrectionLevel: "M", margin: 1, width: 240 });
+    // SVG: no image encoding on the request path, and it stays sharp at any size.
+    const svg = await QRCode.toString(address, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
+    uri = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
     if (qrCache.size > 10_000) qrCache.clear();
     qrCache.set(address, uri);
   }

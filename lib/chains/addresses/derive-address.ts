@@ -75,6 +75,19 @@ function formatUtxoAddress(network: NetworkId, chain: AddressChain, publicKey: U
   return payment.address;
 }
 
+const receiveChainNodes = new Map<string, ReturnType<typeof parseAccountXpub>>();
+
+/** The `<account>/0` node, parsed and derived once per key: each address is then one derivation. */
+function receiveChainNode(network: NetworkId, accountXpub: string, chain: AddressChain) {
+  const key = `${network}|${chain}|${accountXpub}`;
+  let node = receiveChainNodes.get(key);
+  if (!node) {
+    node = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN);
+    receiveChainNodes.set(key, node);
+  }
+  return node;
+}
+
 /**
  * Deposit address `index` of a UTXO, EVM or Tron network, derived from the account xpub alone
  * (public derivation `<account>/0/<index>`), so the web process never needs the seed.
@@ -86,7 +99,7 @@ export function deriveDepositAddress(input: DeriveDepositAddressInput): DepositA
   if (!XPUB_FAMILIES.has(family)) {
     throw new Error(`${network} keys are ed25519; use deriveEd25519DepositAddress`);
   }
-  const publicKey = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN).derive(index).publicKey;
+  const publicKey = receiveChainNode(network, accountXpub, chain).derive(index).publicKey;
   const path = getDepositPath(network, index, chain);
   if (family === "utxo") return { address: formatUtxoAddress(network, chain, publicKey), path };
   if (family === "evm") return { address: formatEvmAddress(publicKey), path };

@@ -8,6 +8,8 @@ import { batchElementId } from "@/lib/services/batches/payment-batches";
 /** spec: Batch and item status — the message of the elements after a stop. */
 export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
 const LEASE_SECONDS = 60;
+/** Elements of a `continue` batch in flight at once. */
+const ELEMENT_PARALLELISM = 8;
 
 export interface BatchDeps extends InvoiceDeps {
   config: InvoiceDeps["config"] & { publicBaseUrl: string };
@@ -43,39 +45,22 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   const batchId = await claimBatch(deps.db, deps.now());
   if (!batchId) return null;
   const batch = await deps.db.batch.findUniqueOrThrow({ where: { id: batchId } });
+  // Under `stop` the order decides what is skipped, so elements go one at a time; under
+  // `continue` they are independent and several run at once.
+  const parallelism = batch.onError === "stop" ? 1 : ELEMENT_PARALLELISM;
   let isStopped = false;
   for (;;) {
     const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: 100 });
     if (items.length === 0) break;
-    for (const item of items) {
-      if (isStopped) break;
-      let outcome: { result: string } | { error: string };
-      try {
-        const parsed = createPaymentBodySchema.safeParse(JSON.parse(item.request));
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new AppError("payment.bad_request", `${issue?.path.join(".") || "element"}: ${issue?.message ?? "invalid"}`);
-        }
-        const invoice = await createInvoice(deps, batch.merchantId, parsed.data, { invoiceId: batchElementId(batchId, item.idx) });
-        outcome = { result: JSON.stringify(await toPayment(invoice, deps.config.publicBaseUrl)) };
-      } catch (error) {
-        outcome = { error: messageOf(error) };
+    let next = 0;
+    const runner = async () => {
+      while (!isStopped && next < items.length) {
+        const item = items[next++];
+        const isError = await processElement(deps, batch, item);
+        if (isError && batch.onError === "stop") isStopped = true;
       }
-      const now = deps.now();
-      await deps.db.$transaction(async (tx) => {
-        const { count } = await tx.batchItem.updateMany({
-          where: { batchId, idx: item.idx, status: { in: ["pending", "processing"] } },
-          data: "result" in outcome ? { status: "done", result: outcome.result } : { status: "error", error: outcome.error },
-        });
-        if (count === 1) {
-          await tx.batch.update({
-            where: { id: batchId },
-            data: { ...("result" in outcome ? { succeeded: { increment: 1 } } : { failed: { increment: 1 } }), leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
-          });
-        }
-      });
-      if ("error" in outcome && batch.onError === "stop") isStopped = true;
-    }
+    };
+    await Promise.all(Array.from({ length: parallelism }, runner));
     if (isStopped) {
       await deps.db.$transaction(async (tx) => {
         const { count } = await tx.batchItem.updateMany({ where: { batchId, status: { in: ["pending", "processing"] } }, data: { status: "error", error: SKIPPED_MESSAGE } });
@@ -86,6 +71,36 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   }
   await deps.db.batch.update({ where: { id: batchId }, data: { status: "completed", leaseUntil: null, updatedAt: deps.now() } });
   return batchId;
+}
+
+/** Creates one element's invoice and records the outcome with the counters; true when it failed. */
+async function processElement(deps: BatchDeps, batch: { id: string; merchantId: string }, item: { idx: number; request: string }): Promise<boolean> {
+  let outcome: { result: string } | { error: string };
+  try {
+    const parsed = createPaymentBodySchema.safeParse(JSON.parse(item.request));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError("payment.bad_request", `${issue?.path.join(".") || "element"}: ${issue?.message ?? "invalid"}`);
+    }
+    const invoice = await createInvoice(deps, batch.merchantId, parsed.data, { invoiceId: batchElementId(batch.id, item.idx) });
+    outcome = { result: JSON.stringify(await toPayment(invoice, deps.config.publicBaseUrl)) };
+  } catch (error) {
+    outcome = { error: messageOf(error) };
+  }
+  const now = deps.now();
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.batchItem.updateMany({
+      where: { batchId: batch.id, idx: item.idx, status: { in: ["pending", "processing"] } },
+      data: "result" in outcome ? { status: "done", result: outcome.result } : { status: "error", error: outcome.error },
+    });
+    if (count === 1) {
+      await tx.batch.update({
+        where: { id: batch.id },
+        data: { ...("result" in outcome ? { succeeded: { increment: 1 } } : { failed: { increment: 1 } }), leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
+      });
+    }
+  });
+  return "error" in outcome;
 }
 
 /** The batch job: processes waiting batches one after another until none is left. */

@@ -102,14 +102,16 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
 
   const symbols = [pricing.symbol, ...(target.kind === "fixed" ? [target.symbol] : [])];
+  let hasRevivalCandidate = false;
   if (input.is_refresh && input.order_id !== undefined) {
     // A revived invoice is re-quoted in its own coin: have that price ready before the lock.
     const candidate = await deps.db.invoice.findFirst({
-      where: { merchantId, orderId: input.order_id, status: "cancel", payerCurrency: { not: null } },
+      where: { merchantId, orderId: input.order_id, status: "cancel" },
       orderBy: { createdAt: "desc" },
       select: { payerCurrency: true },
     });
     if (candidate?.payerCurrency) symbols.push(candidate.payerCurrency);
+    hasRevivalCandidate = candidate !== null;
   }
   // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
   const prices = await fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed");
@@ -134,6 +136,17 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   if (minimum === null) throw new AppError("payment.unsupported_network", "No network is available on this service.");
   if (priceUsdMinor < minimum) throw new AppError("payment.below_minimum");
 
+  // The deposit address is allocated before the transaction (see allocateDepositAddress); a
+  // request that will certainly not create an invoice does not consume an index.
+  const existing = options.invoiceId
+    ? await deps.db.invoice.findUnique({ where: { id: options.invoiceId } })
+    : input.order_id !== undefined
+      ? await deps.db.invoice.findFirst({ where: { merchantId, orderId: input.order_id, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } })
+      : null;
+  if (existing) return existing;
+  const keys = target.kind === "fixed" ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
+  const preallocated = target.kind === "fixed" && !hasRevivalCandidate ? await allocateDepositAddress(deps.db, keys!, target.network as NetworkId) : null;
+
   return deps.db.$transaction(async (tx) => {
     if (options.invoiceId) {
       // A caller that names the id (a batch element) may be repeating itself after a crash.
@@ -152,7 +165,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       }
     }
     const id = options.invoiceId ?? randomUUID();
-    const allocated = target.kind === "fixed" ? await allocateDepositAddress(tx, await loadKeyMaterial(tx, deps.secretBox), target.network as NetworkId) : null;
+    const allocated = target.kind === "fixed" ? (preallocated ?? (await allocateDepositAddress(tx, keys!, target.network as NetworkId))) : null;
     return tx.invoice.create({
       data: {
         id,

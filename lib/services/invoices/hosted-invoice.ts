@@ -90,11 +90,11 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
     expiresAt: invoice.expiresAt,
   });
   if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
+  const allocated = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId);
   return deps.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
     const current = await tx.invoice.findUniqueOrThrow({ where: { id } });
     if (current.status !== "select") throw new AppError("pay.not_selectable");
-    const allocated = await allocateDepositAddress(tx, await loadKeyMaterial(tx, deps.secretBox), network as NetworkId);
     return tx.invoice.update({
       where: { id },
       data: {

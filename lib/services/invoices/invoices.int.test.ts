@@ -30,7 +30,8 @@ describe("POST /v1/payment", () => {
       url: `http://gateway.test/pay/${payment.uuid}`,
     });
     expect(validateAddress("tron", payment.address).ok).toBe(true);
-    expect(payment.address_qr_code).toMatch(/^data:image\/png;base64,/);
+    expect(payment.address_qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(payment.address_qr_code.split(",")[1], "base64").toString()).toContain("<svg");
     expect(payment.payer_amount).toMatch(/^\d+(\.\d{1,6})?$/);
     expect(payment.amount_remaining).toBe(payment.payer_amount);
     expect(payment.required_confirmations).toBeGreaterThanOrEqual(1);
