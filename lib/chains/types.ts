@@ -36,10 +36,11 @@ export interface ChainAdapter {
   capabilities: ChainCapabilities;
   getTip(): Promise<ChainTip>;
   /**
-   * Transfers to any of `addresses` in blocks above `afterHeight` up to the tip, and those
-   * still in the mempool.
+   * Transfers of the network's catalogue assets in blocks above `afterHeight` up to the tip,
+   * and those still in the mempool. The watcher keeps those to the service's addresses: an
+   * adapter need not know them (thousands of live invoices would make every scan heavy).
    */
-  scanTransfers(input: { addresses: ReadonlySet<string>; afterHeight: number }): Promise<ObservedTransfer[]>;
+  scanTransfers(input: { afterHeight: number }): Promise<ObservedTransfer[]>;
   /** The hash of the block at a height, or null when there is none (reorganisation checks). */
   getBlockHash(height: number): Promise<string | null>;
 }

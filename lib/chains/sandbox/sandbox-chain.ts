@@ -94,10 +94,9 @@ export function createSandboxAdapter(db: Db, network: NetworkId): ChainAdapter {
       const tip = await db.sandboxBlock.findFirstOrThrow({ where: { network }, orderBy: { height: "desc" } });
       return { height: tip.height, hash: tip.hash };
     },
-    async scanTransfers({ addresses, afterHeight }) {
-      if (addresses.size === 0) return [];
+    async scanTransfers({ afterHeight }) {
       const rows = await db.sandboxTransaction.findMany({
-        where: { network, toAddress: { in: [...addresses] }, OR: [{ blockHeight: null }, { blockHeight: { gt: afterHeight } }] },
+        where: { network, OR: [{ blockHeight: null }, { blockHeight: { gt: afterHeight } }] },
         orderBy: { createdAt: "asc" },
       });
       const hashes = new Map(

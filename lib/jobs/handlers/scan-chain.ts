@@ -6,9 +6,6 @@ import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evalu
 import { log } from "@/lib/log";
 import type { JobDeps } from "../catalogue";
 
-/** How long a final invoice's address is still watched for late payments. */
-const LATE_PAYMENT_WATCH_MS = 7 * 86_400_000;
-
 export interface ScanResult {
   network: string;
   height: number;
@@ -30,12 +27,13 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   const now = deps.now();
   const tip = await adapter.getTip();
   const cursor = await db.chainCursor.findUnique({ where: { network } });
-  const watched = await db.invoice.findMany({
-    where: { network, address: { not: null }, OR: [{ isFinal: false }, { updatedAt: { gt: new Date(now.getTime() - LATE_PAYMENT_WATCH_MS) } }] },
-    select: { id: true, address: true },
-  });
+  const candidates = await adapter.scanTransfers({ afterHeight: cursor?.height ?? -1 });
+  // Only transfers to the service's own deposit addresses matter (final invoices included: a late payment is still credited).
+  const watched = candidates.length
+    ? await db.invoice.findMany({ where: { network, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } }, select: { id: true, address: true } })
+    : [];
   const invoiceByAddress = new Map(watched.map((invoice) => [invoice.address!, invoice.id]));
-  const observed = await adapter.scanTransfers({ addresses: new Set(invoiceByAddress.keys()), afterHeight: cursor?.height ?? -1 });
+  const observed = candidates.filter((transfer) => invoiceByAddress.has(transfer.toAddress));
 
   const touched = new Set<string>();
   for (const transfer of observed) {
@@ -113,7 +111,13 @@ export async function scanAllNetworks(deps: Pick<JobDeps, "db" | "config" | "now
 /** The expiry job: every live invoice whose term has passed is evaluated (cancel, wrong_amount). */
 export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "now">, limit = 200): Promise<{ expired: number; deliveryIds: string[] }> {
   const now = deps.now();
-  const due = await deps.db.invoice.findMany({ where: { isFinal: false, expiresAt: { lte: now } }, select: { id: true }, take: limit, orderBy: { expiresAt: "asc" } });
+  // By status (indexed with expires_at) rather than is_final, so the sweep stays an index scan.
+  const due = await deps.db.invoice.findMany({
+    where: { status: { in: ["select", "check", "confirm_check", "wrong_amount_waiting"] }, expiresAt: { lte: now } },
+    select: { id: true },
+    take: limit,
+    orderBy: { expiresAt: "asc" },
+  });
   const deliveryIds: string[] = [];
   let expired = 0;
   for (const { id } of due) {
