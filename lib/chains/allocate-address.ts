@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
-import { deriveDepositAddress, deriveEd25519DepositAddress } from "./addresses";
+import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES } from "./addresses/derivation-paths";
 import type { KeyMaterial } from "./key-material";
 
@@ -15,7 +15,7 @@ export interface AllocatedAddress {
  * behind each other's transactions — and never goes back: an index whose invoice was not
  * created is skipped, never handed out twice.
  */
-export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId): Promise<AllocatedAddress> {
+export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
   const [row] = await db.$queryRaw<{ index: number }[]>`
     INSERT INTO address_counters (network, next_index) VALUES (${network}, 1)
     ON CONFLICT (network) DO UPDATE SET next_index = address_counters.next_index + 1
@@ -24,9 +24,9 @@ export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, net
   const family = findNetwork(network)?.family;
   if (!family) throw new Error(`unknown network ${network}`);
   if (ED25519_FAMILIES.has(family)) {
-    return { address: deriveEd25519DepositAddress({ network, seed: keys.openSeed(), index }).address, index };
+    return { address: deriveEd25519DepositAddress({ network, seed: keys.openSeed(), index, chain }).address, index };
   }
-  const accountXpub = keys.xpubs[network];
+  const accountXpub = keys.xpubsFor(chain)[network];
   if (!accountXpub) throw new Error(`no account key for ${network}`);
-  return { address: deriveDepositAddress({ network, accountXpub, index }).address, index };
+  return { address: deriveDepositAddress({ network, accountXpub, index, chain }).address, index };
 }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import { createRandomMasterSeed, deriveAccountXpubs, type AccountXpubs } from "./addresses";
+import { createRandomMasterSeed, deriveAccountXpubs, type AccountXpubs, type AddressChain } from "./addresses";
 
 const XPUBS_KEY = "hd_account_xpubs";
 const SEED_KEY = "hd_seed";
@@ -13,7 +13,10 @@ const SEED_CONTEXT = "service-setting:hd_seed";
  * kept sealed under the master key and opened only by `openSeed` when such an address is made.
  */
 export interface KeyMaterial {
+  /** Mainnet account xpubs. */
   xpubs: AccountXpubs;
+  /** Account xpubs for the address formats of a chain (test and regtest nodes use coin type 1). */
+  xpubsFor(chain: AddressChain): AccountXpubs;
   openSeed(): Uint8Array;
 }
 
@@ -45,8 +48,20 @@ async function readOrCreateKeyMaterial(db: Db | Tx, box: SecretBox): Promise<Key
   }
   const byKey = new Map(rows.map((row) => [row.key, row.value]));
   const sealed = byKey.get(SEED_KEY)!;
+  const openSeed = () => Uint8Array.from(Buffer.from(box.open(sealed, SEED_CONTEXT), "hex"));
+  const xpubs = JSON.parse(byKey.get(XPUBS_KEY)!) as AccountXpubs;
+  // Test-chain xpubs are derived when a test node first asks; they are public like the others.
+  const otherChains = new Map<AddressChain, AccountXpubs>([["main", xpubs]]);
   return {
-    xpubs: JSON.parse(byKey.get(XPUBS_KEY)!) as AccountXpubs,
-    openSeed: () => Uint8Array.from(Buffer.from(box.open(sealed, SEED_CONTEXT), "hex")),
+    xpubs,
+    xpubsFor(chain) {
+      let found = otherChains.get(chain);
+      if (!found) {
+        found = deriveAccountXpubs(openSeed(), { chain });
+        otherChains.set(chain, found);
+      }
+      return found;
+    },
+    openSeed,
   };
 }

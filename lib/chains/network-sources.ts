@@ -1,5 +1,7 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import { listNetworks, type Network, type NetworkFamily } from "@/lib/catalogue";
+import { listNetworks, type Network } from "@/lib/catalogue";
+import { getRealChainState, hasRealChainFamily } from "./real-chains";
+import "./real-chain-families";
 
 /** Where a network's chain comes from in this deployment. */
 export type NetworkSource =
@@ -13,12 +15,11 @@ export type NetworkSource =
 export interface NetworkStatus {
   network: string;
   source: NetworkSource;
+  /** The chain a real node reports ("chain id 31337", "regtest"). */
+  chain?: string;
   /** Why a configured endpoint is not in use, when it is not. */
   detail?: string;
 }
-
-/** Chain families with a real adapter in this build; the others run only as sandbox chains. */
-export const FAMILIES_WITH_REAL_ADAPTER: ReadonlySet<NetworkFamily> = new Set<NetworkFamily>();
 
 /**
  * spec: operator contract §3 — a network with an RPC endpoint uses its real adapter, sandbox or
@@ -27,8 +28,13 @@ export const FAMILIES_WITH_REAL_ADAPTER: ReadonlySet<NetworkFamily> = new Set<Ne
 export function resolveNetworkStatus(network: Network, config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">): NetworkStatus {
   const endpoint = config.rpcEndpoints[network.id];
   if (endpoint) {
-    if (FAMILIES_WITH_REAL_ADAPTER.has(network.family)) return { network: network.id, source: "rpc" };
-    return { network: network.id, source: "off", detail: `RPC_${network.id.toUpperCase()} is set, but this build has no ${network.family} adapter` };
+    if (!hasRealChainFamily(network.family)) {
+      return { network: network.id, source: "off", detail: `RPC_${network.id.toUpperCase()} is set, but this build has no ${network.family} adapter` };
+    }
+    const state = getRealChainState(network.id);
+    if (!state) return { network: network.id, source: "off", detail: "the node has not been checked yet" };
+    if (state.kind === "refused") return { network: network.id, source: "off", detail: state.reason };
+    return { network: network.id, source: "rpc", chain: state.identity.label };
   }
   return { network: network.id, source: config.sandbox ? "sandbox" : "off" };
 }

@@ -4,6 +4,7 @@ import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
 import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
 import { notifyDeliveriesRecorded } from "./notify";
+import { getRealChainState, verifyRealChains } from "@/lib/chains/real-chains";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
 
@@ -44,6 +45,17 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
       const result = await scanAllNetworks(deps);
       notifyDeliveriesRecorded(result.deliveryIds);
       return { networks: result.networks, deliveries: result.deliveryIds.length };
+    },
+  },
+  {
+    name: "chain.verify",
+    everySeconds: 60,
+    cron: "* * * * *",
+    // Nodes that were unreachable (or not checked yet in this process) are asked again.
+    run: async (deps) => {
+      const unchecked = Object.keys(deps.config.rpcEndpoints).some((network) => getRealChainState(network)?.kind !== "ready");
+      if (unchecked) await verifyRealChains(deps.config, deps.db);
+      return { checked: unchecked };
     },
   },
   {

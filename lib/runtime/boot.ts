@@ -6,6 +6,8 @@ import { getSecretBox } from "@/lib/crypto/master-key";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
 import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
+import { verifyRealChains } from "@/lib/chains/real-chains";
+import "@/lib/chains/real-chain-families";
 import { createApiDeps } from "@/lib/api/deps";
 import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
 
@@ -30,6 +32,8 @@ export async function bootService(): Promise<BootedService> {
   if (applied.length > 0) log.info("migrations applied", { migrations: applied });
   const db = getDb();
   await verifyMasterKey(db, getSecretBox());
+  // Real nodes are checked before any request: a production chain is refused in sandbox mode.
+  await verifyRealChains(config, db);
 
   let worker: RunningWorker | undefined;
   return {

@@ -14,6 +14,7 @@ import {
 } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
 import { clampLifetime, resolveSettlementTarget, type SettlementTarget } from "@/lib/domain/invoice/settlement-target";
@@ -145,7 +146,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       : null;
   if (existing) return existing;
   const keys = target.kind === "fixed" ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
-  const preallocated = target.kind === "fixed" && !hasRevivalCandidate ? await allocateDepositAddress(deps.db, keys!, target.network as NetworkId) : null;
+  const preallocated = target.kind === "fixed" && !hasRevivalCandidate ? await allocateDepositAddress(deps.db, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)) : null;
 
   return deps.db.$transaction(async (tx) => {
     if (options.invoiceId) {
@@ -165,7 +166,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       }
     }
     const id = options.invoiceId ?? randomUUID();
-    const allocated = target.kind === "fixed" ? (preallocated ?? (await allocateDepositAddress(tx, keys!, target.network as NetworkId))) : null;
+    const allocated = target.kind === "fixed" ? (preallocated ?? (await allocateDepositAddress(tx, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)))) : null;
     return tx.invoice.create({
       data: {
         id,

@@ -1,6 +1,7 @@
 import type { Invoice } from "@/generated/prisma/client";
 import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { AppError } from "@/lib/errors";
@@ -90,7 +91,7 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
     expiresAt: invoice.expiresAt,
   });
   if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
-  const allocated = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId);
+  const allocated = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId, addressChainOf(deps.config, network));
   return deps.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
     const current = await tx.invoice.findUniqueOrThrow({ where: { id } });
