@@ -27,7 +27,10 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   const now = deps.now();
   const tip = await adapter.getTip();
   const cursor = await db.chainCursor.findUnique({ where: { network } });
-  const candidates = await adapter.scanTransfers({ afterHeight: cursor?.height ?? -1 });
+  // A real node's history before the service first looked holds no deposits of its invoices:
+  // start at the tip. A sandbox chain is read from its genesis.
+  const startHeight = cursor?.height ?? (adapter.source === "rpc" ? Math.max(-1, tip.height - 1) : -1);
+  const candidates = await adapter.scanTransfers({ afterHeight: startHeight });
   // Only transfers to the service's own deposit addresses matter (final invoices included: a late payment is still credited).
   const watched = candidates.length
     ? await db.invoice.findMany({ where: { network, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } }, select: { id: true, address: true } })
