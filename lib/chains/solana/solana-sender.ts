@@ -1,0 +1,215 @@
+import bs58 from "bs58";
+import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from "@solana/web3.js";
+import {
+  ACCOUNT_SIZE,
+  AccountLayout,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  MintLayout,
+} from "@solana/spl-token";
+import { validateAddress } from "@/lib/chains/addresses";
+import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "@/lib/chains/types";
+import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
+import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
+import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
+
+export interface SolanaSenderOptions {
+  access: SolanaAccess;
+  /** Symbol → mint overrides for catalogue tokens (a local test mint). */
+  mints?: Readonly<Record<string, string>>;
+  timeoutMs?: number;
+}
+
+function refuse(message: string, cause?: unknown): ChainError {
+  return new ChainError(`solana: ${message}`, { retryable: false, cause });
+}
+
+/** The web3.js keypair of a signing key; refuses keys that do not match their address. */
+export function solanaKeypairOf(key: SigningKey): Keypair {
+  let keypair: Keypair;
+  try {
+    // A SLIP-10 key is the 32-byte seed; a Solana CLI key file holds seed + public key (64 bytes).
+    keypair = key.privateKey.length === 64 ? Keypair.fromSecretKey(key.privateKey) : Keypair.fromSeed(key.privateKey);
+  } catch (error) {
+    throw refuse("the signing key is not an ed25519 key", error);
+  }
+  const publicKey = keypair.publicKey.toBytes();
+  const isSameKey = publicKey.length === key.publicKey.length && publicKey.every((byte, i) => byte === key.publicKey[i]);
+  if (!isSameKey || keypair.publicKey.toBase58() !== key.address) throw refuse("the signing key does not belong to its address");
+  return keypair;
+}
+
+/** What one outgoing transfer needs: its instructions and what it costs the hot wallet. */
+interface TransferPlan {
+  instructions: TransactionInstruction[];
+  /** Base fee plus the rent of an ATA created for the recipient (lamports). */
+  feeLamports: bigint;
+  /** Lamports leaving the hot wallet: amount (SOL) plus fee. */
+  lamportsNeeded: bigint;
+  /** For token transfers: the hot wallet's token balance and what the transfer takes. */
+  tokens?: { available: bigint; needed: bigint };
+  /** Rent-exempt minimum of a data-less account, for the SOL balance that stays behind. */
+  minimumWalletBalance: bigint;
+}
+
+/**
+ * The sending half of Solana: SOL and SPL payouts from a hot wallet key, signed locally. A token
+ * payout creates the recipient's ATA when it is missing (idempotently, rent paid by the hot
+ * wallet) and moves the tokens with `TransferChecked`, so a wrong mint or decimals fails on chain
+ * instead of paying something else.
+ */
+export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
+  const { access } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_SOLANA_TIMEOUT_MS;
+  const mints = resolveSolanaMints(options.mints);
+  const call = <T>(what: string, run: () => Promise<T>) => callSolanaAccess(what, timeoutMs, run);
+
+  // Sends from one key run one at a time, so balance checks and the duplicate guard see the
+  // previous send. Different keys do not wait for each other.
+  const queues = new Map<string, Promise<unknown>>();
+  function runExclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const current = previous.catch(() => undefined).then(task);
+    queues.set(key, current);
+    const forget = () => {
+      if (queues.get(key) === current) queues.delete(key);
+    };
+    current.then(forget, forget);
+    return current;
+  }
+  // Signatures are deterministic: two equal payouts signed with the same blockhash are the same
+  // transaction, and the second broadcast would silently be the first one again.
+  const recentSignatures = new Set<string>();
+
+  function checkTransfer(transfer: OutgoingTransfer): { recipient: PublicKey; mint: PublicKey | null } {
+    if (transfer.amountMinor <= 0n) throw refuse("the amount must be positive");
+    const validation = validateAddress(SOLANA_NETWORK, transfer.toAddress);
+    if (!validation.ok) throw refuse(`the recipient is not a Solana address (${validation.reason})`);
+    if (transfer.currency === SOL_SYMBOL) return { recipient: new PublicKey(validation.normalized), mint: null };
+    const mint = mints.get(transfer.currency);
+    if (!mint) throw refuse(`${transfer.currency} is not paid on Solana`);
+    return { recipient: new PublicKey(validation.normalized), mint: new PublicKey(mint) };
+  }
+
+  async function planTransfer(payer: PublicKey, transfer: OutgoingTransfer): Promise<TransferPlan> {
+    const { recipient, mint } = checkTransfer(transfer);
+    const minimumWalletBalance = await call("getMinimumBalanceForRentExemption", () => access.getMinimumBalanceForRentExemption(0));
+    const recipientAccount = await call("getAccount", () => access.getAccount(recipient.toBase58()));
+    // A token account or mint as "wallet" address would make an ATA nobody can ever sign for.
+    if (recipientAccount?.owner === TOKEN_PROGRAM_ID) throw refuse("the recipient is a token account, not a wallet address");
+
+    if (!mint) {
+      // The runtime refuses to leave a new account below the rent-exempt minimum.
+      if (!recipientAccount && transfer.amountMinor < minimumWalletBalance) {
+        throw refuse(`a new account needs at least ${minimumWalletBalance} lamports`);
+      }
+      return {
+        instructions: [SystemProgram.transfer({ fromPubkey: payer, toPubkey: recipient, lamports: transfer.amountMinor })],
+        feeLamports: LAMPORTS_PER_SIGNATURE,
+        lamportsNeeded: transfer.amountMinor + LAMPORTS_PER_SIGNATURE,
+        minimumWalletBalance,
+      };
+    }
+
+    const mintAccount = await call("getAccount", () => access.getAccount(mint.toBase58()));
+    if (!mintAccount || mintAccount.owner !== TOKEN_PROGRAM_ID || mintAccount.data.length !== MINT_SIZE) {
+      throw refuse(`the ${transfer.currency} mint is not an SPL Token mint on this chain`);
+    }
+    const decimals = MintLayout.decode(mintAccount.data).decimals;
+    const sourceAta = getAssociatedTokenAddressSync(mint, payer, true);
+    const recipientAta = getAssociatedTokenAddressSync(mint, recipient, true);
+    const [sourceAccount, recipientAtaAccount] = await Promise.all([
+      call("getAccount", () => access.getAccount(sourceAta.toBase58())),
+      call("getAccount", () => access.getAccount(recipientAta.toBase58())),
+    ]);
+    const available = sourceAccount && sourceAccount.data.length === ACCOUNT_SIZE ? AccountLayout.decode(sourceAccount.data).amount : 0n;
+
+    const instructions: TransactionInstruction[] = [];
+    let rentLamports = 0n;
+    if (!recipientAtaAccount) {
+      // Idempotent: if someone creates the ATA between our read and the transaction, it still succeeds.
+      instructions.push(createAssociatedTokenAccountIdempotentInstruction(payer, recipientAta, recipient, mint));
+      rentLamports = await call("getMinimumBalanceForRentExemption", () => access.getMinimumBalanceForRentExemption(TOKEN_ACCOUNT_SIZE));
+    }
+    instructions.push(createTransferCheckedInstruction(sourceAta, mint, recipientAta, payer, transfer.amountMinor, decimals));
+    const feeLamports = LAMPORTS_PER_SIGNATURE + rentLamports;
+    return { instructions, feeLamports, lamportsNeeded: feeLamports, tokens: { available, needed: transfer.amountMinor }, minimumWalletBalance };
+  }
+
+  async function checkBalances(payer: PublicKey, plan: TransferPlan): Promise<void> {
+    const wallet = await call("getAccount", () => access.getAccount(payer.toBase58()));
+    const lamports = wallet?.lamports ?? 0n;
+    const remaining = lamports - plan.lamportsNeeded;
+    // The hot wallet must stay rent-exempt (or be emptied exactly), or the runtime refuses the transaction.
+    if (remaining < 0n || (remaining > 0n && remaining < plan.minimumWalletBalance)) {
+      throw refuse(`insufficient SOL in the hot wallet: ${lamports} lamports, ${plan.lamportsNeeded} needed`);
+    }
+    if (plan.tokens && plan.tokens.available < plan.tokens.needed) {
+      throw refuse(`insufficient tokens in the hot wallet: ${plan.tokens.available}, ${plan.tokens.needed} needed`);
+    }
+  }
+
+  return {
+    network: SOLANA_NETWORK,
+
+    async estimateFee(from: SigningKey, transfer: OutgoingTransfer): Promise<FeeEstimate> {
+      const payer = solanaKeypairOf(from).publicKey;
+      const plan = await planTransfer(payer, transfer);
+      return { feeMinor: plan.feeLamports, feeCurrency: SOL_SYMBOL };
+    },
+
+    async send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }> {
+      // Refuse bad input before any key handling or node call.
+      checkTransfer(transfer);
+      const keypair = solanaKeypairOf(from);
+      return runExclusive(keypair.publicKey.toBase58(), async () => {
+        const plan = await planTransfer(keypair.publicKey, transfer);
+        await checkBalances(keypair.publicKey, plan);
+        const blockhash = await call("getLatestBlockhash", () => access.getLatestBlockhash());
+        const message = new TransactionMessage({ payerKey: keypair.publicKey, recentBlockhash: blockhash, instructions: plan.instructions }).compileToLegacyMessage();
+        const transaction = new VersionedTransaction(message);
+        transaction.sign([keypair]);
+        const signature = bs58.encode(transaction.signatures[0]);
+        if (recentSignatures.has(signature)) {
+          throw new ChainError("solana: an identical transfer was just sent with this blockhash; retry after the next block", { retryable: true });
+        }
+
+        try {
+          await call("sendTransaction", () => access.sendTransaction(transaction.serialize()));
+        } catch (error) {
+          if (!(error instanceof ChainError) || !error.retryable) throw error;
+          // The broadcast may have reached the node before the failure: if it is known, it was sent.
+          const status = await call("getSignatureStatus", () => access.getSignatureStatus(signature)).catch(() => null);
+          if (!status) {
+            throw new ChainError(`solana: broadcast of ${signature} failed; it can still land until its blockhash expires (about a minute)`, {
+              retryable: true,
+              cause: error,
+            });
+          }
+        }
+        recentSignatures.add(signature);
+        if (recentSignatures.size > 1000) recentSignatures.delete(recentSignatures.values().next().value!);
+        return { txid: signature };
+      });
+    },
+
+    async getTransaction(txid: string): Promise<SentTransactionState> {
+      let isSignature = false;
+      try {
+        isSignature = bs58.decode(txid).length === 64;
+      } catch {
+        isSignature = false;
+      }
+      if (!isSignature) throw refuse("not a transaction signature");
+      const status = await call("getSignatureStatus", () => access.getSignatureStatus(txid));
+      if (!status) return { state: "unknown", confirmations: 0, blockHeight: null };
+      if (status.isFailed) return { state: "failed", confirmations: 0, blockHeight: status.slot };
+      if (status.commitment === "processed") return { state: "pending", confirmations: 0, blockHeight: status.slot };
+      const tip = await call("getTip", () => access.getTip());
+      // Same measure as the watcher: slots since the transaction's slot, counting it.
+      return { state: "confirmed", confirmations: Math.max(1, tip.slot - status.slot + 1), blockHeight: status.slot };
+    },
+  };
+}

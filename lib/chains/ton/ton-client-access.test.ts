@@ -1,0 +1,77 @@
+import { Address, beginCell, TupleReader } from "@ton/core";
+import { describe, expect, it } from "vitest";
+import { deriveEd25519DepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
+import { ChainError } from "@/lib/chains/types";
+import { createTonClientAccess, type TonHttpClient } from "@/lib/chains/ton/ton-client-access";
+import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
+import { createTonSender } from "@/lib/chains/ton/ton-sender";
+
+const SEED = deriveMasterSeed("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about");
+const DEPOSIT = deriveEd25519DepositAddress({ network: "ton", seed: SEED, index: 0 }).address;
+
+/** A TonClient stand-in whose every method behaves as `behaviour`; `overrides` replace single methods. */
+function fakeClient(behaviour: () => Promise<never>, overrides: Partial<TonHttpClient> = {}): TonHttpClient {
+  return {
+    getContractState: behaviour,
+    getTransactions: behaviour,
+    runMethod: behaviour,
+    sendFile: behaviour,
+    estimateExternalMessageFee: behaviour,
+    ...overrides,
+  };
+}
+
+const hang = () => new Promise<never>(() => {});
+const fail = async (): Promise<never> => {
+  throw new Error("Request failed with status code 502");
+};
+
+describe("TON HTTP access layer with a fake TonClient", () => {
+  it("a hanging API: retryable errors after the deadline", async () => {
+    const access = createTonClientAccess(fakeClient(hang));
+    const adapter = createTonAdapter({ access, watchedAddresses: async () => [DEPOSIT], timeoutMs: 20 });
+    await expect(adapter.getTip()).rejects.toMatchObject({ name: "ChainError", retryable: true, message: expect.stringMatching(/timed out/) });
+    await expect(adapter.scanTransfers({ afterHeight: 0 })).rejects.toMatchObject({ retryable: true });
+    const sender = createTonSender({ access, timeoutMs: 20, listHotWallets: async () => [DEPOSIT] });
+    await expect(sender.getTransaction("ab".repeat(32))).rejects.toMatchObject({ retryable: true });
+  });
+
+  it("a failing API (HTTP 502): retryable, with the cause kept", async () => {
+    const adapter = createTonAdapter({ access: createTonClientAccess(fakeClient(fail)), watchedAddresses: async () => [DEPOSIT] });
+    const error = await adapter.scanTransfers({ afterHeight: 0 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ChainError);
+    expect(error).toMatchObject({ retryable: true, cause: expect.objectContaining({ message: "Request failed with status code 502" }) });
+  });
+
+  it("maps the client's answers: states, paging arguments, fee sum, BOC upload, chain time", async () => {
+    const calls: unknown[] = [];
+    const access = createTonClientAccess(
+      fakeClient(hang, {
+        getContractState: async (address) => ({ balance: 5n, state: address.hash.every((byte) => byte === 0) ? "active" : "uninitialized", timestampt: 1_800_000_123 }),
+        getTransactions: async (address, opts) => {
+          calls.push(opts);
+          return [];
+        },
+        runMethod: async () => ({ stack: new TupleReader([{ type: "int", value: 3n }]) }),
+        sendFile: async (boc) => void calls.push(boc.toString("hex")),
+        estimateExternalMessageFee: async () => ({ source_fees: { in_fwd_fee: 1, storage_fee: 20, gas_fee: 300, fwd_fee: 4000 } }),
+      }),
+    );
+    const deposit = Address.parse(DEPOSIT);
+    expect(await access.getChainTime()).toBe(1_800_000_123);
+    expect(await access.getAccountState(deposit)).toEqual({ status: "uninit", balance: 5n });
+    expect((await access.runGetMethod(deposit, "seqno", [])).readNumber()).toBe(3);
+    expect(await access.estimateExternalFee(deposit, { body: beginCell().endCell(), init: null })).toBe(4321n);
+
+    const hash = Buffer.alloc(32, 7);
+    await access.getTransactions(deposit, { limit: 50, before: { lt: 123n, hash } });
+    await access.getTransactions(deposit, { limit: 10 });
+    const message = beginCell().storeUint(1, 8).endCell();
+    await access.sendMessage(message);
+    expect(calls).toEqual([
+      { limit: 50, lt: "123", hash: hash.toString("base64"), archival: true },
+      { limit: 10, lt: undefined, hash: undefined, archival: true },
+      message.toBoc().toString("hex"),
+    ]);
+  });
+});

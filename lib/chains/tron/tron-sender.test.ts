@@ -1,0 +1,454 @@
+import * as ecc from "@bitcoinerlab/secp256k1";
+import { BIP32Factory } from "bip32";
+import { utils } from "tronweb";
+import { describe, expect, it } from "vitest";
+import { deriveMasterSeed } from "@/lib/chains/addresses";
+import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains/types";
+import { bytesToHex } from "@/lib/chains/tron/tron-encoding";
+import { TronApiError } from "@/lib/chains/tron/tron-http";
+import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
+import { createTronSender, TronBroadcastUncertainError } from "@/lib/chains/tron/tron-sender";
+import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
+
+const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
+
+function keyAt(index: number): SigningKey {
+  const node = BIP32Factory(ecc).fromSeed(Buffer.from(deriveMasterSeed(MNEMONIC))).derivePath(`m/44'/195'/0'/0/${index}`);
+  if (!node.privateKey) throw new Error("no private key");
+  const privateKey = Uint8Array.from(node.privateKey);
+  const addresses = ["TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH", "TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK"];
+  return { privateKey, publicKey: Uint8Array.from(node.publicKey), address: addresses[index] ?? "" };
+}
+
+const HOT_WALLET = keyAt(0);
+const HOT_WALLET_HEX = "41c8599111f29c1e1e061265b4af93ea1f274ad78a";
+/** A real Nile address: the recipient of the java-tron createtransaction example. */
+const RECIPIENT = "TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTV";
+const RECIPIENT_HEX = "4192ad11c1bf16b3b14b0bd6b5c7e2db73a0b5e83a";
+const USDT_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
+const TRX_TXID = "a22254dcf081dcb52e8ed463d2f7afd5fc223e68cabc4fb557e0613118080583";
+const USDT_TXID = "a752d3de5adb1163c7342f325501f9c9714627d0b3f949770052e05ae7d4922e";
+/** Just after the node built the payouts (their raw_data.timestamp is 1767246226234). */
+const NOW = 1_767_246_226_500;
+
+const TRX_PAYOUT: OutgoingTransfer = { currency: "TRX", toAddress: RECIPIENT, amountMinor: 12_345_678n };
+const USDT_PAYOUT: OutgoingTransfer = { currency: "USDT", toAddress: RECIPIENT, amountMinor: 250_000_000n };
+const USDT_CALL_ARGUMENTS = `000000000000000000000000${RECIPIENT_HEX.slice(2)}${(250_000_000).toString(16).padStart(64, "0")}`;
+
+const createTransaction: RecordedExchange = {
+  path: "/wallet/createtransaction",
+  body: { owner_address: HOT_WALLET_HEX, to_address: RECIPIENT_HEX, amount: 12_345_678, visible: false },
+  fixture: "createtransaction.json",
+};
+const triggerSmartContract: RecordedExchange = {
+  path: "/wallet/triggersmartcontract",
+  body: {
+    owner_address: HOT_WALLET_HEX,
+    contract_address: USDT_HEX,
+    function_selector: "transfer(address,uint256)",
+    parameter: USDT_CALL_ARGUMENTS,
+    fee_limit: 100_000_000,
+    call_value: 0,
+    visible: false,
+  },
+  fixture: "triggersmartcontract.json",
+};
+
+interface UnsignedFixture {
+  visible: boolean;
+  txID: string;
+  raw_data: { contract: Array<{ parameter: { value: Record<string, unknown> } }> } & Record<string, unknown>;
+  raw_data_hex: string;
+}
+
+function unsignedTrx(): UnsignedFixture {
+  return readFixtureJson("createtransaction.json") as UnsignedFixture;
+}
+
+function unsignedUsdt(): UnsignedFixture {
+  return (readFixtureJson("triggersmartcontract.json") as { transaction: UnsignedFixture }).transaction;
+}
+
+/** The body a correct sender broadcasts: the node's transaction plus the signature TronWeb makes with the same key. */
+function expectedBroadcast(unsigned: UnsignedFixture): Record<string, unknown> {
+  const signed = utils.crypto.signTransaction(bytesToHex(HOT_WALLET.privateKey), structuredClone(unsigned));
+  return { ...unsigned, signature: signed.signature.map((signature) => signature.toLowerCase()) };
+}
+
+/** Re-encodes a changed raw_data with TronWeb, so raw_data, raw_data_hex and txID agree with each other. */
+function reencoded(unsigned: UnsignedFixture): UnsignedFixture {
+  const pb = utils.transaction.txJsonToPb(unsigned);
+  return {
+    ...unsigned,
+    raw_data_hex: String(utils.transaction.txPbToRawDataHex(pb)).toLowerCase(),
+    txID: String(utils.transaction.txPbToTxID(pb)).replace(/^0x/, ""),
+  };
+}
+
+// Minimal protobuf writer, for raw data TronWeb would not produce.
+function varint(value: bigint): string {
+  let text = "";
+  let rest = value;
+  do {
+    const byte = Number(rest & 0x7fn);
+    rest >>= 7n;
+    text += (rest > 0n ? byte | 0x80 : byte).toString(16).padStart(2, "0");
+  } while (rest > 0n);
+  return text;
+}
+const bytesField = (number: number, hex: string): string => varint(BigInt((number << 3) | 2)) + varint(BigInt(hex.length / 2)) + hex;
+
+function senderFor(exchanges: RecordedExchange[], options: { now?: () => number; timeoutMs?: number } = {}) {
+  const conversation = createRecordedConversation(exchanges);
+  const sender = createTronSender({ rpcUrl: TEST_NODE_URL, fetch: conversation.fetch, now: options.now ?? (() => NOW), timeoutMs: options.timeoutMs });
+  return { sender, conversation };
+}
+
+describe("send", () => {
+  it("sends TRX: createtransaction, checks the raw data, signs locally, broadcasts", async () => {
+    const { sender, conversation } = senderFor([
+      createTransaction,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-trx.json" },
+    ]);
+    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).resolves.toEqual({ txid: TRX_TXID });
+    conversation.assertDone();
+  });
+
+  it("sends USDT: triggersmartcontract transfer(address,uint256) with fee_limit, checks, signs, broadcasts", async () => {
+    const { sender, conversation } = senderFor([
+      triggerSmartContract,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedUsdt()), fixture: "broadcasttransaction-usdt.json" },
+    ]);
+    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).resolves.toEqual({ txid: USDT_TXID });
+    conversation.assertDone();
+  });
+
+  it("turns a broadcast refusal into a non-retryable TronApiError with the node's message decoded", async () => {
+    const { sender, conversation } = senderFor([
+      createTransaction,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-error.json" },
+      { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
+    ]);
+    const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TronApiError);
+    expect(error).toMatchObject({
+      retryable: false,
+      code: "CONTRACT_VALIDATE_ERROR",
+      apiMessage: "Contract validate error : Validate TransferContract error, balance is not sufficient.",
+    });
+    // A refused transaction is never reported as pending.
+    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    conversation.assertDone();
+  });
+
+  it.each(["SERVER_BUSY", "TAPOS_ERROR", "DUP_TRANSACTION_ERROR"])("lets the caller retry a %s refusal", async (code) => {
+    const { sender, conversation } = senderFor([
+      createTransaction,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), json: { code, txid: TRX_TXID, message: "" } },
+    ]);
+    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).rejects.toMatchObject({ name: "TronApiError", code, retryable: true });
+    conversation.assertDone();
+  });
+
+  it("reports an unanswered broadcast as uncertain, and the transaction as pending until it expires", async () => {
+    let clock = NOW;
+    const { sender, conversation } = senderFor(
+      [
+        createTransaction,
+        { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), hang: true },
+        { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
+        // After its expiration it can no longer enter a block.
+        { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
+      ],
+      { timeoutMs: 50, now: () => clock },
+    );
+    const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TronBroadcastUncertainError);
+    expect(error).toMatchObject({ retryable: true, txid: TRX_TXID, expiresAt: 1_767_246_285_000 });
+    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "pending", confirmations: 0, blockHeight: null });
+    clock = 1_767_246_285_001;
+    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    conversation.assertDone();
+  });
+
+  it("never sends one built transaction as two payouts", async () => {
+    const { sender, conversation } = senderFor([
+      createTransaction,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-trx.json" },
+      // The node builds the identical transaction again (same millisecond): refused before broadcast.
+      createTransaction,
+    ]);
+    await sender.send(HOT_WALLET, TRX_PAYOUT);
+    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).rejects.toMatchObject({ name: "ChainError", retryable: true });
+    conversation.assertDone();
+  });
+});
+
+describe("send refuses a tampered transaction before signing", () => {
+  const OTHER_HEX = "41" + "5a".repeat(20);
+
+  function refusedWith(build: RecordedExchange, answer: unknown) {
+    return { ...build, fixture: undefined, json: answer };
+  }
+
+  it.each<[string, () => UnsignedFixture, string]>([
+    [
+      "recipient changed in raw_data (hex untouched)",
+      () => {
+        const tx = unsignedTrx();
+        tx.raw_data.contract[0]!.parameter.value.to_address = OTHER_HEX;
+        return tx;
+      },
+      "raw_data: recipient differs",
+    ],
+    [
+      "amount changed in raw_data (hex untouched)",
+      () => {
+        const tx = unsignedTrx();
+        tx.raw_data.contract[0]!.parameter.value.amount = 92_345_678;
+        return tx;
+      },
+      "raw_data: amount differs",
+    ],
+    [
+      "recipient changed everywhere, txID recomputed",
+      () => {
+        const tx = unsignedTrx();
+        tx.raw_data.contract[0]!.parameter.value.to_address = OTHER_HEX;
+        return reencoded(tx);
+      },
+      "the recipient differs",
+    ],
+    [
+      "amount changed everywhere, txID recomputed",
+      () => {
+        const tx = unsignedTrx();
+        tx.raw_data.contract[0]!.parameter.value.amount = 12_345_679;
+        return reencoded(tx);
+      },
+      "the amount differs",
+    ],
+    [
+      "sender changed everywhere, txID recomputed",
+      () => {
+        const tx = unsignedTrx();
+        tx.raw_data.contract[0]!.parameter.value.owner_address = OTHER_HEX;
+        return reencoded(tx);
+      },
+      "the owner is not the sender",
+    ],
+    [
+      "a memo added, txID recomputed",
+      () => reencoded({ ...unsignedTrx(), raw_data: { ...unsignedTrx().raw_data, data: bytesToHex(new TextEncoder().encode("fee")) } }),
+      "a memo is set",
+    ],
+    [
+      "expiration a day ahead, txID recomputed",
+      () => reencoded({ ...unsignedTrx(), raw_data: { ...unsignedTrx().raw_data, expiration: 1_767_332_625_000 } }),
+      "the expiration is too far ahead",
+    ],
+    ["a txID that is not sha256(raw_data_hex)", () => ({ ...unsignedTrx(), txID: "ab".repeat(32) }), "txID is not the sha256 of raw_data_hex"],
+    [
+      "a second recipient after the first in raw_data_hex (protobuf keeps the last), txID recomputed",
+      () => {
+        const tx = unsignedTrx();
+        const transfer = bytesField(1, HOT_WALLET_HEX) + bytesField(2, RECIPIENT_HEX) + bytesField(2, OTHER_HEX) + varint(3n << 3n) + varint(12_345_678n);
+        const typeUrl = bytesToHex(new TextEncoder().encode("type.googleapis.com/protocol.TransferContract"));
+        const contract = varint(1n << 3n) + varint(1n) + bytesField(2, bytesField(1, typeUrl) + bytesField(2, transfer));
+        const rawDataHex = bytesField(1, "531d") + bytesField(4, "ec7ec6e7c33456cc") + varint(8n << 3n) + varint(1_767_246_285_000n) + bytesField(11, contract);
+        return { ...tx, raw_data_hex: rawDataHex, txID: computeTronTxId(rawDataHex) };
+      },
+      "raw_data_hex: TransferContract: field 2 appears twice",
+    ],
+  ])("TRX: %s", async (_, tampered, reason) => {
+    const { sender, conversation } = senderFor([refusedWith(createTransaction, tampered())]);
+    const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ChainError);
+    expect(error).toMatchObject({ retryable: false, message: `tron: refused to sign the node's transaction: ${reason}` });
+    // No broadcast was asked for: the recording holds the build request only.
+    conversation.assertDone();
+  });
+
+  it("a consistent but wrong transaction passes TronWeb's own check: only the comparison with the request catches it", () => {
+    const tx = unsignedTrx();
+    tx.raw_data.contract[0]!.parameter.value.to_address = OTHER_HEX;
+    expect(utils.transaction.txCheck(reencoded(tx))).toBe(true);
+    expect(utils.transaction.txCheck(tx)).toBe(false);
+  });
+
+  it.each<[string, (value: Record<string, unknown>, tx: UnsignedFixture) => void, string]>([
+    [
+      "token recipient changed in the call data",
+      (value) => {
+        value.data = `a9059cbb${"0".repeat(24)}${"5a".repeat(20)}${(250_000_000).toString(16).padStart(64, "0")}`;
+      },
+      "the transfer call (recipient or amount) differs",
+    ],
+    [
+      "token amount changed in the call data",
+      (value) => {
+        value.data = `a9059cbb${"0".repeat(24)}${RECIPIENT_HEX.slice(2)}${(250_000_001).toString(16).padStart(64, "0")}`;
+      },
+      "the transfer call (recipient or amount) differs",
+    ],
+    [
+      "another token contract",
+      (value) => {
+        value.contract_address = OTHER_HEX;
+      },
+      "the token contract differs",
+    ],
+    [
+      "TRX attached to the call",
+      (value) => {
+        value.call_value = 1_000_000;
+      },
+      "the call sends TRX or TRC-10 tokens",
+    ],
+    [
+      "a higher fee limit",
+      (_, tx) => {
+        tx.raw_data.fee_limit = 1_000_000_000;
+      },
+      "the fee limit differs",
+    ],
+  ])("USDT: %s (consistent raw data, txID recomputed)", async (_, change, reason) => {
+    const tx = unsignedUsdt();
+    change(tx.raw_data.contract[0]!.parameter.value, tx);
+    const { sender, conversation } = senderFor([refusedWith(triggerSmartContract, { result: { result: true }, transaction: reencoded(tx) })]);
+    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).rejects.toMatchObject({
+      name: "ChainError",
+      retryable: false,
+      message: `tron: refused to sign the node's transaction: ${reason}`,
+    });
+    conversation.assertDone();
+  });
+
+  it("USDT: call data changed in raw_data only", async () => {
+    const tx = unsignedUsdt();
+    tx.raw_data.contract[0]!.parameter.value.data = `a9059cbb${"0".repeat(24)}${"5a".repeat(20)}${(250_000_000).toString(16).padStart(64, "0")}`;
+    const { sender, conversation } = senderFor([refusedWith(triggerSmartContract, { result: { result: true }, transaction: tx })]);
+    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).rejects.toMatchObject({ message: "tron: refused to sign the node's transaction: raw_data: transfer call differs" });
+    conversation.assertDone();
+  });
+
+  it("passes on a triggersmartcontract refusal as a non-retryable TronApiError", async () => {
+    const refusal = { result: { code: "CONTRACT_VALIDATE_ERROR", message: bytesToHex(new TextEncoder().encode("No contract or not a valid smart contract")) } };
+    const { sender, conversation } = senderFor([refusedWith(triggerSmartContract, refusal)]);
+    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).rejects.toMatchObject({
+      name: "TronApiError",
+      retryable: false,
+      code: "CONTRACT_VALIDATE_ERROR",
+      apiMessage: "No contract or not a valid smart contract",
+    });
+    conversation.assertDone();
+  });
+});
+
+describe("send refuses before any request", () => {
+  it.each([
+    ["an EVM address", "0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "wrong_network"],
+    ["a bitcoin address", "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", "wrong_network"],
+    ["a bitcoin legacy address", "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "wrong_network"],
+    ["a Tron address with a broken checksum", "TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTW", "malformed"],
+    ["a Tron hex address", RECIPIENT_HEX, "malformed"],
+    ["an empty address", "", "malformed"],
+  ])("%s", async (_, toAddress, reason) => {
+    const { sender, conversation } = senderFor([]);
+    for (const currency of ["TRX", "USDT"]) {
+      const error = await sender.send(HOT_WALLET, { currency, toAddress, amountMinor: 1_000_000n }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ChainError);
+      expect(error).toMatchObject({ retryable: false, message: expect.stringContaining(`(${reason})`) });
+      await expect(sender.estimateFee(HOT_WALLET, { currency, toAddress, amountMinor: 1_000_000n })).rejects.toMatchObject({ retryable: false });
+    }
+    expect(conversation.requests).toEqual([]);
+    conversation.assertDone();
+  });
+
+  it.each<[string, SigningKey, OutgoingTransfer]>([
+    ["a key that is not the sender's", { ...keyAt(1), address: HOT_WALLET.address }, TRX_PAYOUT],
+    ["a key of the wrong length", { ...HOT_WALLET, privateKey: HOT_WALLET.privateKey.slice(1) }, TRX_PAYOUT],
+    ["a currency not sent on tron", HOT_WALLET, { ...TRX_PAYOUT, currency: "USDC" }],
+    ["a zero amount", HOT_WALLET, { ...TRX_PAYOUT, amountMinor: 0n }],
+    ["a TRX amount JSON cannot carry exactly", HOT_WALLET, { ...TRX_PAYOUT, amountMinor: 2n ** 53n }],
+  ])("%s", async (_, key, transfer) => {
+    const { sender, conversation } = senderFor([]);
+    await expect(sender.send(key, transfer)).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    conversation.assertDone();
+  });
+});
+
+describe("estimateFee", () => {
+  const chainParameters: RecordedExchange = { path: "/wallet/getchainparameters", body: {}, fixture: "getchainparameters.json" };
+
+  it("prices a TRX transfer to an existing account as its bandwidth", async () => {
+    const { sender, conversation } = senderFor([
+      chainParameters,
+      { path: "/wallet/getaccount", body: { address: RECIPIENT_HEX, visible: false }, fixture: "getaccount-existing.json" },
+    ]);
+    // 268 bytes × 1 000 sun.
+    await expect(sender.estimateFee(HOT_WALLET, TRX_PAYOUT)).resolves.toEqual({ feeMinor: 268_000n, feeCurrency: "TRX" });
+    conversation.assertDone();
+  });
+
+  it("counts the bandwidth the recorded payouts take once signed (raw data + framing + 65-byte signature + 64)", () => {
+    const signedSize = (rawDataHex: string): number => rawDataHex.length / 2 + 3 + 67 + 64;
+    expect([signedSize(unsignedTrx().raw_data_hex), signedSize(unsignedUsdt().raw_data_hex)]).toEqual([268, 345]);
+  });
+
+  it("prices a TRX transfer to a new account with the account creation fees", async () => {
+    const { sender, conversation } = senderFor([chainParameters, { path: "/wallet/getaccount", body: { address: RECIPIENT_HEX, visible: false }, json: {} }]);
+    // getCreateAccountFee 0.1 TRX + getCreateNewAccountFeeInSystemContract 1 TRX.
+    await expect(sender.estimateFee(HOT_WALLET, TRX_PAYOUT)).resolves.toEqual({ feeMinor: 1_100_000n, feeCurrency: "TRX" });
+    conversation.assertDone();
+  });
+
+  it("prices a USDT transfer as simulated energy × energy price + bandwidth", async () => {
+    const { sender, conversation } = senderFor([
+      chainParameters,
+      {
+        path: "/wallet/triggerconstantcontract",
+        body: { owner_address: HOT_WALLET_HEX, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: USDT_CALL_ARGUMENTS, visible: false },
+        fixture: "triggerconstantcontract.json",
+      },
+    ]);
+    // 64 285 energy × 100 sun + 345 bytes × 1 000 sun: the fee the recorded USDT payout paid.
+    await expect(sender.estimateFee(HOT_WALLET, USDT_PAYOUT)).resolves.toEqual({ feeMinor: 6_773_500n, feeCurrency: "TRX" });
+    conversation.assertDone();
+  });
+});
+
+describe("getTransaction", () => {
+  const laterTip: RecordedExchange = { path: "/wallet/getnowblock", body: {}, fixture: "getnowblock-later.json" };
+
+  it.each([
+    ["a TRX transfer", TRX_TXID, "gettransactioninfobyid-trx.json", "confirmed"],
+    // USDT's transfer returned false (contractResult all zeros), yet the transfer happened.
+    ["a USDT transfer", USDT_TXID, "gettransactioninfobyid-usdt.json", "confirmed"],
+    ["a reverted USDT transfer", USDT_TXID, "gettransactioninfobyid-usdt-revert.json", "failed"],
+  ])("follows %s to %s", async (_, txid, fixture, state) => {
+    const { sender, conversation } = senderFor([{ path: "/wallet/gettransactioninfobyid", body: { value: txid }, fixture }, laterTip]);
+    // Mined in 78 861 106, tip 78 861 125.
+    await expect(sender.getTransaction(txid)).resolves.toEqual({ state, confirmations: 20, blockHeight: 78_861_106 });
+    conversation.assertDone();
+  });
+
+  it("says failed for a call that ran out of energy", async () => {
+    const outOfEnergy = { id: USDT_TXID, blockNumber: 78_861_106, receipt: { energy_fee: 100_000_000, energy_usage_total: 1_000_000, result: "OUT_OF_ENERGY" }, result: "FAILED" };
+    const { sender, conversation } = senderFor([{ path: "/wallet/gettransactioninfobyid", body: { value: USDT_TXID }, json: outOfEnergy }, laterTip]);
+    await expect(sender.getTransaction(USDT_TXID)).resolves.toEqual({ state: "failed", confirmations: 20, blockHeight: 78_861_106 });
+    conversation.assertDone();
+  });
+
+  it("says unknown for a transaction in no block that this sender did not send", async () => {
+    const { sender, conversation } = senderFor([{ path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} }]);
+    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    conversation.assertDone();
+  });
+
+  it("refuses a malformed transaction id without asking", async () => {
+    const { sender, conversation } = senderFor([]);
+    await expect(sender.getTransaction("0x" + TRX_TXID)).rejects.toMatchObject({ retryable: false });
+    conversation.assertDone();
+  });
+});
