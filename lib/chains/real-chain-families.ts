@@ -5,6 +5,8 @@
  */
 import type { Db } from "@/lib/db/client";
 import { registerRealChainFamily } from "./real-chains";
+import { findNetwork } from "@/lib/catalogue";
+import { createEvmAdapter, createEvmSender } from "./evm";
 import { createSolanaRpcChain } from "./solana/solana-chain";
 import { createTonHttpChain } from "./ton/ton-chain";
 import { createTronChain } from "./tron/tron-chain";
@@ -28,6 +30,20 @@ function watchedAddresses(db: Db, network: string) {
 }
 
 registerRealChainFamily("utxo", createUtxoRealChain);
+
+registerRealChainFamily("evm", (input) => {
+  const adapter = createEvmAdapter({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens });
+  return {
+    adapter,
+    sender: createEvmSender({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens }),
+    async identify() {
+      const chainId = await adapter.chainId();
+      // The network's own mainnet id is production; a test node (anvil: 31337) or a testnet is not.
+      const isProduction = chainId === findNetwork(input.network)?.evmChainId;
+      return { chain: isProduction ? "main" : "test", isProduction, label: `chain id ${chainId}` };
+    },
+  };
+});
 registerRealChainFamily("tron", createTronChain);
 
 registerRealChainFamily("solana", (input) => {

@@ -1,0 +1,310 @@
+import { encodeFunctionData, erc20Abi, hexToBytes, parseEther, type Address, type Hash } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { validateAddress } from "@/lib/chains/addresses";
+import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains/types";
+import { createEvmSender, EvmBroadcastUncertainError, type EvmSenderOptions } from "@/lib/chains/evm/evm-sender";
+import { anvilClients, devAccount, findFreePort, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { startRpcProxy } from "@/lib/chains/evm/test-support/rpc-proxy";
+import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+
+let anvil: Anvil;
+let clients: ReturnType<typeof anvilClients>;
+let usdt: Address;
+/** The hot wallet under test: dev account 2, funded with 10 000 ETH and 1 000 000 test USDT. */
+const hot = devAccount(2);
+const HOT_USDT = 1_000_000_000_000n;
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  clients = anvilClients(anvil.url, 0);
+  usdt = (await deployTestToken(clients, 10n * HOT_USDT)).address;
+  const hash = await clients.walletClient.writeContract({ address: usdt, abi: erc20Abi, functionName: "transfer", args: [hot.account.address, HOT_USDT] });
+  await clients.publicClient.waitForTransactionReceipt({ hash });
+});
+
+afterAll(async () => {
+  await anvil?.stop();
+});
+
+function senderFor(options: Partial<EvmSenderOptions> = {}) {
+  return createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt }, ...options });
+}
+
+function freshAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address;
+}
+
+function tokenBalance(address: Address): Promise<bigint> {
+  return clients.publicClient.readContract({ address: usdt, abi: erc20Abi, functionName: "balanceOf", args: [address] });
+}
+
+function pendingNonce(address: Address): Promise<number> {
+  return clients.publicClient.getTransactionCount({ address, blockTag: "pending" });
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ChainError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a ChainError");
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ChainError);
+  return error as ChainError;
+}
+
+describe("evm sender on anvil", () => {
+  test("a native payout moves exactly the amount; the sender pays amount plus gas", async () => {
+    const sender = senderFor();
+    const recipient = freshAddress();
+    const amount = parseEther("1.234567890123456789");
+    const hotBefore = await clients.publicClient.getBalance({ address: hot.account.address });
+    const estimate = await sender.estimateFee(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: amount });
+
+    const { txid } = await sender.send(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: amount });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+
+    expect(receipt.status).toBe("success");
+    expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: Number(receipt.blockNumber) });
+    expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
+    const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    expect(await clients.publicClient.getBalance({ address: hot.account.address })).toBe(hotBefore - amount - fee);
+    expect(estimate.feeCurrency).toBe("ETH");
+    // The estimate is an upper bound (gas × max fee per gas).
+    expect(estimate.feeMinor).toBeGreaterThanOrEqual(fee);
+    expect(receipt.gasUsed).toBe(21_000n);
+    expect(receipt.type).toBe("eip1559");
+  });
+
+  test("a token payout moves exactly the amount of the token", async () => {
+    const sender = senderFor();
+    const recipient = freshAddress();
+    const hotBefore = await tokenBalance(hot.account.address);
+    const estimate = await sender.estimateFee(hot.signingKey, { currency: "USDT", toAddress: recipient, amountMinor: 7_500_000n });
+
+    const { txid } = await sender.send(hot.signingKey, { currency: "USDT", toAddress: recipient, amountMinor: 7_500_000n });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+
+    expect(receipt.status).toBe("success");
+    expect(receipt.to?.toLowerCase()).toBe(usdt.toLowerCase());
+    expect(await sender.getTransaction(txid)).toMatchObject({ state: "confirmed", confirmations: 1 });
+    expect(await tokenBalance(recipient)).toBe(7_500_000n);
+    expect(await tokenBalance(hot.account.address)).toBe(hotBefore - 7_500_000n);
+    expect(estimate.feeMinor).toBeGreaterThanOrEqual(receipt.gasUsed * receipt.effectiveGasPrice);
+  });
+
+  test("a payout is pending until a block is mined, then gains confirmations", async () => {
+    const sender = senderFor();
+    await clients.testClient.setAutomine(false);
+    try {
+      const recipient = freshAddress();
+      const { txid } = await sender.send(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 1_000n });
+      expect(await sender.getTransaction(txid)).toEqual({ state: "pending", confirmations: 0, blockHeight: null });
+
+      await clients.testClient.mine({ blocks: 1 });
+      const mined = await sender.getTransaction(txid);
+      expect(mined).toMatchObject({ state: "confirmed", confirmations: 1 });
+      await clients.testClient.mine({ blocks: 2 });
+      expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 3, blockHeight: mined.blockHeight });
+      expect(await clients.publicClient.getBalance({ address: recipient })).toBe(1_000n);
+    } finally {
+      await clients.testClient.setAutomine(true);
+    }
+  });
+
+  test("10 concurrent sends from one key (two sender instances) all succeed with consecutive nonces", async () => {
+    const senders = [senderFor(), senderFor()];
+    const recipient = freshAddress();
+    const firstNonce = await pendingNonce(hot.account.address);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        senders[index % 2].send(hot.signingKey, index % 3 === 0
+          ? { currency: "USDT", toAddress: recipient, amountMinor: BigInt(index + 1) }
+          : { currency: "ETH", toAddress: recipient, amountMinor: BigInt(index + 1) }),
+      ),
+    );
+    const receipts = await Promise.all(results.map(({ txid }) => clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash })));
+    expect(receipts.every((receipt) => receipt.status === "success")).toBe(true);
+    const nonces = await Promise.all(results.map(async ({ txid }) => (await clients.publicClient.getTransaction({ hash: txid as Hash })).nonce));
+    expect([...nonces].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, index) => firstNonce + index));
+    expect(new Set(results.map(({ txid }) => txid)).size).toBe(10);
+    // Token amounts 1, 4, 7, 10; the rest in ETH.
+    expect(await tokenBalance(recipient)).toBe(22n);
+    expect(await clients.publicClient.getBalance({ address: recipient })).toBe(2n + 3n + 5n + 6n + 8n + 9n);
+  });
+
+  test("a token transfer above the balance is refused before signing: non-retryable, no nonce or fee spent", async () => {
+    const sender = senderFor();
+    const transfer: OutgoingTransfer = { currency: "USDT", toAddress: freshAddress(), amountMinor: 10n * HOT_USDT };
+    const nonceBefore = await pendingNonce(hot.account.address);
+    const ethBefore = await clients.publicClient.getBalance({ address: hot.account.address });
+
+    const error = await rejection(sender.send(hot.signingKey, transfer));
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/refused/);
+    expect((await rejection(sender.estimateFee(hot.signingKey, transfer))).retryable).toBe(false);
+    expect(await pendingNonce(hot.account.address)).toBe(nonceBefore);
+    expect(await clients.publicClient.getBalance({ address: hot.account.address })).toBe(ethBefore);
+    // The nonce was not consumed: the next payout uses it.
+    const { txid } = await sender.send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 1n });
+    expect((await clients.publicClient.getTransaction({ hash: txid as Hash })).nonce).toBe(nonceBefore);
+  });
+
+  test("a native payout above the balance is refused: non-retryable", async () => {
+    const poorKey = freshKey();
+    const error = await rejection(senderFor().send(poorKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 1n }));
+    expect(error.retryable).toBe(false);
+  });
+
+  test("a transaction that reverted on chain is reported failed", async () => {
+    const sender = senderFor();
+    // Sent with a fixed gas limit so nothing estimates (and refuses) it first.
+    const hash = await clients.walletClient.sendTransaction({
+      to: usdt,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [freshAddress(), 100n * HOT_USDT] }),
+      gas: 100_000n,
+    });
+    const receipt = await clients.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("reverted");
+    expect(await sender.getTransaction(hash)).toEqual({ state: "failed", confirmations: 1, blockHeight: Number(receipt.blockNumber) });
+  });
+
+  test("an unknown transaction is unknown; a malformed id is refused", async () => {
+    const sender = senderFor();
+    expect(await sender.getTransaction(`0x${"42".repeat(32)}`)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    expect((await rejection(sender.getTransaction("0x1234"))).retryable).toBe(false);
+  });
+
+  describe("refused before anything is signed or sent", () => {
+    // A sender on a closed port: any RPC attempt would give a retryable error instead.
+    let offline: ReturnType<typeof createEvmSender>;
+    beforeAll(async () => {
+      offline = createEvmSender({ network: "ethereum", rpcUrl: `http://127.0.0.1:${await findFreePort()}`, retry: { count: 0, delayMs: 0 } });
+    });
+
+    const recipient = devAccount(5).account.address;
+    const cases: [string, SigningKey, OutgoingTransfer][] = [
+      ["a Tron address", hot.signingKey, { currency: "ETH", toAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", amountMinor: 1n }],
+      ["a Bitcoin address", hot.signingKey, { currency: "USDT", toAddress: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", amountMinor: 1n }],
+      ["a truncated address", hot.signingKey, { currency: "ETH", toAddress: recipient.slice(0, 40), amountMinor: 1n }],
+      ["a checksum typo", hot.signingKey, { currency: "ETH", toAddress: flipCase(recipient), amountMinor: 1n }],
+      ["a currency not on the network", hot.signingKey, { currency: "TRX", toAddress: recipient, amountMinor: 1n }],
+      ["a zero amount", hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 0n }],
+      ["a negative amount", hot.signingKey, { currency: "USDT", toAddress: recipient, amountMinor: -5n }],
+      ["a key that is not the address's", { ...hot.signingKey, address: devAccount(3).account.address }, { currency: "ETH", toAddress: recipient, amountMinor: 1n }],
+      ["a key of the wrong length", { ...hot.signingKey, privateKey: hot.signingKey.privateKey.slice(1) }, { currency: "ETH", toAddress: recipient, amountMinor: 1n }],
+    ];
+
+    test.each(cases)("%s", async (_name, key, transfer) => {
+      const nonceBefore = await pendingNonce(hot.account.address);
+      expect((await rejection(offline.send(key, transfer))).retryable).toBe(false);
+      expect((await rejection(senderFor().send(key, transfer))).retryable).toBe(false);
+      expect(await pendingNonce(hot.account.address)).toBe(nonceBefore);
+    });
+
+    test("the address check is the catalogue's", () => {
+      expect(validateAddress("ethereum", "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toEqual({ ok: false, reason: "wrong_network" });
+      expect(validateAddress("ethereum", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")).toEqual({ ok: false, reason: "wrong_network" });
+    });
+  });
+
+  describe("a chain without EIP-1559 (anvil --hardfork berlin)", () => {
+    let legacy: Anvil;
+    beforeAll(async () => {
+      legacy = await startAnvil(["--hardfork", "berlin"]);
+    });
+    afterAll(async () => {
+      await legacy?.stop();
+    });
+
+    test("pays with a legacy gas price, and the estimate is gas × gas price", async () => {
+      const legacyClients = anvilClients(legacy.url);
+      expect((await legacyClients.publicClient.getBlock()).baseFeePerGas).toBeNull();
+      const sender = createEvmSender({ network: "polygon", rpcUrl: legacy.url });
+      const recipient = freshAddress();
+      const estimate = await sender.estimateFee(hot.signingKey, { currency: "POL", toAddress: recipient, amountMinor: 99n });
+      const { txid } = await sender.send(hot.signingKey, { currency: "POL", toAddress: recipient, amountMinor: 99n });
+      const receipt = await legacyClients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+      expect(receipt.type).toBe("legacy");
+      expect(estimate).toEqual({ feeMinor: receipt.gasUsed * receipt.effectiveGasPrice, feeCurrency: "POL" });
+      expect(await legacyClients.publicClient.getBalance({ address: recipient })).toBe(99n);
+    });
+  });
+
+  describe("a broadcast whose answer is lost", () => {
+    const NO_RETRY = { count: 0, delayMs: 0 };
+
+    test("when the node got it, the payout is sent (found by its hash)", async () => {
+      const proxy = await startRpcProxy(anvil.url, (method) => (method === "eth_sendRawTransaction" ? { kind: "forward-then-drop" } : { kind: "forward" }));
+      try {
+        const recipient = freshAddress();
+        const { txid } = await senderFor({ rpcUrl: proxy.url, retry: NO_RETRY }).send(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 11n });
+        await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+        expect(await clients.publicClient.getBalance({ address: recipient })).toBe(11n);
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    test("a retried broadcast that the node already has counts as sent, once", async () => {
+      // First attempt reaches the node but its answer is lost; viem resends the same bytes.
+      let attempts = 0;
+      const proxy = await startRpcProxy(anvil.url, (method) => {
+        if (method !== "eth_sendRawTransaction") return { kind: "forward" };
+        attempts++;
+        return attempts === 1 ? { kind: "forward-then-drop" } : { kind: "forward" };
+      });
+      try {
+        await clients.testClient.setAutomine(false);
+        const recipient = freshAddress();
+        const { txid } = await senderFor({ rpcUrl: proxy.url, retry: { count: 2, delayMs: 10 } }).send(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 12n });
+        expect(attempts).toBe(2);
+        await clients.testClient.mine({ blocks: 1 });
+        await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+        expect(await clients.publicClient.getBalance({ address: recipient })).toBe(12n);
+      } finally {
+        await clients.testClient.setAutomine(true);
+        await proxy.stop();
+      }
+    });
+
+    test("when the node never got it, the error is retryable, carries the txid, and the nonce is reused", async () => {
+      const proxy = await startRpcProxy(anvil.url, (method) => (method === "eth_sendRawTransaction" ? { kind: "drop" } : { kind: "forward" }));
+      try {
+        const nonceBefore = await pendingNonce(hot.account.address);
+        const error = await rejection(senderFor({ rpcUrl: proxy.url, retry: NO_RETRY }).send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 13n }));
+        expect(error).toBeInstanceOf(EvmBroadcastUncertainError);
+        expect(error.retryable).toBe(true);
+        const { txid: lostTxid } = error as EvmBroadcastUncertainError;
+        expect(await senderFor().getTransaction(lostTxid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+        const { txid } = await senderFor().send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 14n });
+        expect((await clients.publicClient.getTransaction({ hash: txid as Hash })).nonce).toBe(nonceBefore);
+      } finally {
+        await proxy.stop();
+      }
+    });
+  });
+
+  test("a lower-case recipient is paid at its checksummed address", async () => {
+    const recipient = freshAddress();
+    const { txid } = await senderFor().send(hot.signingKey, { currency: "ETH", toAddress: recipient.toLowerCase(), amountMinor: 5n });
+    await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
+    expect(await clients.publicClient.getBalance({ address: recipient })).toBe(5n);
+  });
+});
+
+/** Flips the case of the first letter of an address's hex, breaking its EIP-55 checksum. */
+function flipCase(address: string): string {
+  const index = address.slice(2).search(/[a-fA-F]/) + 2;
+  const letter = address[index];
+  const flipped = letter === letter.toUpperCase() ? letter.toLowerCase() : letter.toUpperCase();
+  return address.slice(0, index) + flipped + address.slice(index + 1);
+}
+
+/** A key of an address that holds nothing. */
+function freshKey(): SigningKey {
+  const privateKey = generatePrivateKey();
+  const account = privateKeyToAccount(privateKey);
+  return { address: account.address, privateKey: hexToBytes(privateKey), publicKey: hexToBytes(account.publicKey) };
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Abi, Address } from "viem";
+import { getChainAdapter } from "@/lib/chains/registry";
+import { resetRealChains, verifyRealChains } from "@/lib/chains/real-chains";
+import { resolveNetworkStatus } from "@/lib/chains/network-sources";
+import { findNetwork } from "@/lib/catalogue";
+import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { listMerchantBalances } from "@/lib/ledger/balances";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { scanNetwork } from "./scan-chain";
+
+// The whole payment path on a real EVM node: anvil started by this file, serving "ethereum".
+let anvil: Anvil;
+let clients: ReturnType<typeof anvilClients>;
+let token: { address: Address; abi: Abi };
+beforeAll(async () => {
+  anvil = await startAnvil();
+  clients = anvilClients(anvil.url);
+  token = await deployTestToken(clients, 1_000_000_000_000n);
+  resetRealChains();
+}, 120_000);
+afterAll(async () => {
+  resetRealChains();
+  await anvil?.stop();
+});
+
+function toMinor(text: string, decimals: number): bigint {
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole + fraction.padEnd(decimals, "0"));
+}
+
+describe("invoices paid on anvil through the service", () => {
+  it("credits an ETH deposit and an ERC-20 (USDT) deposit exactly once, after the required confirmations", async () => {
+    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
+    const deps = makeTestDeps({}, env);
+    await verifyRealChains(deps.config, deps.db, env);
+    expect(resolveNetworkStatus(findNetwork("ethereum")!, deps.config)).toEqual({ network: "ethereum", source: "rpc", chain: "chain id 31337" });
+    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    await scanNetwork(deps, adapter);
+
+    const merchant = await makeMerchant();
+    const ethInvoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
+    const usdtInvoice = (await callSigned("/v1/payment", { amount: "25.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
+    const ethHash = await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
+    const usdtHash = await clients.walletClient.writeContract({
+      address: token.address,
+      abi: token.abi,
+      functionName: "transfer",
+      args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)],
+    });
+    await scanNetwork(deps, adapter);
+    const seenEth = (await callSigned("/v1/payment/info", { uuid: ethInvoice.uuid }, merchant, { deps })).body.result;
+    expect(seenEth).toMatchObject({ payment_status: "confirm_check", txid: ethHash });
+    expect(seenEth.confirmations).toBeGreaterThanOrEqual(1); // anvil mines each transaction in its own block
+    expect(seenEth.confirmations).toBeLessThan(seenEth.required_confirmations);
+    expect(seenEth.payer_address.toLowerCase()).toBe(clients.walletClient.account.address.toLowerCase());
+
+    await clients.testClient.mine({ blocks: Math.max(ethInvoice.required_confirmations, usdtInvoice.required_confirmations) });
+    await scanNetwork(deps, adapter);
+    await scanNetwork(deps, adapter);
+    for (const [invoice, txid] of [[ethInvoice, ethHash], [usdtInvoice, usdtHash]] as const) {
+      const paid = (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result;
+      expect(paid).toMatchObject({ payment_status: "paid", is_final: true, txid, amount_paid: invoice.payer_amount });
+    }
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances.map((row) => row.asset).sort()).toEqual(["ETH:ethereum", "USDT:ethereum"]);
+    expect(await getTestDb().chainTransfer.count({ where: { invoiceId: { in: [ethInvoice.uuid, usdtInvoice.uuid] } } })).toBe(2);
+  });
+});
