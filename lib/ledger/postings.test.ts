@@ -5,8 +5,8 @@ describe("journals", () => {
   const base = { merchantId: "m1", asset: "USDT:tron" };
 
   it("credits a confirmed deposit from the chain into incoming", () => {
-    const journal = depositConfirmedJournal({ ...base, transferId: "t1", amount: 10_000_000n });
-    expect(journal.reference).toBe("transfer:t1:confirmed");
+    const journal = depositConfirmedJournal({ ...base, transferId: "t1", blockHash: "h1", amount: 10_000_000n });
+    expect(journal.reference).toBe("transfer:t1:confirmed:h1");
     expect(isBalanced(journal)).toBe(true);
     expect(journal.postings.map((p) => [p.account.owner, p.account.bucket, p.amount])).toEqual([
       ["platform", "chain", -10_000_000n],
@@ -28,9 +28,9 @@ describe("journals", () => {
   it("matures and reverses with balanced journals", () => {
     const matured = lotMaturedJournal({ ...base, lotId: "l1", amount: 7n });
     expect(isBalanced(matured)).toBe(true);
-    const reversed = reversalJournal(depositConfirmedJournal({ ...base, transferId: "t2", amount: 9n }), "reorg");
+    const reversed = reversalJournal(depositConfirmedJournal({ ...base, transferId: "t2", blockHash: "h2", amount: 9n }), "reorg");
     expect(isBalanced(reversed)).toBe(true);
-    expect(reversed.reference).toBe("transfer:t2:confirmed:reversed");
+    expect(reversed.reference).toBe("transfer:t2:confirmed:h2:reversed");
     expect(reversed.postings[0].amount).toBe(9n);
   });
 

@@ -53,10 +53,14 @@ export function isBalanced(journal: Pick<Journal, "postings">): boolean {
   return journal.postings.length >= 2 && [...sums.values()].every((sum) => sum === 0n);
 }
 
-/** A confirmed deposit for an invoice: from the outside world into the merchant's incoming bucket. */
-export function depositConfirmedJournal(input: { transferId: string; merchantId: string; asset: string; amount: bigint }): Journal {
+/**
+ * A confirmed deposit for an invoice: from the outside world into the merchant's incoming
+ * bucket. The reference names the block that holds it: a transfer orphaned by a reorganisation
+ * and mined again in another block is credited again (after its first credit was reversed).
+ */
+export function depositConfirmedJournal(input: { transferId: string; blockHash: string; merchantId: string; asset: string; amount: bigint }): Journal {
   return {
-    reference: `transfer:${input.transferId}:confirmed`,
+    reference: `transfer:${input.transferId}:confirmed:${input.blockHash}`,
     kind: "deposit_confirmed",
     postings: [
       { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: -input.amount },

@@ -67,4 +67,40 @@ describe("invoices paid on anvil through the service", () => {
     expect(balances.map((row) => row.asset).sort()).toEqual(["ETH:ethereum", "USDT:ethereum"]);
     expect(await getTestDb().chainTransfer.count({ where: { invoiceId: { in: [ethInvoice.uuid, usdtInvoice.uuid] } } })).toBe(2);
   });
+
+  it("reflects a reorganisation that orphans a credited payment: credit reversed, invoice open again, paid again when re-sent", async () => {
+    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
+    const deps = makeTestDeps({}, env);
+    await verifyRealChains(deps.config, deps.db, env);
+    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    await scanNetwork(deps, adapter);
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
+    const snapshot = (await clients.testClient.snapshot()) as `0x${string}`;
+    await clients.walletClient.sendTransaction({ to: invoice.address, value: toMinor(invoice.payer_amount, 18) });
+    await clients.testClient.mine({ blocks: invoice.required_confirmations });
+    await scanNetwork(deps, adapter);
+    expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
+    expect((await listMerchantBalances(getTestDb(), merchant.merchantId)).length).toBe(1);
+
+    // The blocks holding the payment are replaced by a longer chain without it.
+    await clients.testClient.revert({ id: snapshot });
+    await clients.testClient.mine({ blocks: invoice.required_confirmations + 5 });
+    await scanNetwork(deps, adapter);
+    const reopened = (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result;
+    expect(reopened).toMatchObject({ payment_status: "check", is_final: false, amount_paid: "0" });
+    expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual([]);
+    const transfers = await getTestDb().chainTransfer.findMany({ where: { invoiceId: invoice.uuid } });
+    expect(transfers.map((transfer) => transfer.status)).toEqual(["orphaned"]);
+    const { auditLedger } = await import("@/lib/ledger/balances");
+    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+
+    // Paying again settles it again, once.
+    await clients.walletClient.sendTransaction({ to: invoice.address, value: toMinor(invoice.payer_amount, 18) });
+    await clients.testClient.mine({ blocks: invoice.required_confirmations });
+    await scanNetwork(deps, adapter);
+    expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances).toHaveLength(1);
+  });
 });

@@ -3,6 +3,7 @@ import { listNetworks } from "@/lib/catalogue";
 import { getChainAdapter } from "@/lib/chains/registry";
 import type { ChainAdapter } from "@/lib/chains/types";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
+import { orphanInvoiceTransfers } from "@/lib/services/invoices/orphan-transfers";
 import { log } from "@/lib/log";
 import type { JobDeps } from "../catalogue";
 
@@ -29,7 +30,10 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   const cursor = await db.chainCursor.findUnique({ where: { network } });
   // A real node's history before the service first looked holds no deposits of its invoices:
   // start at the tip. A sandbox chain is read from its genesis.
-  const startHeight = cursor?.height ?? (adapter.source === "rpc" ? Math.max(-1, tip.height - 1) : -1);
+  let startHeight = cursor?.height ?? (adapter.source === "rpc" ? Math.max(-1, tip.height - 1) : -1);
+  const reorg = await handleReorganisation(deps, adapter, tip.height, now);
+  // Read again from below the fork: the orphaned transactions may be mined again in other blocks.
+  if (reorg.forkHeight !== null) startHeight = Math.min(startHeight, reorg.forkHeight - 1);
   const candidates = await adapter.scanTransfers({ afterHeight: startHeight });
   // Only transfers to the service's own deposit addresses matter (final invoices included: a late payment is still credited).
   const watched = candidates.length
@@ -62,8 +66,12 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
         ],
         skipDuplicates: true, // a concurrent pass recorded it first
       });
-    } else if (existing.blockHeight !== transfer.blockHeight || existing.blockHash !== transfer.blockHash) {
-      await db.chainTransfer.update({ where: { id: existing.id }, data: { blockHeight: transfer.blockHeight, blockHash: transfer.blockHash, updatedAt: now } });
+    } else if (existing.blockHeight !== transfer.blockHeight || existing.blockHash !== transfer.blockHash || existing.status === "orphaned") {
+      // Seen again — in another block after a reorganisation, or mined after the mempool: it counts anew.
+      await db.chainTransfer.update({
+        where: { id: existing.id },
+        data: { blockHeight: transfer.blockHeight, blockHash: transfer.blockHash, ...(existing.status === "orphaned" ? { status: "seen" } : {}), updatedAt: now },
+      });
     }
     if (invoiceId) touched.add(invoiceId);
   }
@@ -91,7 +99,44 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
     create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
     update: { height: tip.height, blockHash: tip.hash, updatedAt: now },
   });
-  return { network, height: tip.height, observed: observed.length, deliveryIds };
+  return { network, height: tip.height, observed: observed.length, deliveryIds: [...reorg.deliveryIds, ...deliveryIds] };
+}
+
+/** How far back the watcher checks that recorded blocks are still on the chain. */
+const REORG_WINDOW_BLOCKS = 500;
+
+/**
+ * Compares the blocks holding recent transfers with the chain as it is now. Transfers in blocks
+ * that are gone are orphaned, per invoice, with their credits reversed (see
+ * orphanInvoiceTransfers). Returns the lowest height that changed, or null.
+ */
+async function handleReorganisation(deps: Pick<JobDeps, "db" | "config">, adapter: ChainAdapter, tipHeight: number, now: Date) {
+  const recent = await deps.db.chainTransfer.findMany({
+    where: { network: adapter.network, status: { not: "orphaned" }, blockHeight: { not: null, gte: tipHeight - REORG_WINDOW_BLOCKS } },
+    select: { id: true, blockHeight: true, blockHash: true, invoiceId: true },
+  });
+  const canonical = new Map<number, string | null>();
+  for (const height of new Set(recent.map((transfer) => transfer.blockHeight!))) {
+    canonical.set(height, height > tipHeight ? null : await adapter.getBlockHash(height));
+  }
+  const orphaned = recent.filter((transfer) => canonical.get(transfer.blockHeight!) !== transfer.blockHash);
+  if (orphaned.length === 0) return { forkHeight: null, deliveryIds: [] as string[] };
+  log.warn("reorganisation: transfers orphaned", { network: adapter.network, transfers: orphaned.map((transfer) => transfer.id) });
+  const deliveryIds: string[] = [];
+  const byInvoice = new Map<string, string[]>();
+  for (const transfer of orphaned) if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer.id]);
+  for (const [invoiceId, transferIds] of byInvoice) {
+    try {
+      const result = await deps.db.$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, transferIds, now));
+      deliveryIds.push(...result.deliveryIds);
+    } catch (error) {
+      // The merchant's balance cannot cover the reversal (already paid out): record the orphaning
+      // so the watcher moves on, and leave the ledger for an operator to settle.
+      log.error("reorganisation reversed a credit that is no longer covered; needs review", { network: adapter.network, invoiceId, error });
+      await deps.db.chainTransfer.updateMany({ where: { id: { in: transferIds } }, data: { status: "orphaned", updatedAt: now } });
+    }
+  }
+  return { forkHeight: Math.min(...orphaned.map((transfer) => transfer.blockHeight!)), deliveryIds };
 }
 
 /** The watcher job: one pass over every network served here. A failing network does not stop the others. */

@@ -50,7 +50,8 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     const amount = toMinor(transfer.amountMinor);
     const isDeep = transfer.confirmations >= Math.max(1, invoice.requiredConfirmations);
     if (transfer.status === "seen" && isDeep && asset) {
-      await postJournal(tx, depositConfirmedJournal({ transferId: transfer.id, merchantId: invoice.merchantId, asset, amount }), now);
+      const blockHash = transfer.blockHash ?? "unknown-block";
+      await postJournal(tx, depositConfirmedJournal({ transferId: transfer.id, blockHash, merchantId: invoice.merchantId, asset, amount }), now);
       await tx.chainTransfer.update({ where: { id: transfer.id }, data: { status: "confirmed", updatedAt: now } });
       transfer.status = "confirmed";
     }
@@ -76,8 +77,8 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   const shouldSettle = asset !== null && isFinalNow && confirmedMinor > settledMinor && (decision.shouldSettle || isFinalPaymentStatus(status));
   if (shouldSettle) {
     const received = confirmedMinor - settledMinor;
-    // The fixed part of the fee is taken once, with the first settlement.
-    const fixed = invoice.settlements === 0 ? toMinor(invoice.feeFixedAssetMinor) : 0n;
+    // The fixed part of the fee is taken once, with the first settlement (again after a reorg reversed it).
+    const fixed = settledMinor === 0n ? toMinor(invoice.feeFixedAssetMinor) : 0n;
     const fee = platformFeeMinor(received, invoice.feePercentBps, fixed);
     await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee }), now);
     await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: received - fee, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
