@@ -34,8 +34,10 @@ export function defineOperation<Schema extends z.ZodType>(spec: OperationSpec<Sc
       const parsed = spec.schema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
+        // A nested field may name its own code ("accepted.network"); else its top-level field does.
+        const namedPath = issue?.path.filter((part) => typeof part === "string").join(".") ?? "";
         const field = typeof issue?.path[0] === "string" ? issue.path[0] : undefined;
-        const code = (field && spec.fieldErrors?.[field]) || spec.invalidBody;
+        const code = spec.fieldErrors?.[namedPath] || (field && spec.fieldErrors?.[field]) || spec.invalidBody;
         const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
         throw new AppError(code, `${ERROR_CATALOGUE[code].message} (${where}${issue?.message ?? "invalid"})`);
       }

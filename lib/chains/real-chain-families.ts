@@ -5,7 +5,6 @@
  */
 import type { Db } from "@/lib/db/client";
 import { registerRealChainFamily } from "./real-chains";
-import { findNetwork } from "@/lib/catalogue";
 import { createEvmAdapter, createEvmSender } from "./evm";
 import { createSolanaRpcChain } from "./solana/solana-chain";
 import { createTonHttpChain } from "./ton/ton-chain";
@@ -29,6 +28,21 @@ function watchedAddresses(db: Db, network: string) {
   };
 }
 
+/** Local development chains and the public testnets of the catalogue's EVM networks. */
+const EVM_TEST_CHAIN_IDS: ReadonlySet<number> = new Set([
+  31337, // anvil, hardhat
+  1337, // ganache, geth --dev
+  11155111, // ethereum sepolia
+  17000, // ethereum holesky
+  560048, // ethereum hoodi
+  97, // bsc testnet
+  80002, // polygon amoy
+  421614, // arbitrum sepolia
+  84532, // base sepolia
+  11155420, // optimism sepolia
+  43113, // avalanche fuji
+]);
+
 registerRealChainFamily("utxo", createUtxoRealChain);
 
 registerRealChainFamily("evm", (input) => {
@@ -38,8 +52,9 @@ registerRealChainFamily("evm", (input) => {
     sender: createEvmSender({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens }),
     async identify() {
       const chainId = await adapter.chainId();
-      // The network's own mainnet id is production; a test node (anvil: 31337) or a testnet is not.
-      const isProduction = chainId === findNetwork(input.network)?.evmChainId;
+      // spec: operator contract §3 — only known test chains may run beside sandbox chains: local
+      // nodes (anvil, hardhat, ganache) and the public testnets. Any other id counts as a mainnet.
+      const isProduction = !EVM_TEST_CHAIN_IDS.has(chainId);
       return { chain: isProduction ? "main" : "test", isProduction, label: `chain id ${chainId}` };
     },
   };

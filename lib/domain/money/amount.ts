@@ -5,6 +5,9 @@
 
 const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/;
 
+/** The largest amount a Decimal(78,0) column holds: anything above is refused as malformed. */
+export const MAX_MINOR_UNITS = 10n ** 78n - 1n;
+
 /**
  * Parses a non-negative decimal string into minor units of an asset with `decimals` places.
  * Returns null for anything else: signs, exponents, spaces, or more fraction digits than
@@ -19,7 +22,8 @@ export function parseAmount(text: string, decimals: number): bigint | null {
     if (!/^0*$/.test(fraction.slice(decimals))) return null;
   }
   const paddedFraction = fraction.slice(0, decimals).padEnd(decimals, "0");
-  return BigInt(whole + paddedFraction);
+  const minor = BigInt(whole + paddedFraction);
+  return minor > MAX_MINOR_UNITS ? null : minor;
 }
 
 /**

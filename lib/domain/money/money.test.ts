@@ -14,6 +14,12 @@ describe("parseAmount", () => {
     expect(parseAmount(text, decimals)).toBe(expected);
   });
 
+  it("refuses amounts beyond what a 78-digit column holds", () => {
+    expect(parseAmount("9".repeat(78), 0)).toBe(10n ** 78n - 1n);
+    expect(parseAmount("1" + "0".repeat(78), 0)).toBeNull();
+    expect(parseAmount("1" + "0".repeat(70), 18)).toBeNull();
+  });
+
   it.each([["1.234", 2], ["-1", 2], ["1e5", 2], [" 1", 2], ["1.", 2], [".5", 2], ["", 2], ["1,5", 2], ["0x10", 2], ["12.5", 0]])(
     "refuses %s at %i decimals",
     (text, decimals) => {

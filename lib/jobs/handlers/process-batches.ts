@@ -48,7 +48,8 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   // Under `stop` the order decides what is skipped, so elements go one at a time; under
   // `continue` they are independent and several run at once.
   const parallelism = batch.onError === "stop" ? 1 : ELEMENT_PARALLELISM;
-  let isStopped = false;
+  // A `stop` batch whose worker died after a failure stays stopped when claimed again.
+  let isStopped = batch.onError === "stop" && batch.failed > 0;
   for (;;) {
     const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: 100 });
     if (items.length === 0) break;
@@ -76,6 +77,8 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
 /** Creates one element's invoice and records the outcome with the counters; true when it failed. */
 async function processElement(deps: BatchDeps, batch: { id: string; merchantId: string }, item: { idx: number; request: string }): Promise<boolean> {
   let outcome: { result: string } | { error: string };
+  // spec: Batch and item status — pending → processing → done or error.
+  await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: item.idx, status: "pending" }, data: { status: "processing" } });
   try {
     const parsed = createPaymentBodySchema.safeParse(JSON.parse(item.request));
     if (!parsed.success) {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { listNetworks } from "@/lib/catalogue";
 import { getChainAdapter } from "@/lib/chains/registry";
-import type { ChainAdapter } from "@/lib/chains/types";
+import type { ChainAdapter, ObservedTransfer } from "@/lib/chains/types";
+import { LedgerError } from "@/lib/ledger/post";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { orphanInvoiceTransfers } from "@/lib/services/invoices/orphan-transfers";
 import { log } from "@/lib/log";
@@ -37,14 +38,21 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   const candidates = await adapter.scanTransfers({ afterHeight: startHeight });
   // Only transfers to the service's own deposit addresses matter (final invoices included: a late payment is still credited).
   const watched = candidates.length
-    ? await db.invoice.findMany({ where: { network, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } }, select: { id: true, address: true } })
+    ? await db.invoice.findMany({
+        where: { network, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } },
+        select: { id: true, address: true, payerCurrency: true },
+      })
     : [];
-  const invoiceByAddress = new Map(watched.map((invoice) => [invoice.address!, invoice.id]));
+  const invoiceByAddress = new Map(watched.map((invoice) => [invoice.address!, invoice]));
   const observed = candidates.filter((transfer) => invoiceByAddress.has(transfer.toAddress));
 
   const touched = new Set<string>();
   for (const transfer of observed) {
-    const invoiceId = invoiceByAddress.get(transfer.toAddress) ?? null;
+    const invoice = invoiceByAddress.get(transfer.toAddress)!;
+    // Only the invoice's own asset pays it. Another asset sent to the address is recorded,
+    // unlinked, for an operator to return: never credited as if it were the invoice's coin.
+    const invoiceId = invoice.payerCurrency === transfer.currency ? invoice.id : null;
+    if (!invoiceId) log.warn("transfer of another asset to a deposit address; recorded for review", { network, txid: transfer.txid, currency: transfer.currency });
     const key = { network, txid: transfer.txid, position: transfer.position };
     const existing = await db.chainTransfer.findUnique({ where: { network_txid_position: key } });
     if (!existing) {
@@ -89,17 +97,54 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   });
   for (const row of waiting) touched.add(row.invoiceId!);
 
-  const deliveryIds: string[] = [];
+  const dropped = await handleDroppedTransfers(deps, adapter, candidates, now);
+  const deliveryIds: string[] = [...dropped];
+  let failures = 0;
   for (const invoiceId of touched) {
-    const result = await db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), invoiceId, now));
-    deliveryIds.push(...result.deliveryIds);
+    // One invoice that cannot be evaluated must not stall the network: the others go on, and
+    // the cursor stays put so the next pass tries it again.
+    try {
+      const result = await db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), invoiceId, now));
+      deliveryIds.push(...result.deliveryIds);
+    } catch (error) {
+      failures++;
+      log.error("invoice evaluation failed; retried at the next pass", { network, invoiceId, error });
+    }
   }
+  if (failures > 0) return { network, height: cursor?.height ?? -1, observed: observed.length, deliveryIds: [...reorg.deliveryIds, ...deliveryIds] };
   await db.chainCursor.upsert({
     where: { network },
     create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
     update: { height: tip.height, blockHash: tip.hash, updatedAt: now },
   });
   return { network, height: tip.height, observed: observed.length, deliveryIds: [...reorg.deliveryIds, ...deliveryIds] };
+}
+
+/** A transaction absent from the mempool this long (evicted, replaced) no longer counts as on its way. */
+const DROPPED_AFTER_MS = 10 * 60_000;
+
+/**
+ * Mempool transfers the chain stopped reporting (evicted, or replaced with RBF) are orphaned
+ * once they have been missing for DROPPED_AFTER_MS, so their invoices do not wait for them
+ * forever. Adapters that report no mempool never record unmined transfers.
+ */
+async function handleDroppedTransfers(deps: Pick<JobDeps, "db" | "config">, adapter: ChainAdapter, reported: ObservedTransfer[], now: Date): Promise<string[]> {
+  const stillThere = new Set(reported.map((transfer) => `${transfer.txid}:${transfer.position}`));
+  const unmined = await deps.db.chainTransfer.findMany({
+    where: { network: adapter.network, status: "seen", blockHeight: null, updatedAt: { lt: new Date(now.getTime() - DROPPED_AFTER_MS) } },
+    select: { id: true, txid: true, position: true, invoiceId: true },
+  });
+  const gone = unmined.filter((transfer) => !stillThere.has(`${transfer.txid}:${transfer.position}`));
+  const deliveryIds: string[] = [];
+  for (const transfer of gone) {
+    if (!transfer.invoiceId) continue;
+    const result = await deps.db.$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
+    deliveryIds.push(...result.deliveryIds);
+  }
+  // Seen again this pass: refresh, so absence is measured from the last sighting.
+  const seenIds = unmined.filter((transfer) => stillThere.has(`${transfer.txid}:${transfer.position}`)).map((transfer) => transfer.id);
+  if (seenIds.length) await deps.db.chainTransfer.updateMany({ where: { id: { in: seenIds } }, data: { updatedAt: now } });
+  return deliveryIds;
 }
 
 /** How far back the watcher checks that recorded blocks are still on the chain. */
@@ -130,6 +175,8 @@ async function handleReorganisation(deps: Pick<JobDeps, "db" | "config">, adapte
       const result = await deps.db.$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, transferIds, now));
       deliveryIds.push(...result.deliveryIds);
     } catch (error) {
+      // Anything but an uncoverable reversal (a deadlock, a lost connection) is retried at the next pass.
+      if (!(error instanceof LedgerError || (error instanceof Error && error.name === "LedgerError"))) throw error;
       // The merchant's balance cannot cover the reversal (already paid out): record the orphaning
       // so the watcher moves on, and leave the ledger for an operator to settle.
       log.error("reorganisation reversed a credit that is no longer covered; needs review", { network: adapter.network, invoiceId, error });
@@ -161,7 +208,9 @@ export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "n
   const now = deps.now();
   // By status (indexed with expires_at) rather than is_final, so the sweep stays an index scan.
   const due = await deps.db.invoice.findMany({
-    where: { status: { in: ["select", "check", "confirm_check", "wrong_amount_waiting"] }, expiresAt: { lte: now } },
+    // confirm_check waits for its transfer (the watcher evaluates it every pass), so it is not
+    // swept: many of them must not crowd out the invoices that really expire.
+    where: { status: { in: ["select", "check", "wrong_amount_waiting"] }, expiresAt: { lte: now } },
     select: { id: true },
     take: limit,
     orderBy: { expiresAt: "asc" },

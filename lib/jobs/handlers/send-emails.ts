@@ -19,10 +19,16 @@ function transporterFor(url: string): nodemailer.Transporter {
 export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConfig, "email">; now(): Date }, limit = 20): Promise<number> {
   const { smtpUrl, from } = deps.config.email;
   if (deps.config.email.mode !== "smtp" || !smtpUrl) return 0;
-  const due = await deps.db.outboundEmail.findMany({ where: { status: "pending" }, orderBy: { createdAt: "asc" }, take: limit });
+  const now = deps.now();
+  // A message left `sending` by a sender that died is due again once its lease ends.
+  const isDue = { OR: [{ status: "pending" }, { status: "sending", leaseUntil: { lt: now } }] };
+  const due = await deps.db.outboundEmail.findMany({ where: isDue, orderBy: { createdAt: "asc" }, take: limit });
   let sent = 0;
   for (const message of due) {
-    const { count } = await deps.db.outboundEmail.updateMany({ where: { id: message.id, status: "pending" }, data: { status: "sending", attempts: { increment: 1 } } });
+    const { count } = await deps.db.outboundEmail.updateMany({
+      where: { id: message.id, ...isDue },
+      data: { status: "sending", attempts: { increment: 1 }, leaseUntil: new Date(now.getTime() + 5 * 60_000) },
+    });
     if (count === 0) continue;
     try {
       await transporterFor(smtpUrl).sendMail({ from, to: message.recipient, subject: message.subject, text: message.text, html: message.html ?? undefined });

@@ -21,7 +21,8 @@ import { clampLifetime, resolveSettlementTarget, type SettlementTarget } from "@
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
-import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
+import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
+import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "./invoice-view";
 
 export interface CreateInvoiceInput {
@@ -105,13 +106,9 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   const symbols = [pricing.symbol, ...(target.kind === "fixed" ? [target.symbol] : [])];
   let hasRevivalCandidate = false;
   if (input.is_refresh && input.order_id !== undefined) {
-    // A revived invoice is re-quoted in its own coin: have that price ready before the lock.
-    const candidate = await deps.db.invoice.findFirst({
-      where: { merchantId, orderId: input.order_id, status: "cancel" },
-      orderBy: { createdAt: "desc" },
-      select: { payerCurrency: true },
-    });
-    if (candidate?.payerCurrency) symbols.push(candidate.payerCurrency);
+    // A revived invoice is re-quoted on its own terms: have those prices ready before the lock.
+    const candidate = await deps.db.invoice.findFirst({ where: revivableWhere(merchantId, input.order_id), orderBy: { createdAt: "desc" } });
+    if (candidate) symbols.push(...requoteSymbols(candidate));
     hasRevivalCandidate = candidate !== null;
   }
   // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
@@ -161,7 +158,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       const live = await tx.invoice.findFirst({ where: { merchantId, orderId, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
       if (live) return live;
       if (input.is_refresh) {
-        const revived = await reviveExpiredInvoice(tx, merchantId, orderId, { now, expiresAt, lifetimeSeconds, quoteFor });
+        const revived = await reviveExpiredInvoice(tx, merchantId, orderId, { now, expiresAt, lifetimeSeconds, prices });
         if (revived) return revived;
       }
     }
@@ -210,33 +207,28 @@ function quoteInSettlementUsd(priceMinor: bigint, decimals: number, usdPrice: { 
   return (priceMinor * usdPrice.numerator * 100n) / (usdPrice.denominator * 10n ** BigInt(decimals));
 }
 
+/** An expired invoice of this order that received nothing: the one is_refresh brings back. */
+function revivableWhere(merchantId: string, orderId: string) {
+  return { merchantId, orderId, status: "cancel", amountPaidMinor: 0, transfers: { none: {} } };
+}
+
 /**
  * spec: POST /v1/payment, is_refresh — an expired invoice with this order_id comes back to
- * life with a new rate and term, keeping its address. Only an invoice that received nothing.
+ * life with a new rate and term, keeping its price, coin and address.
  */
 async function reviveExpiredInvoice(
   tx: Tx,
   merchantId: string,
   orderId: string,
-  terms: {
-    now: Date;
-    expiresAt: Date;
-    lifetimeSeconds: number;
-    quoteFor: (target: { kind: "fixed"; symbol: string; network: string }, now: Date, until: Date) => ReturnType<typeof quoteInSettlement>;
-  },
+  terms: { now: Date; expiresAt: Date; lifetimeSeconds: number; prices: Map<string, Ratio> },
 ): Promise<Invoice | null> {
-  const expired = await tx.invoice.findFirst({
-    where: { merchantId, orderId, status: "cancel", amountPaidMinor: 0 },
-    orderBy: { createdAt: "desc" },
-  });
+  const expired = await tx.invoice.findFirst({ where: revivableWhere(merchantId, orderId), orderBy: { createdAt: "desc" } });
   if (!expired) return null;
-  if (await tx.chainTransfer.count({ where: { invoiceId: expired.id } })) return null;
-  const isSelected = expired.payerCurrency !== null && expired.network !== null;
-  const quote = isSelected ? terms.quoteFor({ kind: "fixed", symbol: expired.payerCurrency!, network: expired.network! }, terms.now, terms.expiresAt) : null;
+  const quote = expired.payerCurrency ? requoteStoredInvoice(expired, terms.prices, terms.now, terms.expiresAt) : null;
   return tx.invoice.update({
     where: { id: expired.id },
     data: {
-      status: isSelected ? "check" : "select",
+      status: quote ? "check" : "select",
       isFinal: false,
       expiresAt: terms.expiresAt,
       lifetimeSeconds: terms.lifetimeSeconds,

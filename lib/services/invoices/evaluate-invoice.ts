@@ -41,7 +41,11 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
   const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
   const status = invoice.status as PaymentStatus;
-  const transfers = await tx.chainTransfer.findMany({ where: { invoiceId, status: { not: "orphaned" } }, orderBy: { createdAt: "asc" } });
+  // Only the invoice's own asset counts (the watcher links nothing else; this guards the sum).
+  const transfers = await tx.chainTransfer.findMany({
+    where: { invoiceId, status: { not: "orphaned" }, currency: invoice.payerCurrency ?? "" },
+    orderBy: { createdAt: "asc" },
+  });
   const asset = invoice.payerCurrency && invoice.network ? assetKey(invoice.payerCurrency, invoice.network) : null;
 
   let confirmedMinor = 0n;

@@ -4,11 +4,11 @@ import { allocateDepositAddress } from "@/lib/chains/allocate-address";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { networkAvailability } from "@/lib/chains/network-sources";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import type { InvoiceDeps } from "./create-invoice";
 import { isUuid } from "./find-invoice";
 import { toMinor } from "./invoice-view";
-import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement } from "./pricing";
+import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols } from "./pricing";
 
 /** The invoice behind a hosted-page id: `pay.bad_uuid` / `pay.not_found`. */
 export async function getHostedInvoiceOrThrow(deps: Pick<InvoiceDeps, "db">, id: string): Promise<Invoice> {
@@ -28,19 +28,14 @@ export async function openHostedInvoice(deps: InvoiceDeps, id: string): Promise<
   const now = deps.now();
   const isQuoteStale = invoice.status === "check" && invoice.rateExpiresAt !== null && invoice.rateExpiresAt <= now && invoice.expiresAt > now;
   if (!isQuoteStale || !invoice.payerCurrency || !invoice.network) return invoice;
-  const prices = await fetchPricesOrThrow(deps.rates, [invoice.priceCurrency, invoice.payerCurrency], "invoice.quote_failed");
-  const pricing = findPricingCurrency(invoice.priceCurrency)!;
-  const quote = quoteInSettlement({
-    priceCurrency: pricing,
-    priceMinor: toMinor(invoice.priceAmountMinor),
-    symbol: invoice.payerCurrency,
-    network: invoice.network,
-    prices,
-    subtractPercent: invoice.subtractPercent,
-    feeFixedUsdMinor: toMinor(invoice.feeFixedUsdMinor),
-    now,
-    expiresAt: invoice.expiresAt,
-  });
+  let quote;
+  try {
+    quote = requoteStoredInvoice(invoice, await fetchPricesOrThrow(deps.rates, requoteSymbols(invoice), "invoice.quote_failed"), now, invoice.expiresAt);
+  } catch (error) {
+    // spec: GET /v1/pay/{id} answers only pay.* codes: with no new rate the page shows the last quote.
+    if (isAppError(error)) return invoice;
+    throw error;
+  }
   // Conditional on nothing having happened meanwhile: a transfer or selection wins.
   const { count } = await deps.db.invoice.updateMany({
     where: { id, status: "check", updatedAt: invoice.updatedAt, transfers: { none: {} } },

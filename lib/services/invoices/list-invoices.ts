@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { Invoice } from "@/generated/prisma/client";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "./find-invoice";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 
 export interface InvoiceFilters {
@@ -27,7 +28,7 @@ export function encodeCursor(row: Pick<Invoice, "createdAt" | "id">): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(iso ?? "");
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError("payment.bad_cursor");
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) throw new AppError("payment.bad_cursor");
   return { createdAt, id };
 }
 

@@ -35,11 +35,13 @@ export async function orphanInvoiceTransfers(tx: Tx, deps: EvaluationDeps, invoi
     }
   }
   await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, updatedAt: now } });
-  // Reopen, so that the lifecycle is decided again from what is still on chain.
-  await tx.invoice.update({
-    where: { id: invoiceId },
-    data: { status: invoice.payerCurrency ? "check" : "select", isFinal: false, settledMinor: "0", updatedAt: now },
-  });
+  if (credited.length > 0 && asset) {
+    // Credits were reversed: reopen, so that the lifecycle is decided again from what is still on chain.
+    await tx.invoice.update({
+      where: { id: invoiceId },
+      data: { status: invoice.payerCurrency ? "check" : "select", isFinal: false, settledMinor: "0", updatedAt: now },
+    });
+  }
   return evaluateInvoice(tx, deps, invoiceId, now);
 }
 

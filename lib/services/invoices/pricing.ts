@@ -1,4 +1,4 @@
-import { findNetwork, findSettlementAsset, findSettlementSymbol, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
+import { findNetwork, findPricingCurrency, findSettlementAsset, findSettlementSymbol, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
 import { requiredConfirmations } from "@/lib/catalogue";
 import type { RateProvider } from "@/lib/rates";
 import { parseAmount } from "@/lib/domain/money/amount";
@@ -73,4 +73,31 @@ export function quoteInSettlement(input: {
     requiredConfirmations: requiredConfirmations(asset, quote.priceUsdMinor),
     rateExpiresAt,
   };
+}
+
+/** Symbols whose prices re-quoting a stored invoice needs. */
+export function requoteSymbols(row: { priceCurrency: string; payerCurrency: string | null }): string[] {
+  return row.payerCurrency ? [row.priceCurrency, row.payerCurrency] : [row.priceCurrency];
+}
+
+/** Re-quotes a stored invoice on its own terms (price, coin, network, surcharge, fee) at new prices. */
+export function requoteStoredInvoice(
+  row: { priceCurrency: string; priceAmountMinor: { toFixed(): string }; payerCurrency: string | null; network: string | null; subtractPercent: number; feeFixedUsdMinor: { toFixed(): string } },
+  prices: Map<string, Ratio>,
+  now: Date,
+  expiresAt: Date,
+): FixedQuote {
+  const pricing = findPricingCurrency(row.priceCurrency);
+  if (!pricing || !row.payerCurrency || !row.network) throw new AppError("invoice.no_pay_asset");
+  return quoteInSettlement({
+    priceCurrency: pricing,
+    priceMinor: BigInt(row.priceAmountMinor.toFixed()),
+    symbol: row.payerCurrency,
+    network: row.network,
+    prices,
+    subtractPercent: row.subtractPercent,
+    feeFixedUsdMinor: BigInt(row.feeFixedUsdMinor.toFixed()),
+    now,
+    expiresAt,
+  });
 }

@@ -209,6 +209,7 @@ CREATE TABLE "outbound_emails" (
     "status" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "last_error" TEXT NOT NULL DEFAULT '',
+    "lease_until" TIMESTAMPTZ(3),
     "sent_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 

@@ -12,6 +12,7 @@ export const listAcceptedOp = defineOperation({
 export const setAcceptedOp = defineOperation({
   schema: z.object({ accepted: z.array(z.object({ currency: z.string().min(1), network: z.string().min(1) })).max(500) }),
   invalidBody: "accepted.unknown_currency",
+  fieldErrors: { "accepted.network": "accepted.no_network", "accepted.currency": "accepted.unknown_currency" },
   handle: async (input, context) => {
     await setAcceptedMethods(context.deps.db, merchantOf(context), input.accepted);
     return { ok: true };
