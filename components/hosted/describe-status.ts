@@ -1,23 +1,8 @@
 import type { PublicPaymentObject } from "./types";
 
-/** spec: Payment status — the statuses the page knows how to word. */
-export type PaymentStatus =
-  /** Currency-agnostic invoice waiting for the buyer's coin and network. */
-  | "select"
-  /** Waiting for payment. */
-  | "check"
-  /** Transaction seen, waiting for confirmations. */
-  | "confirm_check"
-  /** Underpaid, waiting for the rest while the term runs. */
-  | "wrong_amount_waiting"
-  /** Paid within tolerance. */
-  | "paid"
-  /** Overpaid beyond tolerance. */
-  | "paid_over"
-  /** Underpaid, term over. */
-  | "wrong_amount"
-  /** Expired or cancelled. */
-  | "cancel";
+import type { PaymentStatus } from "@/lib/domain/invoice/status";
+
+export type { PaymentStatus };
 
 /** How a status looks: the colour family of its panel. */
 export type StatusTone =
