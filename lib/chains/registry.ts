@@ -5,6 +5,7 @@ import type { AddressChain } from "./addresses";
 import { resolveNetworkStatus } from "./network-sources";
 import { getRealChainState } from "./real-chains";
 import { createSandboxAdapter } from "./sandbox/sandbox-chain";
+import { createSandboxSender } from "./sandbox/sandbox-sender";
 import type { ChainAdapter, ChainSender } from "./types";
 
 /** The chain serving a network in this deployment, or null when none does. */
@@ -20,10 +21,13 @@ export function getChainAdapter(db: Db, config: Pick<GatewayConfig, "sandbox" | 
   return null;
 }
 
-/** The sender of a network served by a real node (sandbox payouts are simulated elsewhere). */
-export function getChainSender(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">, network: string): ChainSender | null {
+/** The sender of a network: its sandbox chain's, or its real node's; null when none serves it. */
+export function getChainSender(db: Db, config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">, network: string): ChainSender | null {
   const found = findNetwork(network);
-  if (!found || resolveNetworkStatus(found, config).source !== "rpc") return null;
+  if (!found) return null;
+  const source = resolveNetworkStatus(found, config).source;
+  if (source === "sandbox") return createSandboxSender(db, found.id as NetworkId);
+  if (source !== "rpc") return null;
   const state = getRealChainState(found.id);
   return state?.kind === "ready" ? state.chain.sender : null;
 }

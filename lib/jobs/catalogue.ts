@@ -5,6 +5,10 @@ import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhoo
 import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
 import { notifyDeliveriesRecorded } from "./notify";
 import { getRealChainState, verifyRealChains } from "@/lib/chains/real-chains";
+import { getChainSender } from "@/lib/chains/registry";
+import { listNetworks, type NetworkId } from "@/lib/catalogue";
+import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { log } from "@/lib/log";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
 
@@ -56,6 +60,24 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
       const unchecked = Object.keys(deps.config.rpcEndpoints).some((network) => getRealChainState(network)?.kind !== "ready");
       if (unchecked) await verifyRealChains(deps.config, deps.db);
       return { checked: unchecked };
+    },
+  },
+  {
+    name: "chain.sweep",
+    everySeconds: 30,
+    cron: "* * * * *",
+    run: async (deps) => {
+      let planned = 0;
+      for (const network of listNetworks()) {
+        const sender = getChainSender(deps.db, deps.config, network.id);
+        if (!sender) continue;
+        try {
+          planned += (await sweepNetwork(deps, network.id as NetworkId, sender)).planned;
+        } catch (error) {
+          log.warn("sweep pass failed; the next pass retries", { network: network.id, error });
+        }
+      }
+      return { planned };
     },
   },
   {

@@ -31,7 +31,7 @@ export async function auditLedger(db: Db): Promise<{ mismatched: LedgerDiscrepan
     FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.account_id = a.id
     GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(SUM(p.amount), 0)`;
   const negative = await db.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM ledger_accounts WHERE balance < 0 AND NOT (owner = ${PLATFORM} AND bucket = 'chain')`;
+    SELECT id::text AS id FROM ledger_accounts WHERE balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees'))`;
   const unbalanced = await db.$queryRaw<{ reference: string }[]>`
     SELECT j.reference FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
     GROUP BY j.reference, a.asset HAVING SUM(p.amount) <> 0`;

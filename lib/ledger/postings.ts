@@ -19,7 +19,9 @@ export type Bucket =
   /** Reserved for payout links and pending payouts. */
   | "payout_held"
   /** Platform only: fees taken. */
-  | "fees";
+  | "fees"
+  /** Platform only: network fees paid for the service's own transfers (sweeps); an expense, below zero. */
+  | "network_fees";
 
 export const PLATFORM = "platform";
 
@@ -104,7 +106,19 @@ export function reversalJournal(original: Journal, reason: string): Journal {
   };
 }
 
-/** Accounts that may go negative: only the platform's view of the outside world. */
+/** Accounts that may go negative: the platform's view of the outside world, and its expenses. */
 export function mayGoNegative(account: AccountKey): boolean {
-  return account.owner === PLATFORM && account.bucket === "chain";
+  return account.owner === PLATFORM && (account.bucket === "chain" || account.bucket === "network_fees");
+}
+
+/** A network fee the service paid for one of its own transfers: money out to the world, as an expense. */
+export function networkFeeJournal(input: { transferId: string; asset: string; fee: bigint }): Journal {
+  return {
+    reference: `outgoing:${input.transferId}:fee`,
+    kind: "network_fee",
+    postings: [
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: input.fee },
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "network_fees" }, amount: -input.fee },
+    ],
+  };
 }

@@ -103,4 +103,57 @@ describe("invoices paid on anvil through the service", () => {
     const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
     expect(balances).toHaveLength(1);
   });
+
+  it("sweeps credited ETH and ERC-20 deposits into the hot wallet, sending gas for the token first", async () => {
+    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
+    const deps = makeTestDeps({}, env);
+    await verifyRealChains(deps.config, deps.db, env);
+    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    await scanNetwork(deps, adapter);
+    const merchant = await makeMerchant();
+    const ethInvoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
+    const usdtInvoice = (await callSigned("/v1/payment", { amount: "25.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
+    await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
+    await clients.walletClient.writeContract({ address: token.address, abi: token.abi, functionName: "transfer", args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)] });
+    await clients.testClient.mine({ blocks: 70 });
+    await scanNetwork(deps, adapter);
+
+    // The hot wallet pays the token sweep's gas: fund it.
+    const { loadKeyMaterial } = await import("@/lib/chains/key-material");
+    const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
+    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
+    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+    const hotBefore = await clients.publicClient.getBalance({ address: hot.address as Address });
+    const tokenBalance = (address: string) =>
+      clients.publicClient.readContract({ address: token.address, abi: token.abi, functionName: "balanceOf", args: [address] }) as Promise<bigint>;
+    const hotTokensBefore = await tokenBalance(hot.address);
+
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const sender = getChainSender(deps.db, deps.config, "ethereum")!;
+    for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
+
+    const rows = await getTestDb().outgoingTransfer.findMany({ where: { OR: [{ fromAddress: { in: [ethInvoice.address, usdtInvoice.address] } }, { toAddress: usdtInvoice.address }] } });
+    expect(rows.map((row) => `${row.kind}:${row.currency}:${row.status}`).sort()).toEqual(["gas:ETH:confirmed", "sweep:ETH:confirmed", "sweep:USDT:confirmed"]);
+    expect(await tokenBalance(usdtInvoice.address)).toBe(0n);
+    // Every USDT sweep of this pass (this invoice's, and the earlier test's paid invoice's) arrived, exactly.
+    const usdtSweeps = await getTestDb().outgoingTransfer.findMany({ where: { network: "ethereum", kind: "sweep", currency: "USDT", status: "confirmed" } });
+    expect(usdtSweeps.some((row) => row.fromAddress === usdtInvoice.address)).toBe(true);
+    expect((await tokenBalance(hot.address)) - hotTokensBefore).toBe(usdtSweeps.reduce((sum, row) => sum + BigInt(row.amountMinor.toFixed()), 0n));
+    const ethSweep = rows.find((row) => row.kind === "sweep" && row.currency === "ETH")!;
+    const gas = rows.find((row) => row.kind === "gas")!;
+    const hotAfter = await clients.publicClient.getBalance({ address: hot.address as Address });
+    // The hot wallet gained the ETH sweeps and paid out the gas transfers (and their own fees).
+    const allRows = await getTestDb().outgoingTransfer.findMany({ where: { network: "ethereum", status: "confirmed" } });
+    const ethIn = allRows.filter((row) => row.kind === "sweep" && row.currency === "ETH").reduce((sum, row) => sum + BigInt(row.amountMinor.toFixed()), 0n);
+    const gasOut = allRows.filter((row) => row.kind === "gas").reduce((sum, row) => sum + BigInt(row.amountMinor.toFixed()), 0n);
+    const gasFees = allRows.filter((row) => row.kind === "gas").reduce((sum, row) => sum + BigInt(row.feeMinor!.toFixed()), 0n);
+    expect(ethSweep.status).toBe("confirmed");
+    expect(gas.status).toBe("confirmed");
+    expect(hotAfter - hotBefore).toBeLessThanOrEqual(ethIn - gasOut);
+    expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(ethIn - gasOut - gasFees);
+    const { auditLedger } = await import("@/lib/ledger/balances");
+    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    expect(await getTestDb().ledgerJournal.count({ where: { reference: { in: allRows.map((row) => `outgoing:${row.id}:fee`) } } })).toBe(allRows.length);
+  });
 });

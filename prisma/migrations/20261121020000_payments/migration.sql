@@ -216,6 +216,35 @@ CREATE TABLE "outbound_emails" (
     CONSTRAINT "outbound_emails_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "outgoing_transfers" (
+    "id" UUID NOT NULL,
+    "kind" TEXT NOT NULL,
+    "reference" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "currency" TEXT NOT NULL,
+    "from_address" TEXT NOT NULL,
+    "from_index" INTEGER NOT NULL,
+    "to_address" TEXT NOT NULL,
+    "amount_minor" DECIMAL(78,0) NOT NULL,
+    "covered_minor" DECIMAL(78,0) NOT NULL,
+    "fee_minor" DECIMAL(78,0),
+    "txid" TEXT,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "last_error" TEXT NOT NULL DEFAULT '',
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "outgoing_transfers_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "outgoing_transfers_reference_key" ON "outgoing_transfers"("reference");
+
+-- CreateIndex
+CREATE INDEX "outgoing_transfers_network_status_idx" ON "outgoing_transfers"("network", "status");
+
 -- CreateIndex
 CREATE INDEX "invoices_merchant_id_order_id_idx" ON "invoices"("merchant_id", "order_id");
 
