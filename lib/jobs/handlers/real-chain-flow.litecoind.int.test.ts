@@ -10,6 +10,7 @@ import { startFakeNode } from "@/lib/chains/utxo/testing/http-server";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { scanNetwork } from "./scan-chain";
+import { parseAmount } from "@/lib/domain/money/amount";
 
 // The whole payment path on a real UTXO node: litecoind -regtest started by this file.
 let node: RegtestNode;
@@ -53,6 +54,23 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     expect(balances).toHaveLength(1);
     expect(balances[0].asset).toBe("LTC:litecoin");
     expect(await getTestDb().chainTransfer.count({ where: { invoiceId: invoice.uuid } })).toBe(1);
+
+    // The sweeper moves the deposit to the hot wallet with a locally signed transaction.
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const sender = getChainSender(deps.db, deps.config, "litecoin")!;
+    await sweepNetwork(deps, "litecoin", sender);
+    const sweep = await getTestDb().outgoingTransfer.findFirstOrThrow({ where: { fromAddress: invoice.address } });
+    expect(sweep).toMatchObject({ kind: "sweep", status: "sent", currency: "LTC" });
+    expect(sweep.toAddress).toMatch(/^rltc1/);
+    const mempool = await node.rpc.call("getrawmempool", [], z.array(z.string()));
+    expect(mempool).toContain(sweep.txid);
+    await node.mine(1);
+    await sweepNetwork(deps, "litecoin", sender);
+    expect((await getTestDb().outgoingTransfer.findUniqueOrThrow({ where: { id: sweep.id } })).status).toBe("confirmed");
+    // The RPC client hands amounts over as the node's exact decimal text.
+    const received = await node.rpc.call("scantxoutset", ["start", [`addr(${sweep.toAddress})`]], z.object({ total_amount: z.string() }));
+    expect(parseAmount(received.total_amount, 8)).toBe(BigInt(sweep.amountMinor.toFixed()));
   });
 
   it("refuses a node that reports a production chain while sandbox mode is on", async () => {

@@ -20,7 +20,7 @@ export interface SweepDeps {
 }
 
 /** Families whose token transfers the deposit address must pay for in the native coin. */
-const GAS_FOR_TOKENS = new Set(["evm", "tron"]);
+const GAS_FOR_TOKENS = new Set(["evm", "tron", "solana", "ton"]);
 /** Gas sent for a token sweep: the estimate with room for price moves. */
 const GAS_MARGIN_PERCENT = 150n;
 const IN_FLIGHT = new Set(["pending", "sending", "sent"]);
