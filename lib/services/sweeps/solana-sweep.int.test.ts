@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
+import {
+  AccountLayout,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_PROGRAM_ID,
+} from "@solana/spl-token";
+import { address } from "@solana/kit";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
+import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
+import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
+import { auditLedger } from "@/lib/ledger/balances";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { sweepNetwork } from "./sweep-deposits";
+import { parseAmount } from "@/lib/domain/money/amount";
+
+const SOL = 1_000_000_000n;
+
+function tokensOf(chain: LiteSvmChain, mint: PublicKey, owner: string): bigint {
+  const account = chain.svm.getAccount(address(getAssociatedTokenAddressSync(mint, new PublicKey(owner), true).toBase58()));
+  return account.exists ? AccountLayout.decode(account.data).amount : 0n;
+}
+
+// The sweeper against litesvm: an SPL deposit needs SOL for its fee, which the hot wallet sends first.
+describe("sweeping SPL tokens on litesvm", () => {
+  it("sends gas from the hot wallet, then moves the tokens to the hot wallet", async () => {
+    const chain = createLiteSvmAccess();
+    const payer = Keypair.generate();
+    chain.airdrop(payer.publicKey.toBase58(), 100n * SOL);
+    const mintKeypair = Keypair.generate();
+    const rent = chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
+    await chain.sendInstructions(
+      [
+        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mintKeypair.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        createInitializeMint2Instruction(mintKeypair.publicKey, 6, payer.publicKey, null),
+      ],
+      [payer, mintKeypair],
+    );
+    const mint = mintKeypair.publicKey;
+
+    // An invoice paid (on the sandbox ledger) whose deposit owner holds the tokens on litesvm.
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "20.00", currency: "USD", to_currency: "USDT", network: "solana" }, merchant)).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "solana", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "solana", blocks: 40 }, merchant);
+    const amount = parseAmount(invoice.payer_amount, 6)!;
+    const owner = new PublicKey(invoice.address);
+    const ata = getAssociatedTokenAddressSync(mint, owner, true);
+    await chain.sendInstructions([createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint), createMintToInstruction(mint, ata, payer.publicKey, amount)], [payer]);
+
+    // The network now counts as served by a node (the litesvm sender), so gas is needed.
+    const deps = makeTestDeps({}, { RPC_SOLANA: "http://litesvm.invalid" });
+    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "solana", HOT_WALLET_INDEX);
+    chain.airdrop(hot.address, 10n * SOL);
+    const sender = createSolanaSender({ access: chain, mints: { USDT: mint.toBase58() } });
+
+    const onlyThis = async () => {
+      // Other test files' Solana invoices have no funds on this litesvm: keep their rows out of the way.
+      await getTestDb().outgoingTransfer.updateMany({ where: { network: "solana", fromAddress: { not: invoice.address }, toAddress: { not: invoice.address } }, data: { status: "failed" } });
+      await sweepNetwork(deps, "solana", sender);
+    };
+    for (let pass = 0; pass < 4; pass++) await onlyThis();
+
+    const rows = await getTestDb().outgoingTransfer.findMany({ where: { OR: [{ fromAddress: invoice.address }, { toAddress: invoice.address }] }, orderBy: { createdAt: "asc" } });
+    expect(rows.map((row) => `${row.kind}:${row.currency}:${row.status}`)).toEqual(["gas:SOL:confirmed", "sweep:USDT:confirmed"]);
+    expect(tokensOf(chain, mint, invoice.address)).toBe(0n);
+    expect(tokensOf(chain, mint, hot.address)).toBe(amount);
+    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+  });
+});
