@@ -68,7 +68,7 @@ async function recordPaid(merchant: TestMerchant, now: Date, callbackUrl?: strin
 }
 
 /** Scopes a dispatcher pass to one test's merchant: other test files share the database. */
-function only(merchant: TestMerchant) {
+function scopedTo(merchant: TestMerchant) {
   return { limit: 50, perMerchantLimit: 50, onlyMerchantIds: [merchant.merchantId] };
 }
 
@@ -127,7 +127,7 @@ describe("POST /v1/webhooks", () => {
 
     const clock = { now: new Date() };
     await recordPaid(merchant, clock.now);
-    await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+    await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
     const [delivery] = target.received;
     expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers as Record<string, string>, secrets: [newSecret] })).toBe(true);
     expect(verifyWebhook({ rawBody: delivery.rawBody, headers: delivery.headers as Record<string, string>, secrets: [oldSecret] })).toBe(true);
@@ -136,7 +136,7 @@ describe("POST /v1/webhooks", () => {
     // After the overlap only the new secret signs.
     clock.now = new Date(Date.now() + 3 * 3600_000);
     await recordPaid(merchant, clock.now);
-    await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+    await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
     const later = target.received[1];
     expect(later.headers["x-webhook-signature-previous"]).toBeUndefined();
     expect(verifyWebhook({ rawBody: later.rawBody, headers: later.headers as Record<string, string>, secrets: [oldSecret], nowSeconds: Math.floor(clock.now.getTime() / 1000) })).toBe(false);
@@ -156,7 +156,7 @@ describe("delivery", () => {
     const secret = await registerEndpoint(merchant, target.url);
     const clock = { now: new Date() };
     const [id] = await recordPaid(merchant, clock.now);
-    expect(await deliverDueWebhooks(deliveryDeps(clock), only(merchant))).toMatchObject({ delivered: expect.any(Number) });
+    expect(await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant))).toMatchObject({ delivered: expect.any(Number) });
     const mine = target.received.find((request) => request.headers["x-webhook-id"] === id)!;
     expect(mine.headers["content-type"]).toBe("application/json");
     expect(mine.headers["x-webhook-event"]).toBe("invoice.paid");
@@ -186,7 +186,7 @@ describe("delivery", () => {
         throw new Error("the credit failed");
       }),
     ).rejects.toThrow("the credit failed");
-    await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+    await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
     expect(endpoint.received).toHaveLength(1);
     expect(callback.received).toHaveLength(1);
     expect(await getTestDb().webhookDelivery.count({ where: { merchantId: merchant.merchantId } })).toBe(2);
@@ -199,7 +199,7 @@ describe("delivery", () => {
     const clock = { now: new Date() };
     const [id] = await recordPaid(merchant, clock.now);
     for (let pass = 0; pass < 3; pass++) {
-      await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+      await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
       const row = await deliveryRow(id);
       if (row.status === "pending") clock.now = row.nextAttemptAt;
     }
@@ -221,10 +221,10 @@ describe("delivery", () => {
       // Not yet due a moment before its time.
       if (attempt > 1) {
         const early = { now: new Date(clock.now.getTime() - 1000) };
-        expect((await deliverDueWebhooks(deliveryDeps(early), only(merchant))).attempted).toBe(0);
+        expect((await deliverDueWebhooks(deliveryDeps(early), scopedTo(merchant))).attempted).toBe(0);
       }
       const before = clock.now;
-      await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+      await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
       const row = await deliveryRow(id);
       expect(row.attempts).toBe(attempt);
       if (attempt < MAX_WEBHOOK_ATTEMPTS) {
@@ -240,7 +240,7 @@ describe("delivery", () => {
     expect(waits).toEqual([10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600, 3600]);
     expect(target.received).toHaveLength(12);
     clock.now = new Date(clock.now.getTime() + 86_400_000);
-    expect((await deliverDueWebhooks(deliveryDeps(clock), only(merchant))).attempted).toBe(0);
+    expect((await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant))).attempted).toBe(0);
   });
 
   it("repeats a delivery whose worker crashed between sending and recording: delivered again, never lost", async () => {
@@ -250,7 +250,7 @@ describe("delivery", () => {
     const clock = { now: new Date("2031-01-01T00:00:00Z") };
     const [id] = await recordPaid(merchant, clock.now);
     const deps = deliveryDeps(clock);
-    const [claimed] = await claimDueDeliveries(deps.db, clock.now, { ...only(merchant), limit: 10, perMerchantLimit: 10 });
+    const [claimed] = await claimDueDeliveries(deps.db, clock.now, { ...scopedTo(merchant), limit: 10, perMerchantLimit: 10 });
     expect(claimed.id).toBe(id);
     // The worker sends… and dies before recording the outcome.
     const { sendWebhookRequest } = await import("./send-request");
@@ -258,9 +258,9 @@ describe("delivery", () => {
     expect(target.received).toHaveLength(1);
     expect((await deliveryRow(id)).status).toBe("pending");
     // While the lease holds, nobody else takes the attempt.
-    expect(await claimDueDeliveries(deps.db, clock.now, { ...only(merchant), limit: 10, perMerchantLimit: 10 })).toEqual([]);
+    expect(await claimDueDeliveries(deps.db, clock.now, { ...scopedTo(merchant), limit: 10, perMerchantLimit: 10 })).toEqual([]);
     clock.now = new Date(clock.now.getTime() + (DELIVERY_LEASE_SECONDS + 1) * 1000);
-    await deliverDueWebhooks(deps, only(merchant));
+    await deliverDueWebhooks(deps, scopedTo(merchant));
     expect(target.received).toHaveLength(2);
     expect(await deliveryRow(id)).toMatchObject({ status: "delivered", attempts: 2 });
     // The dead worker's late record of attempt 1 cannot overwrite attempt 2.
@@ -329,7 +329,7 @@ describe("delivery", () => {
     await getTestDb().webhookDelivery.create({
       data: { id, merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: id, target: "callback", url: "http://10.1.2.3/hook", body: "{}", nextAttemptAt: clock.now },
     });
-    await deliverDueWebhooks(deliveryDeps(clock), only(merchant));
+    await deliverDueWebhooks(deliveryDeps(clock), scopedTo(merchant));
     const row = await deliveryRow(id);
     expect(row.status).toBe("pending");
     expect(row.lastError).toMatch(/^refused: /);
