@@ -9,6 +9,8 @@ export interface SpendableOutput {
 }
 
 export interface SelectCoinsInput {
+  /** The kind of the wallet's coins (default P2WPKH). */
+  inputKind?: InputKind;
   /** The wallet's spendable outputs; those already spent by pending transactions are left out by the caller. */
   candidates: readonly SpendableOutput[];
   /** What the recipient gets, in minor units. */
@@ -60,6 +62,26 @@ function compactSizeLength(count: number): number {
   return 5;
 }
 
+/** How the wallet's coins are locked: segwit P2WPKH, or legacy P2PKH (dogecoin has no segwit). */
+export type InputKind = "p2wpkh" | "p2pkh";
+
+/** Outpoint (36), scriptSig with a 72-byte signature and a compressed key (1 + 107), sequence (4). */
+const P2PKH_INPUT_BYTES = 36 + 1 + (1 + 72) + (1 + 33) + 4;
+
+/**
+ * Size of a legacy transaction spending `inputCount` P2PKH outputs (no witness: vsize = bytes).
+ * Example: 1 input, two P2PKH outputs → 226 B.
+ */
+export function estimateP2pkhSize(inputCount: number, outputScriptLengths: readonly number[]): number {
+  const outputBytes = outputScriptLengths.reduce((sum, length) => sum + 8 + compactSizeLength(length) + length, 0);
+  return TRANSACTION_BASE_BYTES + compactSizeLength(inputCount) + compactSizeLength(outputScriptLengths.length) + inputCount * P2PKH_INPUT_BYTES + outputBytes;
+}
+
+/** The virtual size of a payment from a wallet of either kind. */
+export function estimateVsize(kind: InputKind, inputCount: number, outputScriptLengths: readonly number[]): number {
+  return kind === "p2pkh" ? estimateP2pkhSize(inputCount, outputScriptLengths) : estimateP2wpkhVsize(inputCount, outputScriptLengths);
+}
+
 /**
  * Virtual size of a transaction spending `inputCount` P2WPKH outputs into outputs with the given
  * script lengths. Counts 72-byte signatures, the longest a low-S signer makes, so the real size is
@@ -92,9 +114,10 @@ function byValueThenOutpoint(a: SpendableOutput, b: SpendableOutput): number {
  */
 export function selectCoins(input: SelectCoinsInput): CoinSelection {
   const { amountMinor, feeRatePerKvB, dustLimitMinor } = input;
+  const kind = input.inputKind ?? "p2wpkh";
   const withoutChange = [input.recipientScriptLength];
   const withChange = [input.recipientScriptLength, input.changeScriptLength];
-  const feeWithoutChange = (inputCount: number) => feeForVsize(feeRatePerKvB, estimateP2wpkhVsize(inputCount, withoutChange));
+  const feeWithoutChange = (inputCount: number) => feeForVsize(feeRatePerKvB, estimateVsize(kind, inputCount, withoutChange));
   const isEnough = (total: bigint, inputCount: number) => total >= amountMinor + feeWithoutChange(inputCount);
 
   const ascending = [...input.candidates].sort(byValueThenOutpoint);
@@ -122,10 +145,10 @@ export function selectCoins(input: SelectCoinsInput): CoinSelection {
   }
 
   const total = chosen.reduce((sum, candidate) => sum + candidate.valueMinor, 0n);
-  const vsizeWithChange = estimateP2wpkhVsize(chosen.length, withChange);
+  const vsizeWithChange = estimateVsize(kind, chosen.length, withChange);
   const feeWithChange = feeForVsize(feeRatePerKvB, vsizeWithChange);
   const changeMinor = total - amountMinor - feeWithChange;
   if (changeMinor >= dustLimitMinor) return { ok: true, inputs: chosen, feeMinor: feeWithChange, changeMinor, vsize: vsizeWithChange };
   // Change too small to be worth an output: it goes to the fee, which is then above the rate.
-  return { ok: true, inputs: chosen, feeMinor: total - amountMinor, changeMinor: 0n, vsize: estimateP2wpkhVsize(chosen.length, withoutChange) };
+  return { ok: true, inputs: chosen, feeMinor: total - amountMinor, changeMinor: 0n, vsize: estimateVsize(kind, chosen.length, withoutChange) };
 }

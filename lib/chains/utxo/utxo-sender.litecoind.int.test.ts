@@ -105,6 +105,26 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(received).toBe(50_000_000n);
   });
 
+  it("signs legacy P2PKH inputs too (dogecoin's kind), proven on litecoind with a legacy address", async () => {
+    const key = root.derivePath("m/44'/1'/0'/1/9");
+    const address = payments.p2pkh({ pubkey: key.publicKey, network: regtest }).address!;
+    const wallet: SigningKey = { privateKey: key.privateKey!, publicKey: key.publicKey, address };
+    const legacySender = createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl, scriptType: "p2pkh" });
+    await fund(wallet, ["0.8"]);
+    const recipient = await newRecipient();
+    const transfer = { currency: "LTC", toAddress: recipient, amountMinor: 30_000_000n };
+    const estimate = await legacySender.estimateFee(wallet, transfer);
+    const { txid } = await legacySender.send(wallet, transfer);
+    expect(await mempool()).toContain(txid);
+    const entry = await node.rpc.call("getmempoolentry", [txid], z.object({ fees: z.object({ base: amountText }) }));
+    expect(entry.fees.base).toBe(estimate.feeMinor);
+    const transaction = await decode(txid);
+    expect(transaction.vout.find((output) => output.scriptPubKey.addresses?.includes(address))).toBeDefined(); // change back to the P2PKH wallet
+    await node.mine(1);
+    expect((await legacySender.getTransaction(txid)).state).toBe("confirmed");
+    expect(await node.rpc.call("getreceivedbyaddress", [recipient, 1], amountText)).toBe(30_000_000n);
+  });
+
   it("reports a transaction the node never saw as unknown", async () => {
     expect(await sender.getTransaction("ab".repeat(32))).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
   });

@@ -73,9 +73,9 @@ describe("createUtxoSender refuses bad payouts before signing or asking the node
     await expectRefusal(sender.send({ ...hotWallet, address: signingKey("bitcoin", "main", "m/84'/2'/0'/0/0").address }, payout({})), /not the P2WPKH address/);
   });
 
-  it("refuses to send dogecoin, which has no segwit hot wallet", async () => {
+  it("on dogecoin, which has no segwit, wants a P2PKH hot wallet", async () => {
     const sender = createUtxoSender({ network: "dogecoin", rpcUrl: `http://u:p@127.0.0.1:${node.port}`, chain: "main" });
-    await expectRefusal(sender.send(hotWallet, { currency: "DOGE", toAddress: "DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC", amountMinor: 100_000_000n }), /no segwit/);
+    await expectRefusal(sender.send(hotWallet, { currency: "DOGE", toAddress: "DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC", amountMinor: 100_000_000n }), /not the P2PKH address of its key/);
     expect(node.bodies.length).toBe(0);
   });
 });

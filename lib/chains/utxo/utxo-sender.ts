@@ -7,7 +7,7 @@ import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
 import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "../types";
 import { createKeyedMutex } from "./keyed-mutex";
-import { estimateP2wpkhVsize, feeForVsize, selectCoins, type SpendableOutput } from "./select-coins";
+import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
 import { createUtxoRpc, UtxoRpcError, type UtxoRpc } from "./utxo-rpc";
 
@@ -19,6 +19,11 @@ export interface UtxoSenderOptions {
   timeoutMs?: number;
   /** The chain the node runs, when the caller already knows it; otherwise asked of the node. */
   chain?: AddressChain;
+  /**
+   * The hot wallet's script: P2WPKH where the network has segwit, P2PKH where it has not
+   * (dogecoin). Setting P2PKH elsewhere is for proving the legacy path on a segwit test node.
+   */
+  scriptType?: InputKind;
 }
 
 /** The sending half of a UTXO network, plus the chain its node runs. */
@@ -79,6 +84,7 @@ function outpointKey(txid: string, vout: number): string {
 /** A send checked and decoded, ready for coin selection. */
 interface PreparedSend {
   walletKey: string;
+  inputKind: InputKind;
   bitcoinjs: BitcoinjsNetwork;
   fromAddress: string;
   /** The hot wallet's P2WPKH script: the script of its coins and of the change output. */
@@ -102,7 +108,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * used: currency, amount, recipient address (format and network), and that the key is a P2WPKH key
  * of this network whose address it claims.
  */
-function prepareSend(network: UtxoNetwork, chain: AddressChain, from: SigningKey, transfer: OutgoingTransfer): PreparedSend {
+function prepareSend(network: UtxoNetwork, chain: AddressChain, from: SigningKey, transfer: OutgoingTransfer, scriptType?: InputKind): PreparedSend {
   if (transfer.currency !== network.symbol) refuse(`${network.id} sends only ${network.symbol}, not ${transfer.currency}`);
   if (transfer.amountMinor < network.dustLimitMinor) {
     refuse(`${transfer.amountMinor} is below the ${network.id} dust limit of ${network.dustLimitMinor} minor units`);
@@ -112,18 +118,21 @@ function prepareSend(network: UtxoNetwork, chain: AddressChain, from: SigningKey
     refuse(validation.reason === "wrong_network" ? `The recipient address is not a ${network.id} (${chain}) address` : "The recipient address is malformed");
   }
   const params = getUtxoParams(network.id, chain);
-  // Dogecoin has no segwit: its hot wallets would need P2PKH signing, which this sender does not do.
-  if (!params.bech32Prefix) refuse(`Sending on ${network.id} needs a P2WPKH hot wallet, and ${network.id} has no segwit`);
+  // Dogecoin has no segwit: its wallets (deposit addresses included) are P2PKH.
+  const inputKind: InputKind = scriptType ?? (params.bech32Prefix ? "p2wpkh" : "p2pkh");
 
   const publicKey = from.privateKey.length === 32 && ecc.isPrivate(from.privateKey) ? ecc.pointFromScalar(from.privateKey, true) : null;
   if (!publicKey || !sameBytes(publicKey, from.publicKey)) refuse("The hot wallet's private key does not match its public key");
-  const payment = payments.p2wpkh({ pubkey: publicKey, network: params.bitcoinjs });
-  if (!payment.address || !payment.output || payment.address !== from.address.toLowerCase()) {
-    refuse(`The hot wallet's address is not the P2WPKH address of its key on ${network.id} (${chain})`);
+  const payment = inputKind === "p2wpkh" ? payments.p2wpkh({ pubkey: publicKey, network: params.bitcoinjs }) : payments.p2pkh({ pubkey: publicKey, network: params.bitcoinjs });
+  // bech32 is case-insensitive, base58 is not.
+  const claimed = inputKind === "p2wpkh" ? from.address.toLowerCase() : from.address;
+  if (!payment.address || !payment.output || payment.address !== claimed) {
+    refuse(`The hot wallet's address is not the ${inputKind.toUpperCase()} address of its key on ${network.id} (${chain})`);
   }
   const privateKey = from.privateKey;
   return {
     walletKey: `${network.id}|${chain}|${payment.address}`,
+    inputKind,
     bitcoinjs: params.bitcoinjs,
     fromAddress: payment.address,
     walletScript: payment.output,
@@ -136,11 +145,19 @@ function prepareSend(network: UtxoNetwork, chain: AddressChain, from: SigningKey
   };
 }
 
-/** Signs every input (all spend the wallet's own P2WPKH outputs), checks the signatures, and serialises. */
-function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], changeMinor: bigint): { txid: string; hex: string } {
+/**
+ * Signs every input (all spend the wallet's own outputs), checks the signatures, and serialises.
+ * A P2PKH input signs over its whole previous transaction (`previousTransactions`, raw hex by txid),
+ * which is how the signer learns the amount it spends.
+ */
+function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], changeMinor: bigint, previousTransactions: ReadonlyMap<string, string>): { txid: string; hex: string } {
   const psbt = new Psbt({ network: prepared.bitcoinjs });
   for (const input of inputs) {
-    psbt.addInput({ hash: input.txid, index: input.vout, witnessUtxo: { script: prepared.walletScript, value: input.valueMinor } });
+    if (prepared.inputKind === "p2wpkh") {
+      psbt.addInput({ hash: input.txid, index: input.vout, witnessUtxo: { script: prepared.walletScript, value: input.valueMinor } });
+    } else {
+      psbt.addInput({ hash: input.txid, index: input.vout, nonWitnessUtxo: Buffer.from(previousTransactions.get(input.txid)!, "hex") });
+    }
   }
   psbt.addOutput({ script: prepared.recipientScript, value: prepared.amountMinor });
   if (changeMinor > 0n) psbt.addOutput({ script: prepared.walletScript, value: changeMinor });
@@ -303,6 +320,7 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
       changeScriptLength: prepared.walletScript.length,
       feeRatePerKvB,
       dustLimitMinor: network.dustLimitMinor,
+      inputKind: prepared.inputKind,
     });
     // Retryable: confirmations of earlier payouts' change, or a top-up, make the coins spendable.
     if (!selection.ok) {
@@ -310,7 +328,13 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
         retryable: true,
       });
     }
-    const signed = signTransaction(prepared, selection.inputs, selection.changeMinor);
+    const previousTransactions = new Map<string, string>();
+    if (prepared.inputKind === "p2pkh") {
+      for (const txid of new Set(selection.inputs.map((input) => input.txid))) {
+        previousTransactions.set(txid, await rpc.call("getrawtransaction", [txid, false], z.string().regex(/^[0-9a-f]+$/i)));
+      }
+    }
+    const signed = signTransaction(prepared, selection.inputs, selection.changeMinor, previousTransactions);
     const reserve = () => {
       for (const input of selection.inputs) wallet.reserved.set(outpointKey(input.txid, input.vout), signed.txid);
     };
@@ -338,7 +362,7 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     chain,
 
     async estimateFee(from, transfer): Promise<FeeEstimate> {
-      const prepared = prepareSend(network, await chain(), from, transfer);
+      const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
       // Under the lock: listing the coins also updates the reservations a running send relies on.
       const [candidates, feeRatePerKvB] = await runExclusive(prepared.walletKey, () =>
         Promise.all([listSpendable(prepared, walletState(prepared.walletKey)), readFeeRate()]),
@@ -350,16 +374,17 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
         changeScriptLength: prepared.walletScript.length,
         feeRatePerKvB,
         dustLimitMinor: network.dustLimitMinor,
+        inputKind: prepared.inputKind,
       });
       // Without enough coins, quote the smallest payout transaction: one input, payment and change.
       const feeMinor = selection.ok
         ? selection.feeMinor
-        : feeForVsize(feeRatePerKvB, estimateP2wpkhVsize(1, [prepared.recipientScript.length, prepared.walletScript.length]));
+        : feeForVsize(feeRatePerKvB, estimateVsize(prepared.inputKind, 1, [prepared.recipientScript.length, prepared.walletScript.length]));
       return { feeMinor, feeCurrency: network.symbol };
     },
 
     async send(from, transfer) {
-      const prepared = prepareSend(network, await chain(), from, transfer);
+      const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
       return runExclusive(prepared.walletKey, () => sendLocked(prepared, walletState(prepared.walletKey)));
     },
 
