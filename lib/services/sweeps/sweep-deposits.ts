@@ -65,40 +65,60 @@ async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSend
   });
   let planned = 0;
   for (const invoice of invoices) {
-    const currency = invoice.payerCurrency!;
-    const asset = findSettlementAsset(currency, network);
-    if (!asset) continue;
-    const outgoing = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress: invoice.address!, kind: "sweep" } });
-    if (outgoing.some((transfer) => IN_FLIGHT.has(transfer.status))) continue;
-    if (outgoing.filter((transfer) => transfer.status === "failed").length >= MAX_FAILED_SWEEPS) continue;
-    const credited = await deps.db.chainTransfer.aggregate({ where: { invoiceId: invoice.id, status: "confirmed", currency }, _sum: { amountMinor: true } });
-    const swept = outgoing.filter((transfer) => transfer.status === "confirmed").reduce((sum, transfer) => sum + toMinor(transfer.coveredMinor), 0n);
-    const remaining = toMinor(credited._sum.amountMinor) - swept;
-    if (remaining <= 0n) continue;
-    const from = keys.key(invoice.addressIndex!);
-    const fee = (await sender.estimateFee(from, { currency, toAddress: keys.hot.address, amountMinor: remaining })).feeMinor;
-    const attempt = outgoing.length;
-    if (asset.kind === "native") {
-      // The coin pays its own fee: what is left after it (with a margin, as the fee may rise
-      // before sending) goes to the hot wallet; dust stays.
-      const reserve = (fee * GAS_MARGIN_PERCENT) / 100n;
-      if (remaining <= reserve) continue;
-      planned += await plan(deps, { kind: "sweep", reference: `sweep:${invoice.id}:${attempt}`, network, currency, from, fromIndex: invoice.addressIndex!, to: keys.hot.address, amountMinor: remaining - reserve, coveredMinor: remaining });
-      continue;
+    // One deposit that cannot be planned now (a node error) does not hold up the others.
+    try {
+      planned += await planInvoiceSweep(deps, network, sender, keys, invoice, family, nativeSymbol);
+    } catch (error) {
+      log.warn("sweep not planned; the next pass retries", { network, invoiceId: invoice.id, error });
     }
-    const isSandbox = !deps.config.rpcEndpoints[network];
-    if (family && GAS_FOR_TOKENS.has(family) && !isSandbox) {
-      const gas = await deps.db.outgoingTransfer.findUnique({ where: { reference: `gas:${invoice.id}:${attempt}` } });
-      if (!gas) {
-        const amount = (fee * GAS_MARGIN_PERCENT) / 100n;
-        planned += await plan(deps, { kind: "gas", reference: `gas:${invoice.id}:${attempt}`, network, currency: nativeSymbol, from: keys.hot, fromIndex: HOT_WALLET_INDEX, to: from.address, amountMinor: amount, coveredMinor: amount });
-        continue;
-      }
-      if (gas.status !== "confirmed") continue; // the token moves once its gas is there
-    }
-    planned += await plan(deps, { kind: "sweep", reference: `sweep:${invoice.id}:${attempt}`, network, currency, from, fromIndex: invoice.addressIndex!, to: keys.hot.address, amountMinor: remaining, coveredMinor: remaining });
   }
   return planned;
+}
+
+async function planInvoiceSweep(
+  deps: SweepDeps,
+  network: NetworkId,
+  sender: ChainSender,
+  keys: Keys,
+  invoice: { id: string; address: string | null; addressIndex: number | null; payerCurrency: string | null },
+  family: string | undefined,
+  nativeSymbol: string,
+): Promise<number> {
+  const currency = invoice.payerCurrency!;
+  const asset = findSettlementAsset(currency, network);
+  if (!asset) return 0;
+  const outgoing = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress: invoice.address!, kind: "sweep" } });
+  if (outgoing.some((transfer) => IN_FLIGHT.has(transfer.status))) return 0;
+  if (outgoing.filter((transfer) => transfer.status === "failed").length >= MAX_FAILED_SWEEPS) return 0;
+  const credited = await deps.db.chainTransfer.aggregate({ where: { invoiceId: invoice.id, status: "confirmed", currency }, _sum: { amountMinor: true } });
+  const swept = outgoing.filter((transfer) => transfer.status === "confirmed").reduce((sum, transfer) => sum + toMinor(transfer.coveredMinor), 0n);
+  const remaining = toMinor(credited._sum.amountMinor) - swept;
+  if (remaining <= 0n) return 0;
+  const from = keys.key(invoice.addressIndex!);
+  const transfer = { currency, toAddress: keys.hot.address, amountMinor: remaining };
+  // A deposit with no native coin yet may not be able to simulate its own transfer (TON): the
+  // same transfer from the hot wallet costs the same and sizes the gas.
+  const fee = (await sender.estimateFee(from, transfer).catch(() => sender.estimateFee(keys.hot, transfer))).feeMinor;
+  const attempt = outgoing.length;
+  const sweep = (amountMinor: bigint) =>
+    plan(deps, { kind: "sweep", reference: `sweep:${invoice.id}:${attempt}`, network, currency, from, fromIndex: invoice.addressIndex!, to: keys.hot.address, amountMinor, coveredMinor: remaining });
+  if (asset.kind === "native") {
+    // The coin pays its own fee: what is left after it (with a margin, as the fee may rise
+    // before sending) goes to the hot wallet; dust stays.
+    const reserve = (fee * GAS_MARGIN_PERCENT) / 100n;
+    return remaining > reserve ? sweep(remaining - reserve) : 0;
+  }
+  const isSandbox = !deps.config.rpcEndpoints[network];
+  if (family && GAS_FOR_TOKENS.has(family) && !isSandbox) {
+    const gasReference = `gas:${invoice.id}:${attempt}`;
+    const gas = await deps.db.outgoingTransfer.findUnique({ where: { reference: gasReference } });
+    if (!gas) {
+      const amount = (fee * GAS_MARGIN_PERCENT) / 100n;
+      return plan(deps, { kind: "gas", reference: gasReference, network, currency: nativeSymbol, from: keys.hot, fromIndex: HOT_WALLET_INDEX, to: from.address, amountMinor: amount, coveredMinor: amount });
+    }
+    if (gas.status !== "confirmed") return 0; // the token moves once its gas is there
+  }
+  return sweep(remaining);
 }
 
 async function plan(
