@@ -1,6 +1,6 @@
 import type { GatewayConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
-import { findNetwork, listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogue";
+import { listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
 import type { AddressChain } from "./addresses";
 import type { ChainAdapter, ChainSender } from "./types";
@@ -93,8 +93,4 @@ export async function verifyRealChains(config: Pick<GatewayConfig, "sandbox" | "
 /** Forgets verified nodes (tests that point a network elsewhere). */
 export function resetRealChains(): void {
   states.clear();
-}
-
-export function familyOf(network: string): NetworkFamily | undefined {
-  return findNetwork(network)?.family;
 }

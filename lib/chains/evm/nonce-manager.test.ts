@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { createKeyedLock, createNonceManager } from "@/lib/chains/evm/nonce-manager";
+import { createNonceManager } from "@/lib/chains/evm/nonce-manager";
 
 const ACCOUNT = "31337:0xAbC0000000000000000000000000000000000001";
 
@@ -47,23 +47,5 @@ describe("createNonceManager", () => {
     expect(await manager.withNextNonce("56:0xaa", async () => 0, async (nonce) => nonce)).toBe(0);
     releaseFirst();
     expect(await first).toBe(0);
-  });
-});
-
-describe("createKeyedLock", () => {
-  test("a failing task does not block the next one", async () => {
-    const lock = createKeyedLock();
-    const order: string[] = [];
-    const failing = lock.runExclusive("k", async () => {
-      order.push("a");
-      throw new Error("boom");
-    });
-    const next = lock.runExclusive("k", async () => {
-      order.push("b");
-      return "done";
-    });
-    await expect(failing).rejects.toThrow("boom");
-    expect(await next).toBe("done");
-    expect(order).toEqual(["a", "b"]);
   });
 });

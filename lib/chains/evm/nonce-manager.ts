@@ -1,3 +1,5 @@
+import { createKeyedMutex } from "../keyed-mutex";
+
 /**
  * Hands out account nonces so that concurrent sends from one address never reuse or skip one.
  * Each account has an async lock held from reading the nonce until the broadcast settles; the
@@ -15,12 +17,12 @@ export interface NonceManager {
 
 export function createNonceManager(): NonceManager {
   const lastUsed = new Map<string, number>();
-  const lock = createKeyedLock();
+  const runExclusive = createKeyedMutex();
   return {
     withNextNonce(account, readPendingNonce, use) {
       // Checksummed and lower-case spellings are the same account.
       const key = account.toLowerCase();
-      return lock.runExclusive(key, async () => {
+      return runExclusive(key, async () => {
         const pending = await readPendingNonce();
         const last = lastUsed.get(key);
         const nonce = last === undefined ? pending : Math.max(pending, last + 1);
@@ -37,27 +39,3 @@ export function createNonceManager(): NonceManager {
  * job, and two senders with their own locks would hand out the same nonce.
  */
 export const SHARED_NONCE_MANAGER: NonceManager = createNonceManager();
-
-/** A mutex per key: callers of one key run one at a time, in arrival order. */
-export function createKeyedLock() {
-  const tails = new Map<string, Promise<void>>();
-  return {
-    async runExclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-      const previous = tails.get(key) ?? Promise.resolve();
-      let release!: () => void;
-      const done = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      // Tails only ever resolve, so one failed task does not poison the queue.
-      const tail = previous.then(() => done);
-      tails.set(key, tail);
-      await previous;
-      try {
-        return await task();
-      } finally {
-        release();
-        if (tails.get(key) === tail) tails.delete(key);
-      }
-    },
-  };
-}

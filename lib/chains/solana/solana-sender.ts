@@ -1,3 +1,4 @@
+import { createKeyedMutex } from "../keyed-mutex";
 import bs58 from "bs58";
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from "@solana/web3.js";
 import {
@@ -66,19 +67,9 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
   const mints = resolveSolanaMints(options.mints);
   const call = <T>(what: string, run: () => Promise<T>) => callSolanaAccess(what, timeoutMs, run);
 
-  // Sends from one key run one at a time, so balance checks and the duplicate guard see the
+  // Sends from one key run one at a time, so balance checks and sequence numbers see the
   // previous send. Different keys do not wait for each other.
-  const queues = new Map<string, Promise<unknown>>();
-  function runExclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = queues.get(key) ?? Promise.resolve();
-    const current = previous.catch(() => undefined).then(task);
-    queues.set(key, current);
-    const forget = () => {
-      if (queues.get(key) === current) queues.delete(key);
-    };
-    current.then(forget, forget);
-    return current;
-  }
+  const runExclusive = createKeyedMutex();
   // Signatures are deterministic: two equal payouts signed with the same blockhash are the same
   // transaction, and the second broadcast would silently be the first one again.
   const recentSignatures = new Set<string>();

@@ -1,3 +1,4 @@
+import { createKeyedMutex } from "../keyed-mutex";
 import { randomBytes } from "node:crypto";
 import { Address, beginCell, comment, external, internal, SendMode, storeMessage, toNano, type Cell, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
@@ -84,17 +85,9 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
   const sleep = options.sleep ?? ((milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds)));
   const call = <T>(what: string, run: () => Promise<T>) => callTonAccess(what, timeoutMs, run);
 
-  const queues = new Map<string, Promise<unknown>>();
-  function runExclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = queues.get(key) ?? Promise.resolve();
-    const current = previous.catch(() => undefined).then(task);
-    queues.set(key, current);
-    const forget = () => {
-      if (queues.get(key) === current) queues.delete(key);
-    };
-    current.then(forget, forget);
-    return current;
-  }
+  // Sends from one key run one at a time, so balance checks and sequence numbers see the
+  // previous send. Different keys do not wait for each other.
+  const runExclusive = createKeyedMutex();
   /** Per wallet: the seqno of the last message broadcast and its valid_until. */
   const inFlight = new Map<string, { seqno: number; validUntil: number }>();
   const sent = new Map<string, SentMessage>();

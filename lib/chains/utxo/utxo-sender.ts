@@ -6,7 +6,7 @@ import type { AddressChain } from "@/lib/chains/addresses/address-chain";
 import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
 import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "../types";
-import { createKeyedMutex } from "./keyed-mutex";
+import { createKeyedMutex } from "../keyed-mutex";
 import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
 import { createUtxoRpc, UtxoRpcError, type UtxoRpc } from "./utxo-rpc";

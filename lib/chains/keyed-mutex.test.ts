@@ -38,3 +38,21 @@ describe("createKeyedMutex", () => {
     await expect(runExclusive("a", async () => "next")).resolves.toBe("next");
   });
 });
+
+describe("createKeyedMutex: failures", () => {
+  it("a failing task does not block the next one", async () => {
+    const runExclusive = createKeyedMutex();
+    const order: string[] = [];
+    const failing = runExclusive("k", async () => {
+      order.push("a");
+      throw new Error("boom");
+    });
+    const next = runExclusive("k", async () => {
+      order.push("b");
+      return "done";
+    });
+    await expect(failing).rejects.toThrow("boom");
+    expect(await next).toBe("done");
+    expect(order).toEqual(["a", "b"]);
+  });
+});
