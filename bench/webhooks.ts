@@ -8,6 +8,7 @@ import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { startWebhookDispatcher } from "@/lib/jobs/webhook-dispatcher";
 import { DEFAULT_DISPATCHER_OPTIONS } from "@/lib/jobs/worker";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface DeliveryFigure {
   label: string;
@@ -43,7 +44,7 @@ export async function measureWebhookDeliveries(
   }
   const healthyIds: string[] = [];
   for (const [i, merchantId] of merchantIds.entries()) {
-    await db.$transaction(async (tx) => {
+    await withTransaction(db, async (tx) => {
       for (let n = 0; n < options.perMerchant; n++) {
         const uuid = randomUUID();
         const ids = await recordWebhookEvent(tx, { merchantId, eventType: "invoice.paid", objectId: uuid, body: { type: "payment", uuid, status: "paid" }, now: now() });

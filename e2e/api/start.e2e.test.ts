@@ -91,6 +91,22 @@ describe("npm start with the embedded database", () => {
     }
   });
 
+  it("audits the live ledger from the operator CLI", async () => {
+    const audit = runCli(service!.env, ["ledger", "audit"]);
+    expect(audit.status).toBe(0);
+    expect(audit.json).toEqual({
+      clean: true,
+      mismatched: [],
+      negative: [],
+      unbalanced_journals: [],
+      transfers_vs_credits: [],
+      settled_vs_journals: [],
+      lots_vs_maturing: [],
+      outgoing_vs_fees: [],
+      invoices_in_review: 0,
+    });
+  });
+
   it("refuses to start with a master key other than the one the data was written with", async () => {
     const dataDir = service!.dataDir;
     await service!.stop();

@@ -6,6 +6,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhoo
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { createPeriodicJobFunction } from "./periodic-jobs";
 import { functions } from "./index";
+import { withTransaction } from "@/lib/db/transaction";
 
 let target: WebhookReceiver | undefined;
 afterEach(async () => {
@@ -22,7 +23,7 @@ describe("Inngest functions", () => {
     target = await startWebhookReceiver(() => 200);
     const merchant = await makeMerchant();
     await callSigned("/v1/webhooks", { url: target.url }, merchant);
-    const ids = await getTestDb().$transaction((tx) =>
+    const ids = await withTransaction(getTestDb(), (tx) =>
       recordWebhookEvent(tx, { merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: "x", body: { type: "payment" }, now: new Date() }),
     );
     const deps = makeTestDeps();

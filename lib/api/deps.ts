@@ -7,7 +7,8 @@ import { createRateProviderFromConfig, type RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
 import { parseTrustedProxies } from "./client-ip";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
-import { notifyBatchCreated, notifyDeliveriesRecorded } from "@/lib/jobs/notify";
+import type { Invoice } from "@/generated/prisma/client";
+import { toPayment, type PaymentObject } from "./serialize/payment";
 
 /** Everything an operation may use, passed in so tests can build their own. */
 export interface ApiDeps {
@@ -19,10 +20,8 @@ export interface ApiDeps {
   trustedProxies: CidrRange[];
   /** How webhooks and test webhooks reach merchant URLs. */
   sendOptions: SendOptions;
-  /** Tells the background driver that deliveries were recorded (after their transaction committed). */
-  notifyDeliveries(deliveryIds: string[]): void;
-  /** Tells the background driver a batch was accepted (after commit). */
-  notifyBatch(batchId: string): void;
+  /** An invoice as POST /v1/payment answers it: what background work records for integrators. */
+  presentInvoice(invoice: Invoice): Promise<PaymentObject>;
   now(): Date;
 }
 
@@ -36,8 +35,7 @@ export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBo
     rateLimiter: createRateLimiter(config.rateLimit),
     trustedProxies: parseTrustedProxies(config.trustedProxies),
     sendOptions: { allowLoopback: config.allowLoopbackUrls, timeoutMs: config.webhookTimeoutMs },
-    notifyDeliveries: (deliveryIds) => notifyDeliveriesRecorded(deliveryIds),
-    notifyBatch: (batchId) => notifyBatchCreated(batchId),
+    presentInvoice: (invoice) => toPayment(invoice, config.publicBaseUrl),
     now: () => new Date(),
   };
 }

@@ -4,15 +4,17 @@ import { findActiveApiKey } from "@/lib/auth/api-keys";
 import { log } from "@/lib/log";
 import type { ApiDeps } from "./deps";
 import { errorBody, jsonResponse, rateLimitedResponse, successBody } from "./envelope";
+import type { Tx } from "@/lib/db/client";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  hashRequestBody,
+  IDEMPOTENCY_LOCK_SECONDS,
   releaseIdempotencyKey,
-  validateIdempotencyKey,
+  renewIdempotencyClaim,
   type IdempotencyScope,
-} from "./idempotency";
-import type { OperationEntry } from "./operation";
+} from "@/lib/services/idempotency/idempotency-records";
+import { hashRequestBody, validateIdempotencyKey } from "./idempotency";
+import type { OperationContext, OperationEntry } from "./operation";
 import { isValidSignature, isWellFormedTimestamp } from "./signature";
 
 /** spec: Limits — request body at most 1 MiB. */
@@ -169,8 +171,7 @@ export async function dispatch(
     if (retryAfter > 0) return rateLimitedResponse(retryAfter);
 
     const input = request.method === "GET" ? {} : parseJsonBody(body);
-    const context = { deps, merchantId, params, clientIp };
-    const execute = async () => {
+    const execute = async (context: OperationContext) => {
       try {
         const result = await entry.operation.run(input, context);
         return successBody(entry.envelope, result);
@@ -182,7 +183,7 @@ export async function dispatch(
 
     const keyHeader = request.headers.get("idempotency-key");
     if (!entry.idempotent || keyHeader === null || merchantId === null) {
-      const outcome = await execute();
+      const outcome = await execute({ deps, merchantId, params, clientIp });
       return jsonResponse(outcome.status, outcome.body);
     }
 
@@ -190,20 +191,36 @@ export async function dispatch(
     const claim = await claimIdempotencyKey(deps.db, scope, hashRequestBody(body), deps.now());
     if (claim.kind === "in_progress") throw new AppError("idempotency.in_progress");
     if (claim.kind === "replay") return toResponse(claim.response.status, claim.response.body, { "idempotent-replayed": "true" });
+    // The operation stores its answer in its own transaction when it has one (completeWithin);
+    // otherwise (it wrote nothing, or failed as a business outcome) it is stored here after.
+    let completedWithin: string | null = null;
+    const completeWithin = async (tx: Tx, result: unknown) => {
+      const answer = successBody(entry.envelope, await result);
+      const bodyText = JSON.stringify(answer.body);
+      if (!(await completeIdempotencyKey(tx, scope, claim.claimToken, { status: answer.status, body: bodyText }))) {
+        throw new AppError("idempotency.in_progress"); // another attempt took the key over: these writes roll back
+      }
+      completedWithin = bodyText;
+    };
+    const renewal = setInterval(() => {
+      renewIdempotencyClaim(deps.db, scope, claim.claimToken, deps.now()).catch((error) => log.warn("could not renew idempotency claim", { error, key: scope.key }));
+    }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown };
     try {
-      outcome = await execute();
+      outcome = await execute({ deps, merchantId, params, clientIp, completeWithin });
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>
         log.error("could not release idempotency key", { error: releaseError, key: scope.key }),
       );
       throw error;
+    } finally {
+      clearInterval(renewal);
     }
+    if (completedWithin !== null && outcome.status < 400) return toResponse(outcome.status, completedWithin);
     const bodyText = JSON.stringify(outcome.body);
     await completeIdempotencyKey(deps.db, scope, claim.claimToken, { status: outcome.status, body: bodyText }).catch((error) =>
-      // The work is done and its answer is right; a repeat after the lock lapses runs again,
-      // which the operation's own keys (order_id, reference) make harmless.
+      // Nothing was written with this answer (a refusal, or a read); a repeat after the lock lapses runs again.
       log.error("could not store idempotent response", { error, key: scope.key }),
     );
     return toResponse(outcome.status, bodyText);

@@ -4,7 +4,9 @@ import { AppError } from "@/lib/errors";
 import { createDb } from "@/lib/db/client";
 import { callApi, getTestDb, makeMerchant, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { defineOperation, type OperationEntry } from "./operation";
-import { claimIdempotencyKey, hashRequestBody, IDEMPOTENCY_LOCK_SECONDS } from "./idempotency";
+import { claimIdempotencyKey, IDEMPOTENCY_LOCK_SECONDS, renewIdempotencyClaim } from "@/lib/services/idempotency/idempotency-records";
+import { hashRequestBody } from "./idempotency";
+import { withTransaction } from "@/lib/db/transaction";
 
 function hashOf(body: object): string {
   return hashRequestBody(Buffer.from(JSON.stringify(body)));
@@ -30,8 +32,26 @@ const createThingOp = defineOperation({
   },
 });
 
+/** The same, writing in its own transaction and storing its answer there (completeWithin). */
+const createThingInTransactionOp = defineOperation({
+  schema: z.object({ name: z.string() }),
+  invalidBody: "payment.bad_request",
+  async handle(input, context) {
+    await gates.get(input.name);
+    const result = { name: input.name };
+    await withTransaction(context.deps.db, async (tx) => {
+      const key = `test-executions:${context.merchantId}:${input.name}`;
+      await tx.$executeRaw`INSERT INTO service_settings (key, value) VALUES (${key}, '1')
+        ON CONFLICT (key) DO UPDATE SET value = (service_settings.value::int + 1)::text`;
+      await context.completeWithin?.(tx, result);
+    });
+    return result;
+  },
+});
+
 const TABLE: OperationEntry[] = [
   { method: "POST", path: "/v1/test/thing", auth: { kind: "signed", keys: ["unified"] }, idempotent: true, envelope: "standard", operation: createThingOp },
+  { method: "POST", path: "/v1/test/thing-tx", auth: { kind: "signed", keys: ["unified"] }, idempotent: true, envelope: "standard", operation: createThingInTransactionOp },
 ];
 
 async function executions(merchant: TestMerchant, name: string): Promise<number> {
@@ -170,7 +190,7 @@ describe("Idempotency-Key", () => {
   });
 
   it("lets only the attempt holding the claim complete it", async () => {
-    const { completeIdempotencyKey } = await import("./idempotency");
+    const { completeIdempotencyKey } = await import("@/lib/services/idempotency/idempotency-records");
     const merchant = await makeMerchant();
     const scope = { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "k-l" };
     const first = await claimIdempotencyKey(getTestDb(), scope, "h", new Date(Date.now() - 120_000));
@@ -190,5 +210,50 @@ describe("Idempotency-Key", () => {
       claimIdempotencyKey(unreachable, { merchantId: "00000000-0000-4000-8000-000000000000", operation: "/v1/x", key: "k" }, "h", new Date()),
     ).rejects.toMatchObject({ code: "idempotency.unavailable", status: 503 });
     await unreachable.$disconnect();
+  });
+
+  it("stores the answer in the operation's own transaction: it commits with the writes", async () => {
+    const merchant = await makeMerchant();
+    const call = () => callApi(signedRequest("/v1/test/thing-tx", JSON.stringify({ name: "tx-1" }), merchant, { headers: { "idempotency-key": "tx-key-1" } }), { table: TABLE });
+    const first = await call();
+    expect(first.status).toBe(200);
+    const record = await getTestDb().idempotencyRecord.findUniqueOrThrow({ where: { merchantId_operation_key: { merchantId: merchant.merchantId, operation: "/v1/test/thing-tx", key: "tx-key-1" } } });
+    expect(record).toMatchObject({ state: "done", responseStatus: 200 });
+    expect(JSON.parse(record.responseBody!)).toEqual(first.body);
+    const repeat = await call();
+    expect(repeat.headers.get("idempotent-replayed")).toBe("true");
+    expect(await executions(merchant, "tx-1")).toBe(1);
+  });
+
+  it("rolls the writes back when another attempt took the claim over meanwhile", async () => {
+    const merchant = await makeMerchant();
+    let open!: () => void;
+    gates.set("tx-2", new Promise<void>((resolve) => (open = resolve)));
+    const pending = callApi(signedRequest("/v1/test/thing-tx", JSON.stringify({ name: "tx-2" }), merchant, { headers: { "idempotency-key": "tx-key-2" } }), { table: TABLE });
+    const scope = { merchantId: merchant.merchantId, operation: "/v1/test/thing-tx", key: "tx-key-2" };
+    await expect.poll(() => getTestDb().idempotencyRecord.count({ where: scope })).toBe(1);
+    // The first attempt stalled past its lock and a retry took the key over.
+    await getTestDb().idempotencyRecord.updateMany({ where: scope, data: { claimToken: "taken-over" } });
+    open();
+    const response = await pending;
+    gates.delete("tx-2");
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe("idempotency.in_progress");
+    expect(await executions(merchant, "tx-2")).toBe(0);
+  });
+
+  it("renews a claim while its attempt runs", async () => {
+    const merchant = await makeMerchant();
+    const scope = { merchantId: merchant.merchantId, operation: "/v1/test/thing", key: "renew-1" };
+    const now = new Date();
+    const claim = await claimIdempotencyKey(getTestDb(), scope, hashOf({ name: "r" }), now);
+    if (claim.kind !== "claimed") throw new Error("expected a claim");
+    const later = new Date(now.getTime() + 50_000);
+    await renewIdempotencyClaim(getTestDb(), scope, claim.claimToken, later);
+    const record = await getTestDb().idempotencyRecord.findUniqueOrThrow({ where: { merchantId_operation_key: scope } });
+    expect(record.lockedUntil.getTime()).toBe(later.getTime() + IDEMPOTENCY_LOCK_SECONDS * 1000);
+    // Another attempt's token renews nothing.
+    await renewIdempotencyClaim(getTestDb(), scope, "someone-else", new Date(later.getTime() + 50_000));
+    expect((await getTestDb().idempotencyRecord.findUniqueOrThrow({ where: { merchantId_operation_key: scope } })).lockedUntil).toEqual(record.lockedUntil);
   });
 });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ApiKeyKind } from "@/lib/auth/api-keys";
-import { AppError, ERROR_CATALOGUE, type ErrorCode } from "@/lib/errors";
+import { parseInput, type InputSpec } from "@/lib/errors/parse-input";
+import type { Tx } from "@/lib/db/client";
 import type { ApiDeps } from "./deps";
 import type { EnvelopeKind } from "./envelope";
 
@@ -12,6 +13,12 @@ export interface OperationContext {
   /** Values of `{name}` segments in the path. */
   params: Record<string, string>;
   clientIp: string;
+  /**
+   * Present on an idempotent call with an Idempotency-Key: stores `result` (the operation's
+   * answer) as the key's response inside the caller's transaction `tx`, so that the answer
+   * commits with the operation's writes or not at all.
+   */
+  completeWithin?: (tx: Tx, result: unknown) => Promise<void>;
 }
 
 /** An operation after definition: validates its body, then runs. */
@@ -19,11 +26,7 @@ export interface Operation {
   run(body: unknown, context: OperationContext): Promise<unknown>;
 }
 
-export interface OperationSpec<Schema extends z.ZodType> {
-  schema: Schema;
-  /** The code for a body that fails the schema, unless its field names its own in `fieldErrors`. */
-  invalidBody: ErrorCode;
-  fieldErrors?: Partial<Record<string, ErrorCode>>;
+export interface OperationSpec<Schema extends z.ZodType> extends InputSpec<Schema> {
   handle(input: z.output<Schema>, context: OperationContext): Promise<unknown>;
 }
 
@@ -31,17 +34,7 @@ export interface OperationSpec<Schema extends z.ZodType> {
 export function defineOperation<Schema extends z.ZodType>(spec: OperationSpec<Schema>): Operation {
   return {
     async run(body, context) {
-      const parsed = spec.schema.safeParse(body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        // A nested field may name its own code ("accepted.network"); else its top-level field does.
-        const namedPath = issue?.path.filter((part) => typeof part === "string").join(".") ?? "";
-        const field = typeof issue?.path[0] === "string" ? issue.path[0] : undefined;
-        const code = spec.fieldErrors?.[namedPath] || (field && spec.fieldErrors?.[field]) || spec.invalidBody;
-        const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-        throw new AppError(code, `${ERROR_CATALOGUE[code].message} (${where}${issue?.message ?? "invalid"})`);
-      }
-      return spec.handle(parsed.data, context);
+      return spec.handle(parseInput(spec, body), context);
     },
   };
 }

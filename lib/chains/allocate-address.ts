@@ -1,7 +1,7 @@
 import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
-import { ED25519_FAMILIES } from "./addresses/derivation-paths";
+import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
 import type { KeyMaterial } from "./key-material";
 
 export interface AllocatedAddress {
@@ -10,15 +10,17 @@ export interface AllocatedAddress {
 }
 
 /**
- * The next unused deposit address of a network. The counter moves in one statement — outside
+ * The next unused deposit address of a network, counted per key tree (see getKeyTree): a payer
+ * who sends on the wrong EVM network reaches an address that belongs to no other invoice there.
+ * The counter moves in one statement — outside
  * the invoice's transaction when given the client, so invoices of one network do not queue
  * behind each other's transactions — and never goes back: an index whose invoice was not
  * created is skipped, never handed out twice.
  */
 export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
   const [row] = await db.$queryRaw<{ index: number }[]>`
-    INSERT INTO address_counters (network, next_index) VALUES (${network}, 1)
-    ON CONFLICT (network) DO UPDATE SET next_index = address_counters.next_index + 1
+    INSERT INTO address_counters (key_tree, next_index) VALUES (${getKeyTree(network)}, 1)
+    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + 1
     RETURNING next_index - 1 AS index`;
   const index = Number(row.index);
   const family = findNetwork(network)?.family;

@@ -3,30 +3,12 @@
  * registry. Imported wherever network availability is decided, so that every copy of the
  * modules (the server's bundle and the worker's) knows the same families.
  */
-import type { Db } from "@/lib/db/client";
 import { registerRealChainFamily } from "./real-chains";
 import { createEvmAdapter, createEvmSender } from "./evm";
 import { createSolanaRpcChain } from "./solana/solana-chain";
 import { createTonHttpChain } from "./ton/ton-chain";
 import { createTronChain } from "./tron/tron-chain";
 import { createUtxoRealChain } from "./utxo/utxo-real-chain";
-
-/** How long a final invoice's address is still watched for late payments. */
-const LATE_PAYMENT_WATCH_MS = 7 * 86_400_000;
-
-/**
- * The deposit addresses of a network the watcher must ask about. Solana and TON nodes cannot be
- * asked for "every transfer in these blocks", only for an account's history.
- */
-function watchedAddresses(db: Db, network: string) {
-  return async () => {
-    const rows = await db.invoice.findMany({
-      where: { network, address: { not: null }, OR: [{ isFinal: false }, { updatedAt: { gt: new Date(Date.now() - LATE_PAYMENT_WATCH_MS) } }] },
-      select: { address: true },
-    });
-    return rows.map((row) => row.address!);
-  };
-}
 
 /** Local development chains and the public testnets of the catalogue's EVM networks. */
 const EVM_TEST_CHAIN_IDS: ReadonlySet<number> = new Set([
@@ -62,7 +44,7 @@ registerRealChainFamily("evm", (input) => {
 registerRealChainFamily("tron", createTronChain);
 
 registerRealChainFamily("solana", (input) => {
-  const chain = createSolanaRpcChain({ rpcUrl: input.rpcUrl, mints: input.tokens, watchedOwners: watchedAddresses(input.db, input.network) });
+  const chain = createSolanaRpcChain({ rpcUrl: input.rpcUrl, mints: input.tokens, watchedOwners: input.watchedAddresses });
   return { adapter: chain.adapter, sender: chain.sender, identify: chain.identify };
 });
 
@@ -76,7 +58,7 @@ registerRealChainFamily("ton", (input) => {
     apiKey: process.env.TON_API_KEY || undefined,
     jettons: input.tokens,
     chain: isTestnet ? "test" : "main",
-    watchedAddresses: watchedAddresses(input.db, input.network),
+    watchedAddresses: input.watchedAddresses,
   });
   return {
     adapter: chain.adapter,

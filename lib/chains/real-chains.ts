@@ -1,5 +1,4 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
 import { listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
 import type { AddressChain } from "./addresses";
@@ -20,6 +19,11 @@ export interface RealChain {
   adapter: ChainAdapter;
   sender: ChainSender | null;
   identify(): Promise<ChainIdentity>;
+  /**
+   * What the node lacks for the service to follow its own transactions safely (e.g. a UTXO node
+   * without a transaction index), or null when it has all it needs.
+   */
+  findMissingRequirement?(): Promise<string | null>;
 }
 
 export interface RealChainInput {
@@ -27,8 +31,15 @@ export interface RealChainInput {
   rpcUrl: string;
   /** Token contract overrides (symbol → contract), e.g. a token deployed on a local test node. */
   tokens: Record<string, string>;
-  db: Db;
+  /**
+   * The service's deposit addresses on this network that are still watched: Solana and TON
+   * nodes cannot be asked for "every transfer in these blocks", only for an account's history.
+   */
+  watchedAddresses(): Promise<string[]>;
 }
+
+/** Where the watched deposit addresses of a network come from (the service's database). */
+export type WatchedAddressSource = (network: string) => Promise<string[]>;
 
 export type RealChainFactory = (input: RealChainInput) => RealChain;
 
@@ -66,22 +77,32 @@ export function getRealChainState(network: string): RealChainState | undefined {
  * with sandbox mode on, a node that reports a production chain is refused (sandbox money must
  * never reach a real chain); the refusal is logged and shown by /healthz.
  */
-export async function verifyRealChains(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">, db: Db, env: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+export async function verifyRealChains(
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">,
+  watchedAddresses: WatchedAddressSource,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<void> {
   for (const network of listNetworks()) {
     const rpcUrl = config.rpcEndpoints[network.id];
     if (!rpcUrl) continue;
     const factory = factories.get(network.family);
     if (!factory) continue;
     try {
-      const chain = factory({ network: network.id, rpcUrl, tokens: tokenOverrides(env, network.id), db });
+      const chain = factory({ network: network.id, rpcUrl, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
       const identity = await chain.identify();
       if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;
         log.error("real chain refused in sandbox mode", { network: network.id, chain: identity.label });
         states.set(network.id, { kind: "refused", reason });
       } else {
-        states.set(network.id, { kind: "ready", chain, identity });
-        log.info("real chain connected", { network: network.id, chain: identity.label });
+        const missing = (await chain.findMissingRequirement?.()) ?? null;
+        if (missing) {
+          log.error("real chain refused: the node lacks what the service needs", { network: network.id, missing });
+          states.set(network.id, { kind: "refused", reason: `refused: ${missing}` });
+        } else {
+          states.set(network.id, { kind: "ready", chain, identity });
+          log.info("real chain connected", { network: network.id, chain: identity.label });
+        }
       }
     } catch (error) {
       states.set(network.id, { kind: "refused", reason: `unreachable: ${error instanceof Error ? error.message : "no answer"}` });

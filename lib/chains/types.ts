@@ -53,6 +53,12 @@ export interface OutgoingTransfer {
   amountMinor: bigint;
   /** Destination tag/comment where the family has one (TON); ignored elsewhere. */
   memo?: string;
+  /**
+   * Where change returns on families that make change (UTXO); the sending key's own address when
+   * absent. A sweep names the hot wallet, so a deposit address never receives change (which its
+   * watcher would otherwise see as a new payment).
+   */
+  changeAddress?: string;
 }
 
 /** A key the service controls (hot wallet or deposit address), as the family's signer needs it. */
@@ -74,19 +80,78 @@ export interface SentTransactionState {
   state: "pending" | "confirmed" | "failed" | "unknown";
   confirmations: number;
   blockHeight: number | null;
+  /**
+   * The network fee the chain charged, in the native coin's minor units, when it is in a block
+   * (a reverted EVM call pays its gas too); absent where the family cannot read it.
+   */
+  feeMinor?: bigint;
 }
 
 /**
- * The sending half of a chain: build, estimate, sign and broadcast transfers from keys the
- * service controls, and follow them to confirmation. Concurrent sends from one key must stay
- * correct (nonces, UTXO selection): implementations serialise per key where the family needs it.
+ * The chain resources a signed transaction consumes. The caller persists them with the signed
+ * bytes, in the same database transaction, before anything is broadcast; they are handed back to
+ * the sender (as `SigningContext.inFlight`) for every later signing from the same key.
+ */
+export interface ConsumedResources {
+  /** EVM: the account nonce. */
+  nonce?: number;
+  /** UTXO: the outpoints (`txid:vout`) the transaction spends. */
+  outpoints?: string[];
+  /** TON: the wallet seqno. */
+  seqno?: number;
+  /** Solana: the recent blockhash the transaction references. */
+  blockhash?: string;
+  /**
+   * The last moment the transaction can enter a block: a block height (Solana's
+   * lastValidBlockHeight), or a time in Unix milliseconds (Tron's expiration, TON's valid_until).
+   */
+  validUntilHeight?: number;
+  validUntilMs?: number;
+}
+
+/** A transaction signed and not yet broadcast: exactly the bytes to send, again and again if need be. */
+export interface SignedTransaction {
+  txid: string;
+  /** The serialized signed transaction, as the family broadcasts it (hex, base64 or JSON text). */
+  raw: string;
+  consumes: ConsumedResources;
+  /** The fee, in the native coin's minor units: exact where the family fixes it at signing (UTXO), else an upper bound. */
+  feeMinor: bigint;
+}
+
+/** What the caller knows about the same key's transactions that are signed and not yet settled. */
+export interface SigningContext {
+  inFlight: ReadonlyArray<Pick<SignedTransaction, "txid" | "consumes">>;
+}
+
+/** The node's answer to a broadcast. */
+export type BroadcastOutcome =
+  /** The node has it (now, or from an earlier broadcast of the same bytes). */
+  | { kind: "accepted" }
+  /** The node answered no. `retryable`: the same bytes may be accepted later (busy node, low fee for now). */
+  | { kind: "rejected"; reason: string; retryable: boolean }
+  /** No usable answer: the node may have it. Only the same bytes may follow. */
+  | { kind: "uncertain"; reason: string };
+
+/**
+ * The sending half of a chain, in the steps a crash-safe sender needs: sign (using the
+ * resources the caller reserved in its database, broadcasting nothing), broadcast the exact
+ * bytes (as often as needed), follow the transaction, and tell when one that the chain does not
+ * know can never land any more (so that signing anew cannot pay twice). Keys never leave the process.
  */
 export interface ChainSender {
   network: string;
   estimateFee(from: SigningKey, transfer: OutgoingTransfer): Promise<FeeEstimate>;
-  /** Builds, signs and broadcasts; returns the transaction id. Throws ChainError on refusal. */
-  send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }>;
+  /** Builds and signs one transfer; throws ChainError on a refusal (bad input, missing funds). */
+  sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction>;
+  broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome>;
   getTransaction(txid: string): Promise<SentTransactionState>;
+  /**
+   * Whether a transaction that the chain does not report (not in a block, not pending) can still
+   * land: false once it provably cannot — its nonce or seqno used by another, an input spent
+   * elsewhere, its reference block, blockhash or lifetime expired.
+   */
+  canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean>;
 }
 
 /** A failure talking to a chain; `retryable` says whether the same call may succeed later. */

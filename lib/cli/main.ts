@@ -12,6 +12,8 @@ Commands:
   db migrate [--json]
   errors [--json]          the error catalogue: code, HTTP status, default message
   mailbox [--json]         the e-mails kept locally (no SMTP_URL), newest first
+  ledger audit [--json]    checks the books against themselves and the state they pay for;
+                           exits 1 when it finds drift
 
 The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (default ./.data):
 the running service's, if it is up, else it opens the files itself.`;
@@ -178,6 +180,31 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
           await database.close();
         }
         return 0;
+      }
+      case "ledger audit": {
+        const database = await openCliDatabase();
+        try {
+          const { auditLedger, isCleanAudit } = await import("@/lib/ledger/audit");
+          const { countOpenInvoiceReviews } = await import("@/lib/services/invoices/invoice-reviews");
+          const audit = await auditLedger(database.db);
+          const isClean = isCleanAudit(audit);
+          const report = {
+            clean: isClean,
+            mismatched: audit.mismatched.map((row) => ({ account_id: row.accountId, cached: row.cached.toString(), from_postings: row.fromPostings.toString() })),
+            negative: audit.negative,
+            unbalanced_journals: audit.unbalancedJournals,
+            transfers_vs_credits: audit.transfersVsCredits,
+            settled_vs_journals: audit.settledVsJournals,
+            lots_vs_maturing: audit.lotsVsMaturing,
+            outgoing_vs_fees: audit.outgoingVsFees,
+            invoices_in_review: await countOpenInvoiceReviews(database.db),
+          };
+          const found = Object.entries(audit).filter(([, list]) => list.length > 0);
+          print(report, isClean ? "the ledger is clean" : found.map(([check, list]) => `${check}: ${list.length}`).join("\n"));
+          return isClean ? 0 : 1;
+        } finally {
+          await database.close();
+        }
       }
       case "db migrate": {
         const database = await openCliDatabase();

@@ -136,8 +136,20 @@ export function shapeFromPrismaSchema(schemaPath = path.join(process.cwd(), "pri
     const name = index.dbName ?? `${tableOf(model)}_${columns.join("_")}_${suffix}`;
     table.indexes[name] = `${index.type === "unique" ? "unique" : "index"}(${columns.join(", ")})`;
   }
+  for (const [tableName, indexes] of Object.entries(PARTIAL_INDEXES)) Object.assign(shape.tables[tableName].indexes, indexes);
   return shape;
 }
+
+/**
+ * Partial unique indexes the migrations create, which Prisma's schema language cannot express:
+ * a nonce or seqno is held by one live outgoing transaction of an address at a time.
+ */
+const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
+  outgoing_transfers: {
+    outgoing_transfers_live_nonce_key: "unique(network, from_address, nonce) partial",
+    outgoing_transfers_live_seqno_key: "unique(network, from_address, seqno) partial",
+  },
+};
 
 /** The shape of the public schema of a live database. */
 export async function shapeFromDatabase(connectionString: string): Promise<SchemaShape> {
@@ -158,8 +170,8 @@ export async function shapeFromDatabase(connectionString: string): Promise<Schem
     for (const row of columns.rows) {
       tableOf(row.table_name).columns[row.column_name] = { type: normalizeDatabaseType(row.type), nullable: row.nullable };
     }
-    const indexes = await client.query<{ table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; columns: string[] }>(`
-      SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary,
+    const indexes = await client.query<{ table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; is_partial: boolean; columns: string[] }>(`
+      SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique, ix.indisprimary AS is_primary, ix.indpred IS NOT NULL AS is_partial,
              array_agg(a.attname::text ORDER BY k.ord) AS columns
       FROM pg_index ix
       JOIN pg_class i ON i.oid = ix.indexrelid
@@ -168,11 +180,11 @@ export async function shapeFromDatabase(connectionString: string): Promise<Schem
       JOIN LATERAL unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ord) ON true
       JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
       WHERE n.nspname = 'public' AND t.relname <> '_prisma_migrations'
-      GROUP BY t.relname, i.relname, ix.indisunique, ix.indisprimary`);
+      GROUP BY t.relname, i.relname, ix.indisunique, ix.indisprimary, ix.indpred IS NOT NULL`);
     for (const row of indexes.rows) {
       const table = tableOf(row.table_name);
       if (row.is_primary) table.primaryKey = row.columns;
-      else table.indexes[row.index_name] = `${row.is_unique ? "unique" : "index"}(${row.columns.join(", ")})`;
+      else table.indexes[row.index_name] = `${row.is_unique ? "unique" : "index"}(${row.columns.join(", ")})${row.is_partial ? " partial" : ""}`;
     }
     const foreignKeys = await client.query<{ table_name: string; name: string; columns: string[]; target: string; target_columns: string[]; on_delete: string }>(`
       SELECT t.relname AS table_name, con.conname AS name,

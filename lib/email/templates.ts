@@ -1,4 +1,4 @@
-import { paymentPageUrl } from "@/lib/api/serialize/payment";
+import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
 import type { Invoice } from "@/generated/prisma/client";
 import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
 

@@ -1,19 +1,34 @@
-import type { ApiDeps } from "@/lib/api/deps";
-import { purgeIdempotencyRecords } from "@/lib/api/idempotency";
+import type { Invoice } from "@/generated/prisma/client";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import type { RateProvider } from "@/lib/rates";
+import type { SendOptions } from "@/lib/webhooks/send-request";
+import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
 import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
-import { expireDueInvoices, scanAllNetworks } from "./handlers/scan-chain";
-import { notifyDeliveriesRecorded } from "./notify";
-import { getRealChainState, verifyRealChains } from "@/lib/chains/real-chains";
+import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-network";
+import { getRealChainState } from "@/lib/chains/real-chains";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getChainSender } from "@/lib/chains/registry";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { log } from "@/lib/log";
+import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
 
-/** The collaborators every job handler receives. */
-export type JobDeps = Pick<ApiDeps, "db" | "secretBox" | "config" | "sendOptions" | "rates" | "now">;
+/** The collaborators every job handler receives (the API's collaborators are a superset). */
+export interface JobDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: GatewayConfig;
+  sendOptions: SendOptions;
+  rates: RateProvider;
+  /** An invoice as POST /v1/payment answers it (batch elements record it). */
+  presentInvoice(invoice: Invoice): Promise<unknown>;
+  now(): Date;
+}
 
 export interface PeriodicJob {
   /** Dotted name, also the Inngest function id (dots become dashes). */
@@ -45,11 +60,7 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     name: "chain.scan",
     everySeconds: 2,
     cron: "* * * * *",
-    run: async (deps) => {
-      const result = await scanAllNetworks(deps);
-      notifyDeliveriesRecorded(result.deliveryIds);
-      return { networks: result.networks, deliveries: result.deliveryIds.length };
-    },
+    run: (deps) => scanAllNetworks(deps),
   },
   {
     name: "chain.verify",
@@ -58,7 +69,7 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     // Nodes that were unreachable (or not checked yet in this process) are asked again.
     run: async (deps) => {
       const unchecked = Object.keys(deps.config.rpcEndpoints).some((network) => getRealChainState(network)?.kind !== "ready");
-      if (unchecked) await verifyRealChains(deps.config, deps.db);
+      if (unchecked) await verifyChains(deps.config, deps.db);
       return { checked: unchecked };
     },
   },
@@ -84,11 +95,7 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     name: "invoice.expire",
     everySeconds: 5,
     cron: "* * * * *",
-    run: async (deps) => {
-      const result = await expireDueInvoices(deps);
-      notifyDeliveriesRecorded(result.deliveryIds);
-      return { expired: result.expired };
-    },
+    run: (deps) => expireDueInvoices(deps),
   },
   {
     name: "ledger.mature",
@@ -107,6 +114,18 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 5,
     cron: "* * * * *",
     run: (deps) => sendPendingEmails(deps),
+  },
+  {
+    name: "ledger.audit",
+    everySeconds: 300,
+    cron: "*/5 * * * *",
+    // Drift is logged as an error for the operator; the books are never changed by the audit.
+    run: async (deps) => {
+      const audit = await auditLedger(deps.db);
+      const isClean = isCleanAudit(audit);
+      if (!isClean) log.error("ledger audit found drift", { audit: JSON.parse(JSON.stringify(audit, (_key, value) => (typeof value === "bigint" ? value.toString() : value))) });
+      return { clean: isClean };
+    },
   },
   {
     name: "idempotency.purge",

@@ -1,7 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { log } from "@/lib/log";
 import { BATCH_CREATED_EVENT, WEBHOOK_RECORDED_EVENT } from "./catalogue";
-import { onBatchCreated, onDeliveriesRecorded } from "./notify";
+import { onBatchCreated, onDeliveriesRecorded } from "@/lib/db/work-signals";
 
 /**
  * With the Inngest driver, recorded deliveries are announced as an event so the delivery

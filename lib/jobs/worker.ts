@@ -1,6 +1,6 @@
 import { log } from "@/lib/log";
 import { PERIODIC_JOBS, toDeliveryDeps, type JobDeps, type PeriodicJob } from "./catalogue";
-import { onBatchCreated, onDeliveriesRecorded } from "./notify";
+import { onBatchCreated, onDeliveriesRecorded } from "@/lib/db/work-signals";
 import { startWebhookDispatcher, type DispatcherOptions } from "./webhook-dispatcher";
 
 export interface RunningWorker {

@@ -12,17 +12,18 @@ export class LedgerError extends Error {
 /**
  * The only writer of the ledger. Inside the caller's transaction: checks the journal balances,
  * records it under its unique reference, applies each posting to its account's cached balance,
- * and refuses any balance that would go negative. Returns false (and writes nothing) when a
- * journal with this reference already exists: a replayed event posts nothing twice.
+ * and refuses any balance that would go negative (or a debt above zero). A reference that is
+ * already posted is an error, never a silent skip: every caller guards its event with a state
+ * change in the same transaction, so a second posting means that guard failed.
  */
-export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<boolean> {
+export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<void> {
   if (!isBalanced(journal)) throw new LedgerError(`journal ${journal.reference} does not balance`);
   const journalId = randomUUID();
   const inserted = await tx.ledgerJournal.createMany({
     data: [{ id: journalId, reference: journal.reference, kind: journal.kind, createdAt: now }],
     skipDuplicates: true,
   });
-  if (inserted.count === 0) return false;
+  if (inserted.count === 0) throw new LedgerError(`journal ${journal.reference} is already posted`);
   // Lock accounts in a fixed order so two journals touching the same accounts cannot deadlock.
   const postings = [...journal.postings].sort((a, b) => accountOrder(a.account).localeCompare(accountOrder(b.account)));
   for (const posting of postings) {
@@ -30,12 +31,13 @@ export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<
     const [updated] = await tx.$queryRaw<{ balance: string }[]>`
       UPDATE ledger_accounts SET balance = balance + ${posting.amount.toString()}::numeric, updated_at = ${now}
       WHERE id = ${accountId}::uuid RETURNING balance::text AS balance`;
-    if (BigInt(updated.balance) < 0n && !mayGoNegative(posting.account)) {
+    const balance = BigInt(updated.balance);
+    if (balance < 0n && !mayGoNegative(posting.account)) {
       throw new LedgerError(`journal ${journal.reference} would make ${accountOrder(posting.account)} negative`);
     }
+    if (balance > 0n && posting.account.bucket === "debt") throw new LedgerError(`journal ${journal.reference} would repay more debt than is owed`);
     await tx.ledgerPosting.create({ data: { id: randomUUID(), journalId, accountId, amount: posting.amount.toString(), createdAt: now } });
   }
-  return true;
 }
 
 function accountOrder(account: AccountKey): string {

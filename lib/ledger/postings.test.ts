@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { depositConfirmedJournal, invoiceSettledJournal, isBalanced, lotMaturedJournal, mayGoNegative, reversalJournal } from "./postings";
+import { debtRepaymentJournal, depositConfirmedJournal, invoiceSettledJournal, isBalanced, lotMaturedJournal, mayGoNegative, reversalJournal, settlementClawbackJournal } from "./postings";
 
 describe("journals", () => {
   const base = { merchantId: "m1", asset: "USDT:tron" };
 
   it("credits a confirmed deposit from the chain into incoming", () => {
-    const journal = depositConfirmedJournal({ ...base, transferId: "t1", blockHash: "h1", amount: 10_000_000n });
-    expect(journal.reference).toBe("transfer:t1:confirmed:h1");
+    const journal = depositConfirmedJournal({ ...base, transferId: "t1", credit: 1, amount: 10_000_000n });
+    expect(journal.reference).toBe("transfer:t1:credit:1");
     expect(isBalanced(journal)).toBe(true);
     expect(journal.postings.map((p) => [p.account.owner, p.account.bucket, p.amount])).toEqual([
       ["platform", "chain", -10_000_000n],
@@ -28,9 +28,9 @@ describe("journals", () => {
   it("matures and reverses with balanced journals", () => {
     const matured = lotMaturedJournal({ ...base, lotId: "l1", amount: 7n });
     expect(isBalanced(matured)).toBe(true);
-    const reversed = reversalJournal(depositConfirmedJournal({ ...base, transferId: "t2", blockHash: "h2", amount: 9n }), "reorg");
+    const reversed = reversalJournal(depositConfirmedJournal({ ...base, transferId: "t2", credit: 2, amount: 9n }), "reorg");
     expect(isBalanced(reversed)).toBe(true);
-    expect(reversed.reference).toBe("transfer:t2:confirmed:h2:reversed");
+    expect(reversed.reference).toBe("transfer:t2:credit:2:reversed");
     expect(reversed.postings[0].amount).toBe(9n);
   });
 
@@ -50,5 +50,30 @@ describe("journals", () => {
     expect(mayGoNegative({ owner: "platform", asset: "A:x", bucket: "chain" })).toBe(true);
     expect(mayGoNegative({ owner: "platform", asset: "A:x", bucket: "fees" })).toBe(false);
     expect(mayGoNegative({ owner: "m", asset: "A:x", bucket: "available" })).toBe(false);
+    expect(mayGoNegative({ owner: "m", asset: "A:x", bucket: "debt" })).toBe(true);
+  });
+
+  it.each([
+    // received, fee, from maturing, from available → debt
+    [1_000n, 30n, 970n, 0n, 0n],
+    [1_000n, 30n, 500n, 400n, -70n],
+    [1_000n, 30n, 0n, 0n, -970n],
+    [5n, 0n, 0n, 5n, 0n],
+  ])("claws back %s received (fee %s) from maturing %s and available %s, the rest %s as debt", (received, fee, maturing, available, debt) => {
+    const journal = settlementClawbackJournal({ ...base, reference: "r", received, fee, taken: { maturing, available } });
+    expect(isBalanced(journal)).toBe(true);
+    const amountOf = (bucket: string) => journal.postings.find((p) => p.account.bucket === bucket)?.amount ?? 0n;
+    expect([amountOf("incoming"), amountOf("fees"), amountOf("maturing"), amountOf("available"), amountOf("debt")]).toEqual([received, -fee, -maturing, -available, debt]);
+  });
+
+  it("refuses a clawback that takes more than the merchant's share", () => {
+    expect(() => settlementClawbackJournal({ ...base, reference: "r", received: 10n, fee: 1n, taken: { maturing: 9n, available: 1n } })).toThrow(RangeError);
+    expect(() => settlementClawbackJournal({ ...base, reference: "r", received: 10n, fee: 11n, taken: { maturing: 0n, available: 0n } })).toThrow(RangeError);
+  });
+
+  it("repays debt from available", () => {
+    const journal = debtRepaymentJournal({ ...base, reference: "lot:l1:debt", amount: 40n });
+    expect(isBalanced(journal)).toBe(true);
+    expect(journal.postings.map((p) => [p.account.bucket, p.amount])).toEqual([["available", -40n], ["debt", 40n]]);
   });
 });

@@ -21,7 +21,12 @@ export type Bucket =
   /** Platform only: fees taken. */
   | "fees"
   /** Platform only: network fees paid for the service's own transfers (sweeps); an expense, below zero. */
-  | "network_fees";
+  | "network_fees"
+  /**
+   * Merchant only, never above zero: what a reversal took back that the merchant no longer had
+   * (funds already paid out). Newly available funds cover it first; payouts wait until it is zero.
+   */
+  | "debt";
 
 export const PLATFORM = "platform";
 
@@ -56,13 +61,14 @@ export function isBalanced(journal: Pick<Journal, "postings">): boolean {
 }
 
 /**
- * A confirmed deposit for an invoice: from the outside world into the merchant's incoming
- * bucket. The reference names the block that holds it: a transfer orphaned by a reorganisation
- * and mined again in another block is credited again (after its first credit was reversed).
+ * Credit number `credit` (1, 2, …) of a confirmed deposit for an invoice: from the outside world
+ * into the merchant's incoming bucket. A transfer orphaned by a reorganisation and included
+ * again (in another block, or the same one) is credited again under the next number, after the
+ * previous credit was reversed.
  */
-export function depositConfirmedJournal(input: { transferId: string; blockHash: string; merchantId: string; asset: string; amount: bigint }): Journal {
+export function depositConfirmedJournal(input: { transferId: string; credit: number; merchantId: string; asset: string; amount: bigint }): Journal {
   return {
-    reference: `transfer:${input.transferId}:confirmed:${input.blockHash}`,
+    reference: `transfer:${input.transferId}:credit:${input.credit}`,
     kind: "deposit_confirmed",
     postings: [
       { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: -input.amount },
@@ -106,9 +112,56 @@ export function reversalJournal(original: Journal, reason: string): Journal {
   };
 }
 
-/** Accounts that may go negative: the platform's view of the outside world, and its expenses. */
+/**
+ * Part of an invoice's settlement taken back because a credited transfer was orphaned:
+ * `received` returns to incoming (to be reversed with the deposit), `fee` comes back from the
+ * platform, and the merchant's share `received − fee` is taken from `taken` (the invoice's own
+ * maturing lots first, then available); what they cannot cover becomes debt.
+ */
+export function settlementClawbackJournal(input: {
+  reference: string;
+  merchantId: string;
+  asset: string;
+  received: bigint;
+  fee: bigint;
+  taken: { maturing: bigint; available: bigint };
+}): Journal {
+  const share = input.received - input.fee;
+  const shortfall = share - input.taken.maturing - input.taken.available;
+  if (input.fee < 0n || share < 0n || shortfall < 0n) throw new RangeError(`clawback ${input.reference} takes more than the share`);
+  const merchant = (bucket: Bucket, amount: bigint): Posting[] => (amount === 0n ? [] : [{ account: { owner: input.merchantId, asset: input.asset, bucket }, amount }]);
+  return {
+    reference: input.reference,
+    kind: "settlement_clawback",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "incoming" }, amount: input.received },
+      ...(input.fee === 0n ? [] : [{ account: { owner: PLATFORM, asset: input.asset, bucket: "fees" as const }, amount: -input.fee }]),
+      ...merchant("maturing", -input.taken.maturing),
+      ...merchant("available", -input.taken.available),
+      ...merchant("debt", -shortfall),
+    ],
+  };
+}
+
+/** Newly available funds pay back a merchant's debt: available → debt (towards zero). */
+export function debtRepaymentJournal(input: { reference: string; merchantId: string; asset: string; amount: bigint }): Journal {
+  return {
+    reference: input.reference,
+    kind: "debt_repayment",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: -input.amount },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "debt" }, amount: input.amount },
+    ],
+  };
+}
+
+/**
+ * Accounts that may go negative: the platform's view of the outside world and its expenses, and
+ * a merchant's debt (which is never above zero).
+ */
 export function mayGoNegative(account: AccountKey): boolean {
-  return account.owner === PLATFORM && (account.bucket === "chain" || account.bucket === "network_fees");
+  if (account.owner !== PLATFORM) return account.bucket === "debt";
+  return account.bucket === "chain" || account.bucket === "network_fees";
 }
 
 /** A network fee the service paid for one of its own transfers: money out to the world, as an expense. */

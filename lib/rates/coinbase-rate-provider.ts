@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal, reciprocalDecimal } from "@/lib/rates/decimal";
+import { formatDecimal, parseDecimal, reciprocalDecimal } from "@/lib/domain/money/decimal";
 import { RateSourceError } from "@/lib/rates/rate-source-error";
 import type { RateProvider, UsdPrice } from "@/lib/rates/types";
 

@@ -1,8 +1,8 @@
 /** Exchange rates: USD prices behind one `RateProvider` interface. */
 export type { RateProvider, UsdPrice } from "@/lib/rates/types";
 export { RateSourceError } from "@/lib/rates/rate-source-error";
-export type { ExactDecimal } from "@/lib/rates/decimal";
-export { compareDecimal, formatDecimal, normalizeDecimal, parseDecimal, reciprocalDecimal } from "@/lib/rates/decimal";
+export type { ExactDecimal } from "@/lib/domain/money/decimal";
+export { compareDecimal, formatDecimal, normalizeDecimal, parseDecimal, reciprocalDecimal } from "@/lib/domain/money/decimal";
 export {
   SNAPSHOT_SOURCE,
   SNAPSHOT_TAKEN_AT,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listPricingCurrencies } from "@/lib/catalogue/pricing-currencies";
-import { parseDecimal } from "@/lib/rates/decimal";
+import { parseDecimal } from "@/lib/domain/money/decimal";
 import { SNAPSHOT_TAKEN_AT, SNAPSHOT_USD_PRICES, createSnapshotRateProvider } from "@/lib/rates/snapshot-rate-provider";
 
 const PRICING_SYMBOLS = listPricingCurrencies().map((currency) => currency.symbol);

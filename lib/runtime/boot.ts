@@ -6,7 +6,7 @@ import { getSecretBox } from "@/lib/crypto/master-key";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
 import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
-import { verifyRealChains } from "@/lib/chains/real-chains";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
 import "@/lib/chains/real-chain-families";
 import { createApiDeps } from "@/lib/api/deps";
 import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
@@ -33,7 +33,7 @@ export async function bootService(): Promise<BootedService> {
   const db = getDb();
   await verifyMasterKey(db, getSecretBox());
   // Real nodes are checked before any request: a production chain is refused in sandbox mode.
-  await verifyRealChains(config, db);
+  await verifyChains(config, db);
 
   let worker: RunningWorker | undefined;
   return {

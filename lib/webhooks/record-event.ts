@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db/client";
+import { afterCommit } from "@/lib/db/transaction";
+import { notifyDeliveriesRecorded } from "@/lib/db/work-signals";
 
 export interface WebhookEventInput {
   merchantId: string;
@@ -15,8 +17,9 @@ export interface WebhookEventInput {
 /**
  * Records an event for delivery, inside the caller's transaction: one row for the registered
  * endpoint and one for the object's url_callback (once if they are the same URL). The body is
- * serialised here, once, so every attempt sends the same bytes. Returns the delivery ids, to be
- * handed to the dispatcher after the transaction commits.
+ * serialised here, once, so every attempt sends the same bytes. Once the transaction commits,
+ * the background driver is told (it would find them at its next poll anyway). Returns the
+ * delivery ids.
  */
 export async function recordWebhookEvent(tx: Tx, event: WebhookEventInput): Promise<string[]> {
   const endpoint = await tx.webhookEndpoint.findUnique({ where: { merchantId: event.merchantId }, select: { url: true } });
@@ -38,5 +41,7 @@ export async function recordWebhookEvent(tx: Tx, event: WebhookEventInput): Prom
     updatedAt: event.now,
   }));
   await tx.webhookDelivery.createMany({ data: rows });
-  return rows.map((row) => row.id);
+  const ids = rows.map((row) => row.id);
+  afterCommit(tx, () => notifyDeliveriesRecorded(ids));
+  return ids;
 }

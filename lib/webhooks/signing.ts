@@ -1,3 +1,4 @@
+import type { SigningSecrets } from "./signing-secrets";
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
@@ -48,4 +49,17 @@ export function verifyWebhook(input: VerifyWebhookInput): boolean {
     for (const candidate of provided) isValid = timingSafeEqual(candidate, expected) || isValid;
   }
   return isValid;
+}
+
+/** spec: Events — the headers of a delivery, signed over `<timestamp>.<raw body>`. */
+export function buildDeliveryHeaders(delivery: { id: string; eventType: string; body: string }, secrets: SigningSecrets, timestamp: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-webhook-event": delivery.eventType,
+    "x-webhook-timestamp": timestamp,
+    "x-webhook-signature": signWebhook(secrets.current, timestamp, delivery.body),
+    "x-webhook-id": delivery.id,
+  };
+  if (secrets.previous) headers["x-webhook-signature-previous"] = signWebhook(secrets.previous, timestamp, delivery.body);
+  return headers;
 }

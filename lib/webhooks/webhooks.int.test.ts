@@ -15,7 +15,8 @@ import { startWebhookDispatcher } from "@/lib/jobs/webhook-dispatcher";
 import { recordWebhookEvent } from "./record-event";
 import { buildPaymentEventBody } from "./payloads";
 import { verifyWebhook } from "./signing";
-import { MAX_WEBHOOK_ATTEMPTS, nextWebhookAttemptAt } from "./backoff";
+import { MAX_WEBHOOK_ATTEMPTS, nextWebhookAttemptAt } from "@/lib/domain/webhook-delivery/backoff";
+import { withTransaction } from "@/lib/db/transaction";
 
 const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
@@ -62,7 +63,7 @@ function samplePayment(uuid = randomUUID()) {
 
 async function recordPaid(merchant: TestMerchant, now: Date, callbackUrl?: string): Promise<string[]> {
   const body = samplePayment();
-  return getTestDb().$transaction((tx) =>
+  return withTransaction(getTestDb(), (tx) =>
     recordWebhookEvent(tx, { merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: body.uuid, body, callbackUrl, now }),
   );
 }
@@ -181,7 +182,7 @@ describe("delivery", () => {
     expect(ids).toHaveLength(2);
     const body = samplePayment();
     await expect(
-      getTestDb().$transaction(async (tx) => {
+      withTransaction(getTestDb(), async (tx) => {
         await recordWebhookEvent(tx, { merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: body.uuid, body, now: clock.now });
         throw new Error("the credit failed");
       }),

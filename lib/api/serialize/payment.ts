@@ -1,3 +1,4 @@
+import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
 import QRCode from "qrcode";
 import type { Invoice } from "@/generated/prisma/client";
 import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
@@ -52,10 +53,6 @@ async function qrCodeOf(address: string | null): Promise<string> {
     qrCache.set(address, uri);
   }
   return uri;
-}
-
-export function paymentPageUrl(publicBaseUrl: string, invoiceId: string): string {
-  return `${publicBaseUrl}/pay/${invoiceId}`;
 }
 
 export async function toPayment(row: Invoice, publicBaseUrl: string): Promise<PaymentObject> {

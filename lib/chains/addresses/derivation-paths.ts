@@ -17,6 +17,15 @@ export const MAX_CHILD_INDEX = 0x7fffffff;
  */
 const ACCOUNT_COIN_TYPES: Partial<Record<NetworkFamily, number>> = { evm: 60, tron: 195 };
 
+/**
+ * The key tree a network's deposit addresses are derived from: every EVM network shares one
+ * (coin type 60, the same address on all of them), every other network has its own. Address
+ * indexes are counted per key tree, so no address is ever handed out on two networks.
+ */
+export function getKeyTree(network: NetworkId): string {
+  return getFamilyOrThrow(network) === "evm" ? "evm" : network;
+}
+
 export function getFamilyOrThrow(network: NetworkId): NetworkFamily {
   const found = findNetwork(network);
   if (!found) throw new Error(`Unknown network: ${network}`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "@/lib/chains/types";
 import { createEvmAdapter, TOKEN_POSITION_OFFSET, type EvmAdapterOptions } from "@/lib/chains/evm/evm-adapter";
 import { anvilClients, devAccount, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { startRpcProxy } from "@/lib/chains/evm/test-support/rpc-proxy";
+import { startRpcProxy } from "@/lib/chains/testing/rpc-proxy";
 import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
 
 let anvil: Anvil;

@@ -129,7 +129,8 @@ describe("RPC failures become retryable ChainErrors, never partial data", () => 
     await expectRetryable(adapter.scanTransfers({ afterHeight: 0 }));
     await expectRetryable(sender.getTransaction(TXID));
     await expectRetryable(sender.estimateFee(key, { currency: "ETH", toAddress: devAccount(1).account.address, amountMinor: 1n }));
-    await expectRetryable(sender.send(key, { currency: "USDT", toAddress: devAccount(1).account.address, amountMinor: 1n }));
+    await expectRetryable(sender.sign(key, { currency: "USDT", toAddress: devAccount(1).account.address, amountMinor: 1n }, { inFlight: [] }));
+    await expectRetryable(sender.canStillLand({ txid: TXID, consumes: { nonce: 1 } }, key));
   });
 
   test("a scan fails whole when one block of its range is missing or a log's block changed", async () => {
@@ -176,6 +177,6 @@ describe("RPC failures become retryable ChainErrors, never partial data", () => 
     await expectRetryable(adapter.getTip());
     await expectRetryable(adapter.scanTransfers({ afterHeight: 10 }));
     const sender = createEvmSender({ network: "arbitrum", rpcUrl: closedPortUrl, retry: NO_RETRY });
-    await expectRetryable(sender.send(key, { currency: "ETH", toAddress: devAccount(1).account.address, amountMinor: 1n }));
+    await expectRetryable(sender.sign(key, { currency: "ETH", toAddress: devAccount(1).account.address, amountMinor: 1n }, { inFlight: [] }));
   });
 });

@@ -142,6 +142,9 @@ export const receiptSchema = z.object({
   status: z.enum(["0x0", "0x1"]),
   blockNumber: smallQuantitySchema,
   blockHash: hashSchema,
+  /** What the transaction paid: gasUsed × effectiveGasPrice (in wei). */
+  gasUsed: quantitySchema.optional(),
+  effectiveGasPrice: quantitySchema.optional(),
 });
 
 /** Heights as JSON-RPC block numbers. */

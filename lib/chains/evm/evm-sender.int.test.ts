@@ -3,9 +3,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { validateAddress } from "@/lib/chains/addresses";
 import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains/types";
-import { createEvmSender, EvmBroadcastUncertainError, type EvmSenderOptions } from "@/lib/chains/evm/evm-sender";
+import { createEvmSender, type EvmSenderOptions } from "@/lib/chains/evm/evm-sender";
+import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
 import { anvilClients, devAccount, findFreePort, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { startRpcProxy } from "@/lib/chains/evm/test-support/rpc-proxy";
+import { startRpcProxy } from "@/lib/chains/testing/rpc-proxy";
 import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
 
 let anvil: Anvil;
@@ -27,8 +28,9 @@ afterAll(async () => {
   await anvil?.stop();
 });
 
+/** A sender plus `send` (sign, then broadcast) that keeps its key's in-flight transactions as the service's database does. */
 function senderFor(options: Partial<EvmSenderOptions> = {}) {
-  return createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt }, ...options });
+  return withSending(createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt }, ...options }));
 }
 
 function freshAddress(): Address {
@@ -66,9 +68,10 @@ describe("evm sender on anvil", () => {
     const receipt = await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash });
 
     expect(receipt.status).toBe("success");
-    expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: Number(receipt.blockNumber) });
-    expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
     const fee = receipt.gasUsed * receipt.effectiveGasPrice;
+    // The fee the chain took, from the receipt.
+    expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: Number(receipt.blockNumber), feeMinor: fee });
+    expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
     expect(await clients.publicClient.getBalance({ address: hot.account.address })).toBe(hotBefore - amount - fee);
     expect(estimate.feeCurrency).toBe("ETH");
     // The estimate is an upper bound (gas × max fee per gas).
@@ -106,20 +109,20 @@ describe("evm sender on anvil", () => {
       const mined = await sender.getTransaction(txid);
       expect(mined).toMatchObject({ state: "confirmed", confirmations: 1 });
       await clients.testClient.mine({ blocks: 2 });
-      expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 3, blockHeight: mined.blockHeight });
+      expect(await sender.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 3, blockHeight: mined.blockHeight, feeMinor: mined.feeMinor });
       expect(await clients.publicClient.getBalance({ address: recipient })).toBe(1_000n);
     } finally {
       await clients.testClient.setAutomine(true);
     }
   });
 
-  test("10 concurrent sends from one key (two sender instances) all succeed with consecutive nonces", async () => {
-    const senders = [senderFor(), senderFor()];
+  test("10 concurrent sends from one key, each signed with the key's in-flight transactions, get consecutive nonces", async () => {
+    const sender = senderFor();
     const recipient = freshAddress();
     const firstNonce = await pendingNonce(hot.account.address);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        senders[index % 2].send(hot.signingKey, index % 3 === 0
+        sender.send(hot.signingKey, index % 3 === 0
           ? { currency: "USDT", toAddress: recipient, amountMinor: BigInt(index + 1) }
           : { currency: "ETH", toAddress: recipient, amountMinor: BigInt(index + 1) }),
       ),
@@ -167,7 +170,13 @@ describe("evm sender on anvil", () => {
     });
     const receipt = await clients.publicClient.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("reverted");
-    expect(await sender.getTransaction(hash)).toEqual({ state: "failed", confirmations: 1, blockHeight: Number(receipt.blockNumber) });
+    // Reverted, yet its gas was spent: the fee is reported to be booked.
+    expect(await sender.getTransaction(hash)).toEqual({
+      state: "failed",
+      confirmations: 1,
+      blockHeight: Number(receipt.blockNumber),
+      feeMinor: receipt.gasUsed * receipt.effectiveGasPrice,
+    });
   });
 
   test("an unknown transaction is unknown; a malformed id is refused", async () => {
@@ -178,9 +187,9 @@ describe("evm sender on anvil", () => {
 
   describe("refused before anything is signed or sent", () => {
     // A sender on a closed port: any RPC attempt would give a retryable error instead.
-    let offline: ReturnType<typeof createEvmSender>;
+    let offline: ReturnType<typeof senderFor>;
     beforeAll(async () => {
-      offline = createEvmSender({ network: "ethereum", rpcUrl: `http://127.0.0.1:${await findFreePort()}`, retry: { count: 0, delayMs: 0 } });
+      offline = withSending(createEvmSender({ network: "ethereum", rpcUrl: `http://127.0.0.1:${await findFreePort()}`, retry: { count: 0, delayMs: 0 } }));
     });
 
     const recipient = devAccount(5).account.address;
@@ -221,7 +230,7 @@ describe("evm sender on anvil", () => {
     test("pays with a legacy gas price, and the estimate is gas × gas price", async () => {
       const legacyClients = anvilClients(legacy.url);
       expect((await legacyClients.publicClient.getBlock()).baseFeePerGas).toBeNull();
-      const sender = createEvmSender({ network: "polygon", rpcUrl: legacy.url });
+      const sender = withSending(createEvmSender({ network: "polygon", rpcUrl: legacy.url }));
       const recipient = freshAddress();
       const estimate = await sender.estimateFee(hot.signingKey, { currency: "POL", toAddress: recipient, amountMinor: 99n });
       const { txid } = await sender.send(hot.signingKey, { currency: "POL", toAddress: recipient, amountMinor: 99n });
@@ -269,21 +278,58 @@ describe("evm sender on anvil", () => {
       }
     });
 
-    test("when the node never got it, the error is retryable, carries the txid, and the nonce is reused", async () => {
+    test("when the node never got it, the broadcast is uncertain; the same bytes sent again spend one nonce", async () => {
       const proxy = await startRpcProxy(anvil.url, (method) => (method === "eth_sendRawTransaction" ? { kind: "drop" } : { kind: "forward" }));
       try {
         const nonceBefore = await pendingNonce(hot.account.address);
-        const error = await rejection(senderFor({ rpcUrl: proxy.url, retry: NO_RETRY }).send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 13n }));
-        expect(error).toBeInstanceOf(EvmBroadcastUncertainError);
-        expect(error.retryable).toBe(true);
-        const { txid: lostTxid } = error as EvmBroadcastUncertainError;
-        expect(await senderFor().getTransaction(lostTxid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
-        const { txid } = await senderFor().send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 14n });
-        expect((await clients.publicClient.getTransaction({ hash: txid as Hash })).nonce).toBe(nonceBefore);
+        const dark = createEvmSender({ network: "ethereum", rpcUrl: proxy.url, tokens: { USDT: usdt }, retry: NO_RETRY });
+        const recipient = freshAddress();
+        const signed = await dark.sign(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 13n }, { inFlight: [] });
+        expect(signed.consumes).toEqual({ nonce: nonceBefore });
+        expect(await dark.broadcast(signed)).toMatchObject({ kind: "uncertain" });
+        const healthy = createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt } });
+        expect(await healthy.getTransaction(signed.txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+        // Its nonce is free: it can still land, so only these bytes may go out.
+        expect(await healthy.canStillLand(signed, hot.signingKey)).toBe(true);
+        // The next signing, told what is in flight, takes the next nonce.
+        const next = await healthy.sign(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 1n }, { inFlight: [signed] });
+        expect(next.consumes.nonce).toBe(nonceBefore + 1);
+        expect(await healthy.broadcast(signed)).toEqual({ kind: "accepted" });
+        expect(await healthy.broadcast(signed)).toEqual({ kind: "accepted" }); // again: the same transaction
+        await clients.publicClient.waitForTransactionReceipt({ hash: signed.txid as Hash });
+        expect(await clients.publicClient.getBalance({ address: recipient })).toBe(13n);
+        expect(await clients.publicClient.getTransactionCount({ address: hot.account.address, blockTag: "latest" })).toBe(nonceBefore + 1);
       } finally {
         await proxy.stop();
       }
     });
+
+    test("a withSending send whose broadcast is lost throws BroadcastUncertainError with the txid", async () => {
+      const proxy = await startRpcProxy(anvil.url, (method) => (method === "eth_sendRawTransaction" ? { kind: "drop" } : { kind: "forward" }));
+      try {
+        const error = await rejection(senderFor({ rpcUrl: proxy.url, retry: NO_RETRY }).send(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 13n }));
+        expect(error).toBeInstanceOf(BroadcastUncertainError);
+        expect(error.retryable).toBe(true);
+        expect((error as BroadcastUncertainError).txid).toMatch(/^0x[0-9a-f]{64}$/);
+      } finally {
+        await proxy.stop();
+      }
+    });
+  });
+
+  test("a signed transaction whose nonce another transaction took can never land, and its broadcast is refused for good", async () => {
+    const sender = createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt } });
+    const nonce = await pendingNonce(hot.account.address);
+    const stale = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 2n }, { inFlight: [] });
+    expect(await sender.canStillLand(stale, hot.signingKey)).toBe(true);
+    // Signed without knowing of it (as a second, careless wallet would): the same nonce, mined.
+    const other = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 3n }, { inFlight: [] });
+    expect(other.consumes.nonce).toBe(nonce);
+    expect(await sender.broadcast(other)).toEqual({ kind: "accepted" });
+    await clients.publicClient.waitForTransactionReceipt({ hash: other.txid as Hash });
+    expect(await sender.canStillLand(stale, hot.signingKey)).toBe(false);
+    expect(await sender.canStillLand(other, hot.signingKey)).toBe(true); // mined: it has a receipt
+    expect(await sender.broadcast(stale)).toMatchObject({ kind: "rejected", retryable: false });
   });
 
   test("a lower-case recipient is paid at its checksummed address", async () => {

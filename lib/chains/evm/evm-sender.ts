@@ -2,7 +2,7 @@ import { bytesToHex, encodeFunctionData, erc20Abi, keccak256, type Hex, type Tra
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { validateAddress } from "@/lib/chains/addresses";
 import { normalizeEvmAddress } from "@/lib/chains/addresses/evm-address";
-import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { findEvmAsset, resolveEvmNetwork, type EvmNetwork } from "@/lib/chains/evm/evm-network";
 import {
   blockHeaderSchema,
@@ -16,7 +16,6 @@ import {
   type EvmRetryOptions,
   type EvmRpc,
 } from "@/lib/chains/evm/evm-rpc";
-import { SHARED_NONCE_MANAGER, type NonceManager } from "@/lib/chains/evm/nonce-manager";
 import { createVerifiedChainId } from "@/lib/chains/evm/verified-chain-id";
 
 export interface EvmSenderOptions {
@@ -30,28 +29,12 @@ export interface EvmSenderOptions {
   retry?: EvmRetryOptions;
   /** When set, the node must report exactly this chain id. */
   expectedChainId?: number;
-  /** Defaults to the process-wide manager, so every sender of the process shares one lock per account. */
-  nonceManager?: NonceManager;
 }
 
 export type EvmSender = ChainSender & {
   /** The EIP-155 chain id the node reports; transactions are signed for it. */
   chainId(): Promise<number>;
 };
-
-/**
- * Thrown when a signed transaction may or may not have reached the node (the broadcast timed out
- * and the node does not know it yet). Retryable, but the caller must look at `txid` with
- * `getTransaction` before sending the same payout again, or it may pay twice.
- */
-export class EvmBroadcastUncertainError extends ChainError {
-  readonly txid: string;
-  constructor(txid: string) {
-    super(`broadcast of ${txid} is unconfirmed: check it before sending again`, { retryable: true });
-    this.name = "EvmBroadcastUncertainError";
-    this.txid = txid;
-  }
-}
 
 /** A plain coin transfer to an account without code costs exactly this and cannot run out of gas. */
 const PLAIN_TRANSFER_GAS = 21_000n;
@@ -67,13 +50,14 @@ interface PreparedCall {
 
 /**
  * The sending half of an EVM network: native coin and ERC-20 `transfer` payouts, signed in this
- * process with viem (keys never leave it), one nonce lock per chain and address.
+ * process with viem (keys never leave it). The nonce is the larger of the node's pending count
+ * and one past the highest nonce of the key's transactions still in flight, as the caller's
+ * database knows them; a transaction the node does not know can land until another takes its nonce.
  */
 export function createEvmSender(options: EvmSenderOptions): EvmSender {
   const network = resolveEvmNetwork(options.network, options.tokens);
   const rpc = createEvmRpc(options);
   const chainId = createVerifiedChainId(rpc, network, options.expectedChainId);
-  const nonceManager = options.nonceManager ?? SHARED_NONCE_MANAGER;
 
   async function estimateFee(from: SigningKey, transfer: OutgoingTransfer): Promise<FeeEstimate> {
     const fromAddress = normalizeEvmAddress(from.address);
@@ -81,32 +65,50 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     const call = prepareCall(network, fromAddress, transfer);
     await chainId();
     const [gas, fees] = await Promise.all([estimateGas(rpc, call), readFeeParameters(rpc)]);
-    // An upper bound: EIP-1559 charges base fee + tip, at most maxFeePerGas.
-    return { feeMinor: gas * (fees.type === "eip1559" ? fees.maxFeePerGas : fees.gasPrice), feeCurrency: network.nativeSymbol };
+    return { feeMinor: maxFeeOf(gas, fees), feeCurrency: network.nativeSymbol };
   }
 
-  async function send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }> {
+  async function sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction> {
     // Everything checkable without the chain is checked before any key is used.
     const account = accountOf(from);
     const call = prepareCall(network, account.address, transfer);
     const signingChainId = await chainId();
-    // Estimated outside the nonce lock so concurrent sends from one key do not queue on it.
     // Estimation is also where a transfer the token would refuse (balance too low) stops: a
     // non-retryable ChainError, and no transaction, nonce or fee is spent.
-    const [gas, fees] = await Promise.all([estimateGas(rpc, call), readFeeParameters(rpc)]);
-    // One nonce space per chain: the same key has a nonce on every EVM chain. The network is in
-    // the name too, because test nodes of different networks all report chain id 31337.
-    const nonceAccount = `${network.id}:${signingChainId}:${account.address}`;
-    const txid = await nonceManager.withNextNonce(
-      nonceAccount,
-      () => rpc.call("eth_getTransactionCount", [account.address, "pending"], smallQuantitySchema),
-      async (nonce) => {
-        const unsigned: TransactionSerializable = { chainId: signingChainId, nonce, gas, to: call.to, value: call.value, data: call.data, ...fees };
-        const signed = await account.signTransaction(unsigned);
-        return broadcast(rpc, signed);
-      },
-    );
-    return { txid };
+    const [gas, fees, pendingCount] = await Promise.all([
+      estimateGas(rpc, call),
+      readFeeParameters(rpc),
+      rpc.call("eth_getTransactionCount", [account.address, "pending"], smallQuantitySchema),
+    ]);
+    const nonce = Math.max(pendingCount, ...context.inFlight.map((transaction) => (transaction.consumes.nonce ?? -1) + 1));
+    const unsigned: TransactionSerializable = { chainId: signingChainId, nonce, gas, to: call.to, value: call.value, data: call.data, ...fees };
+    const raw = await account.signTransaction(unsigned);
+    return { txid: keccak256(raw), raw, consumes: { nonce }, feeMinor: maxFeeOf(gas, fees) };
+  }
+
+  async function broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
+    await chainId();
+    try {
+      await rpc.call("eth_sendRawTransaction", [signed.raw], hashSchema);
+      return { kind: "accepted" };
+    } catch (error) {
+      if (!(error instanceof EvmRpcError)) throw error;
+      if (error.nodeError) {
+        const message = error.nodeError.message;
+        // The same bytes reached the node before (a retry after a lost answer): it is sent.
+        if (/already known|known transaction|already imported|alreadyknown/i.test(message)) return { kind: "accepted" };
+        // Its nonce is used: by these very bytes (mined already), or by another transaction.
+        if (/nonce too low|nonce has already been used|oldnonce/i.test(message)) {
+          const known = await rpc.call("eth_getTransactionByHash", [signed.txid], transactionSchema.nullable());
+          return known ? { kind: "accepted" } : { kind: "rejected", reason: `nonce already used: ${message.slice(0, 200)}`, retryable: false };
+        }
+        const refusal = classifyRefusal("eth_sendRawTransaction", error);
+        return { kind: "rejected", reason: refusal.message, retryable: refusal.retryable };
+      }
+    }
+    // No answer at all: the node may have it. Resending the same bytes is safe, a new nonce is not.
+    const known = await rpc.call("eth_getTransactionByHash", [signed.txid], transactionSchema.nullable()).catch(() => null);
+    return known ? { kind: "accepted" } : { kind: "uncertain", reason: "the node did not answer the broadcast" };
   }
 
   async function getTransaction(txid: string): Promise<SentTransactionState> {
@@ -118,8 +120,9 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
       const tip = await rpc.call("eth_blockNumber", [], smallQuantitySchema);
       // A lagging node behind a load balancer may report a tip below the receipt's block.
       const confirmations = Math.max(tip - receipt.blockNumber + 1, 1);
+      const feeMinor = receipt.gasUsed !== undefined && receipt.effectiveGasPrice !== undefined ? receipt.gasUsed * receipt.effectiveGasPrice : undefined;
       // A reverted transaction is mined (its fee is spent) but moved nothing.
-      return { state: receipt.status === "0x1" ? "confirmed" : "failed", confirmations, blockHeight: receipt.blockNumber };
+      return { state: receipt.status === "0x1" ? "confirmed" : "failed", confirmations, blockHeight: receipt.blockNumber, feeMinor };
     }
     const transaction = await rpc.call("eth_getTransactionByHash", [hash.data], transactionSchema.nullable());
     // Dropped from the mempool, never received, or on a node that has not seen it yet.
@@ -127,7 +130,23 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     return { state: "pending", confirmations: 0, blockHeight: null };
   }
 
-  return { network: network.id, chainId, estimateFee, send, getTransaction };
+  async function canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean> {
+    const nonce = signed.consumes.nonce;
+    if (nonce === undefined) throw new ChainError("an EVM transaction records its nonce", { retryable: false });
+    const address = normalizeEvmAddress(from.address);
+    if (!address) throw new ChainError(`${from.address} is not an EVM address`, { retryable: false });
+    // Once a block holds another transaction with this nonce, this one can never be mined.
+    const minedCount = await rpc.call("eth_getTransactionCount", [address, "latest"], smallQuantitySchema);
+    if (minedCount <= nonce) return true;
+    return (await rpc.call("eth_getTransactionReceipt", [signed.txid], receiptSchema.nullable())) !== null;
+  }
+
+  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand };
+}
+
+/** An upper bound of the fee: EIP-1559 charges base fee + tip, at most maxFeePerGas. */
+function maxFeeOf(gas: bigint, fees: FeeParameters): bigint {
+  return gas * (fees.type === "eip1559" ? fees.maxFeePerGas : fees.gasPrice);
 }
 
 /** The signer of a key; refuses a key that is malformed or does not belong to its address. */
@@ -196,24 +215,6 @@ async function readFeeParameters(rpc: EvmRpc): Promise<FeeParameters> {
   }
   // Twice the base fee keeps the transaction includable through six full blocks of +12.5 % each.
   return { type: "eip1559", maxFeePerGas: 2n * baseFee + priorityFee, maxPriorityFeePerGas: priorityFee };
-}
-
-/** Broadcasts a signed transaction; returns its hash once the node has it. */
-async function broadcast(rpc: EvmRpc, signed: Hex): Promise<string> {
-  const txid = keccak256(signed);
-  try {
-    await rpc.call("eth_sendRawTransaction", [signed], hashSchema);
-    return txid;
-  } catch (error) {
-    if (!(error instanceof EvmRpcError)) throw error;
-    // The same bytes reached the node before (a retry after a lost answer): it is sent.
-    if (error.nodeError && /already known|known transaction|already imported|alreadyknown/i.test(error.nodeError.message)) return txid;
-    if (error.nodeError) throw classifyRefusal("eth_sendRawTransaction", error);
-  }
-  // No answer at all: the node may have it. Resending the same bytes is safe, a new nonce is not.
-  const known = await rpc.call("eth_getTransactionByHash", [txid], transactionSchema.nullable()).catch(() => null);
-  if (known) return txid;
-  throw new EvmBroadcastUncertainError(txid);
 }
 
 /** Refusals that will not change by retrying the same transfer. */

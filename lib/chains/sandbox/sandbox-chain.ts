@@ -5,6 +5,7 @@ import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { createRandomMasterSeed, deriveAccountXpubs, deriveDepositAddress, deriveEd25519DepositAddress } from "../addresses";
 import { ED25519_FAMILIES } from "../addresses/derivation-paths";
 import type { ChainAdapter, ObservedTransfer } from "../types";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * The sandbox chain of the operator contract: a simulated chain per network, stored in the
@@ -46,11 +47,13 @@ async function ensureGenesis(db: Db | Tx, network: NetworkId, now: Date): Promis
 /** Puts a transaction into the network's mempool (0 confirmations). */
 export async function submitSandboxTransaction(
   db: Db | Tx,
-  input: { network: NetworkId; currency: string; fromAddress: string; toAddress: string; amountMinor: bigint; now: Date },
+  input: { network: NetworkId; currency: string; fromAddress: string; toAddress: string; amountMinor: bigint; now: Date; txid?: string },
 ): Promise<string> {
   await ensureGenesis(db, input.network, input.now);
-  const txid = sandboxTxid(input.network);
-  await db.sandboxTransaction.create({
+  const txid = input.txid ?? sandboxTxid(input.network);
+  // A transaction submitted again with its own txid (a repeated broadcast) is already there.
+  await db.sandboxTransaction.createMany({
+    skipDuplicates: true,
     data: {
       id: randomUUID(),
       network: input.network,
@@ -68,7 +71,7 @@ export async function submitSandboxTransaction(
 /** Mines `blocks` blocks; the first takes every mempool transaction. Returns the new height. */
 export async function mineSandboxBlocks(db: Db, network: NetworkId, blocks: number, now: Date): Promise<number> {
   const family = findNetwork(network)?.family ?? "utxo";
-  return db.$transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     await ensureGenesis(tx, network, now);
     // Serialise miners of one network: heights must not collide.
     await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${`sandbox-mine:${network}`}))`;

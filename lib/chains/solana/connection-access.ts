@@ -31,6 +31,7 @@ export interface SolanaRpc {
   getAccountInfo(address: PublicKey, commitment: "confirmed"): Promise<{ lamports: number; owner: PublicKey; data: Buffer; executable: boolean } | null>;
   getMinimumBalanceForRentExemption(size: number, commitment: "confirmed"): Promise<number>;
   getLatestBlockhash(commitment: "confirmed"): Promise<{ blockhash: string }>;
+  isBlockhashValid(blockhash: string, config: { commitment: "confirmed" }): Promise<{ value: boolean }>;
   sendRawTransaction(wireTransaction: Uint8Array, options: { preflightCommitment: "confirmed" }): Promise<string>;
   getSignatureStatuses(
     signatures: string[],
@@ -78,6 +79,7 @@ export function toSolanaTransactionRecord(signature: string, response: Versioned
     })),
     preTokenBalances: toTokenBalances(response.meta?.preTokenBalances),
     postTokenBalances: toTokenBalances(response.meta?.postTokenBalances),
+    feeLamports: response.meta ? BigInt(response.meta.fee) : undefined,
   };
 }
 
@@ -137,6 +139,10 @@ export function createConnectionAccess(rpc: SolanaRpc): SolanaAccess {
 
     async getLatestBlockhash() {
       return (await rpc.getLatestBlockhash("confirmed")).blockhash;
+    },
+
+    async isBlockhashValid(blockhash) {
+      return (await rpc.isBlockhashValid(blockhash, { commitment: "confirmed" })).value;
     },
 
     async sendTransaction(wireTransaction) {

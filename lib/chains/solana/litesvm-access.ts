@@ -5,7 +5,7 @@ import { Keypair, TransactionMessage, VersionedTransaction, type TransactionInst
 import { ACCOUNT_SIZE, AccountLayout } from "@solana/spl-token";
 import { ChainError } from "@/lib/chains/types";
 import type { SolanaAccess, SolanaTokenBalance, SolanaTransactionRecord } from "@/lib/chains/solana/solana-access";
-import { TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
+import { LAMPORTS_PER_SIGNATURE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
 
 /**
  * Chain access over an in-process litesvm (1.5.0, built on @solana/kit), for tests. litesvm is a
@@ -83,6 +83,11 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
       return svm.latestBlockhash();
     },
 
+    async isBlockhashValid(blockhash) {
+      // litesvm keeps one blockhash until a test expires it: any other has expired.
+      return blockhash === svm.latestBlockhash();
+    },
+
     async sendTransaction(wireTransaction) {
       const decoded = VersionedTransaction.deserialize(wireTransaction);
       const { message } = decoded;
@@ -115,6 +120,8 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
         })),
         preTokenBalances,
         postTokenBalances: tokenBalancesOf(accountKeys),
+        // litesvm charges the default fee: 5 000 lamports per signature.
+        feeLamports: BigInt(decoded.signatures.length) * LAMPORTS_PER_SIGNATURE,
       };
       records.push(record);
       bySignature.set(record.signature, record);

@@ -46,6 +46,8 @@ export interface SolanaTransactionRecord {
   innerInstructions: { index: number; instructions: SolanaCompiledInstruction[] }[];
   preTokenBalances: SolanaTokenBalance[];
   postTokenBalances: SolanaTokenBalance[];
+  /** The fee it paid in lamports (charged even when it failed), where the node reports it. */
+  feeLamports?: bigint;
 }
 
 export interface SolanaSignatureInfo {
@@ -73,6 +75,8 @@ export interface SolanaAccess {
   /** Lamports an account of `size` data bytes needs to be rent-exempt. */
   getMinimumBalanceForRentExemption(size: number): Promise<bigint>;
   getLatestBlockhash(): Promise<string>;
+  /** Whether a transaction referencing this blockhash may still be processed (it has not expired). */
+  isBlockhashValid(blockhash: string): Promise<boolean>;
   /** Broadcasts a signed transaction in wire format. */
   sendTransaction(wireTransaction: Uint8Array): Promise<void>;
   getSignatureStatus(signature: string): Promise<SolanaSignatureStatus | null>;

@@ -1,4 +1,3 @@
-import { createKeyedMutex } from "../keyed-mutex";
 import bs58 from "bs58";
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction, type TransactionInstruction } from "@solana/web3.js";
 import {
@@ -11,7 +10,7 @@ import {
   MintLayout,
 } from "@solana/spl-token";
 import { validateAddress } from "@/lib/chains/addresses";
-import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
@@ -67,12 +66,6 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
   const mints = resolveSolanaMints(options.mints);
   const call = <T>(what: string, run: () => Promise<T>) => callSolanaAccess(what, timeoutMs, run);
 
-  // Sends from one key run one at a time, so balance checks and sequence numbers see the
-  // previous send. Different keys do not wait for each other.
-  const runExclusive = createKeyedMutex();
-  // Signatures are deterministic: two equal payouts signed with the same blockhash are the same
-  // transaction, and the second broadcast would silently be the first one again.
-  const recentSignatures = new Set<string>();
 
   function checkTransfer(transfer: OutgoingTransfer): { recipient: PublicKey; mint: PublicKey | null } {
     if (transfer.amountMinor <= 0n) throw refuse("the amount must be positive");
@@ -151,39 +144,46 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       return { feeMinor: plan.feeLamports, feeCurrency: SOL_SYMBOL };
     },
 
-    async send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }> {
+    async sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction> {
       // Refuse bad input before any key handling or node call.
       checkTransfer(transfer);
       const keypair = solanaKeypairOf(from);
-      return runExclusive(keypair.publicKey.toBase58(), async () => {
-        const plan = await planTransfer(keypair.publicKey, transfer);
-        await checkBalances(keypair.publicKey, plan);
-        const blockhash = await call("getLatestBlockhash", () => access.getLatestBlockhash());
-        const message = new TransactionMessage({ payerKey: keypair.publicKey, recentBlockhash: blockhash, instructions: plan.instructions }).compileToLegacyMessage();
-        const transaction = new VersionedTransaction(message);
-        transaction.sign([keypair]);
-        const signature = bs58.encode(transaction.signatures[0]);
-        if (recentSignatures.has(signature)) {
-          throw new ChainError("solana: an identical transfer was just sent with this blockhash; retry after the next block", { retryable: true });
-        }
+      const plan = await planTransfer(keypair.publicKey, transfer);
+      await checkBalances(keypair.publicKey, plan);
+      const blockhash = await call("getLatestBlockhash", () => access.getLatestBlockhash());
+      const message = new TransactionMessage({ payerKey: keypair.publicKey, recentBlockhash: blockhash, instructions: plan.instructions }).compileToLegacyMessage();
+      const transaction = new VersionedTransaction(message);
+      transaction.sign([keypair]);
+      const signature = bs58.encode(transaction.signatures[0]);
+      // Signatures are deterministic: two equal transfers signed with the same blockhash are one
+      // transaction, and the second would silently be the first one again.
+      if (context.inFlight.some((earlier) => earlier.txid === signature)) {
+        throw new ChainError("solana: an identical transfer was just signed with this blockhash; retry after the next block", { retryable: true });
+      }
+      return { txid: signature, raw: Buffer.from(transaction.serialize()).toString("base64"), consumes: { blockhash }, feeMinor: plan.feeLamports };
+    },
 
-        try {
-          await call("sendTransaction", () => access.sendTransaction(transaction.serialize()));
-        } catch (error) {
-          if (!(error instanceof ChainError) || !error.retryable) throw error;
-          // The broadcast may have reached the node before the failure: if it is known, it was sent.
-          const status = await call("getSignatureStatus", () => access.getSignatureStatus(signature)).catch(() => null);
-          if (!status) {
-            throw new ChainError(`solana: broadcast of ${signature} failed; it can still land until its blockhash expires (about a minute)`, {
-              retryable: true,
-              cause: error,
-            });
-          }
+    async broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
+      try {
+        await call("sendTransaction", () => access.sendTransaction(Buffer.from(signed.raw, "base64")));
+        return { kind: "accepted" };
+      } catch (error) {
+        if (error instanceof ChainError && !error.retryable) {
+          // Sent before (a retry after a lost answer): the node refuses the duplicate, but it landed.
+          const status = await call("getSignatureStatus", () => access.getSignatureStatus(signed.txid)).catch(() => null);
+          return status ? { kind: "accepted" } : { kind: "rejected", reason: error.message, retryable: false };
         }
-        recentSignatures.add(signature);
-        if (recentSignatures.size > 1000) recentSignatures.delete(recentSignatures.values().next().value!);
-        return { txid: signature };
-      });
+        // The broadcast may have reached the node before the failure: if it is known, it was sent.
+        const status = await call("getSignatureStatus", () => access.getSignatureStatus(signed.txid)).catch(() => null);
+        return status ? { kind: "accepted" } : { kind: "uncertain", reason: error instanceof Error ? error.message : "no answer" };
+      }
+    },
+
+    async canStillLand(signed) {
+      const blockhash = signed.consumes.blockhash;
+      if (!blockhash) throw refuse("a Solana transaction records its blockhash");
+      // Once its blockhash expires (about a minute), a transaction that has not landed never will.
+      return call("isBlockhashValid", () => access.isBlockhashValid(blockhash));
     },
 
     async getTransaction(txid: string): Promise<SentTransactionState> {
@@ -196,11 +196,13 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       if (!isSignature) throw refuse("not a transaction signature");
       const status = await call("getSignatureStatus", () => access.getSignatureStatus(txid));
       if (!status) return { state: "unknown", confirmations: 0, blockHeight: null };
-      if (status.isFailed) return { state: "failed", confirmations: 0, blockHeight: status.slot };
-      if (status.commitment === "processed") return { state: "pending", confirmations: 0, blockHeight: status.slot };
+      if (status.commitment === "processed" && !status.isFailed) return { state: "pending", confirmations: 0, blockHeight: status.slot };
+      // The fee it paid, charged even when it failed.
+      const feeMinor = (await call("getTransaction", () => access.getTransaction(txid)))?.feeLamports;
+      if (status.isFailed) return { state: "failed", confirmations: 0, blockHeight: status.slot, feeMinor };
       const tip = await call("getTip", () => access.getTip());
       // Same measure as the watcher: slots since the transaction's slot, counting it.
-      return { state: "confirmed", confirmations: Math.max(1, tip.slot - status.slot + 1), blockHeight: status.slot };
+      return { state: "confirmed", confirmations: Math.max(1, tip.slot - status.slot + 1), blockHeight: status.slot, feeMinor };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { ed25519 } from "@noble/curves/ed25519";
 import bs58 from "bs58";
 import { beforeEach, describe, expect, it } from "vitest";
-import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
+import { Keypair, PublicKey, SystemProgram, VersionedTransaction } from "@solana/web3.js";
 import {
   AccountLayout,
   createAssociatedTokenAccountIdempotentInstruction,
@@ -20,6 +20,7 @@ import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/lite
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { createSolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
+import { withSending } from "@/lib/chains/testing/with-sending";
 
 const TEST_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 const SEED = deriveMasterSeed(TEST_MNEMONIC);
@@ -198,7 +199,7 @@ describe("Solana sender on litesvm: payouts", () => {
   });
 
   function sender(access: SolanaAccess = world.chain) {
-    return createSolanaSender({ access, mints: { USDT: world.mint.toBase58() } });
+    return withSending(createSolanaSender({ access, mints: { USDT: world.mint.toBase58() } }));
   }
 
   it("pays SOL: the recipient gains exactly the amount, the hot wallet pays amount + 5000 lamports", async () => {
@@ -212,9 +213,10 @@ describe("Solana sender on litesvm: payouts", () => {
     expect(lamportsOf(world.chain, recipient)).toBe(2n * SOL);
     expect(hotBefore - lamportsOf(world.chain, hot.address)).toBe(2n * SOL + 5000n);
     const slot = Number(world.chain.svm.getClock().slot);
-    expect(await sender().getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: slot });
+    // The fee the chain charged: exactly what left the hot wallet beside the amount.
+    expect(await sender().getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: slot, feeMinor: 5000n });
     world.chain.advanceSlots(5);
-    expect(await sender().getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 6, blockHeight: slot });
+    expect(await sender().getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 6, blockHeight: slot, feeMinor: 5000n });
     expect(await sender().getTransaction(bs58.encode(new Uint8Array(64).fill(7)))).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
   });
 
@@ -259,6 +261,64 @@ describe("Solana sender on litesvm: payouts", () => {
     world.chain.advanceSlots(1);
     await payouts.send(hot, transfer);
     expect(lamportsOf(world.chain, transfer.toAddress)).toBe(2n * SOL);
+  });
+
+  it("signs without broadcasting; the same bytes broadcast again are one transaction", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const payouts = sender();
+    const signed = await payouts.sign(hot, { currency: "SOL", toAddress: recipient, amountMinor: SOL }, { inFlight: [] });
+    expect(signed).toMatchObject({ consumes: { blockhash: world.chain.svm.latestBlockhash() }, feeMinor: 5000n });
+    // The wire transaction, base64: its first signature is the txid.
+    expect(bs58.encode(VersionedTransaction.deserialize(Buffer.from(signed.raw, "base64")).signatures[0])).toBe(signed.txid);
+    expect(lamportsOf(world.chain, recipient)).toBe(0n);
+    expect(await payouts.getTransaction(signed.txid)).toMatchObject({ state: "unknown" });
+
+    const hotBefore = lamportsOf(world.chain, hot.address);
+    expect(await payouts.broadcast(signed)).toEqual({ kind: "accepted" });
+    // A retry after a lost answer: the chain refuses the duplicate, the sender sees it landed.
+    expect(await payouts.broadcast(signed)).toEqual({ kind: "accepted" });
+    expect(lamportsOf(world.chain, recipient)).toBe(SOL);
+    expect(hotBefore - lamportsOf(world.chain, hot.address)).toBe(SOL + 5000n);
+    expect(await payouts.getTransaction(signed.txid)).toMatchObject({ state: "confirmed" });
+  });
+
+  it("an uncertain broadcast, then the same bytes again: one transaction", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    // The node takes the transaction, but the answer is lost and the status cannot be read either.
+    let isDark = true;
+    const flaky: SolanaAccess = {
+      ...world.chain,
+      sendTransaction: async (wire) => {
+        await world.chain.sendTransaction(wire);
+        if (isDark) throw new Error("socket hang up");
+      },
+      getSignatureStatus: async (signature) => {
+        if (isDark) throw new Error("socket hang up");
+        return world.chain.getSignatureStatus(signature);
+      },
+    };
+    const payouts = sender(flaky);
+    const signed = await payouts.sign(hot, { currency: "SOL", toAddress: recipient, amountMinor: SOL }, { inFlight: [] });
+    expect(await payouts.broadcast(signed)).toMatchObject({ kind: "uncertain" });
+    isDark = false;
+    expect(await payouts.broadcast(signed)).toEqual({ kind: "accepted" });
+    expect(lamportsOf(world.chain, recipient)).toBe(SOL);
+  });
+
+  it("canStillLand: true with the current blockhash, false once it has expired", async () => {
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const payouts = sender();
+    const signed = await payouts.sign(hot, { currency: "SOL", toAddress: recipient, amountMinor: SOL }, { inFlight: [] });
+    expect(await payouts.canStillLand(signed, hot)).toBe(true);
+    world.chain.svm.expireBlockhash();
+    expect(world.chain.svm.latestBlockhash()).not.toBe(signed.consumes.blockhash);
+    expect(await payouts.canStillLand(signed, hot)).toBe(false);
+    // And indeed it never lands: the chain refuses it for good.
+    expect(await payouts.broadcast(signed)).toMatchObject({ kind: "rejected", retryable: false });
+    expect(lamportsOf(world.chain, recipient)).toBe(0n);
+    expect(await payouts.getTransaction(signed.txid)).toMatchObject({ state: "unknown" });
+    // Without its blockhash nothing can be told.
+    await expect(payouts.canStillLand({ txid: signed.txid, consumes: {} }, hot)).rejects.toBeInstanceOf(ChainError);
   });
 
   it.each([
@@ -325,7 +385,7 @@ describe("Solana access failures", () => {
 
     const hot = hotWalletKey(1000);
     world.chain.airdrop(hot.address, SOL);
-    const payouts = createSolanaSender({ access: broken });
+    const payouts = withSending(createSolanaSender({ access: broken }));
     await expect(payouts.send(hot, { currency: "SOL", toAddress: OWNER_0, amountMinor: SOL / 10n })).rejects.toMatchObject({
       name: "ChainError",
       retryable: true,

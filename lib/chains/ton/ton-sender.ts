@@ -1,8 +1,7 @@
-import { createKeyedMutex } from "../keyed-mutex";
 import { randomBytes } from "node:crypto";
-import { Address, beginCell, comment, external, internal, SendMode, storeMessage, toNano, type Cell, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
+import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
-import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BroadcastOutcome, type ChainSender, type ConsumedResources, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL } from "@/lib/chains/ton/ton-assets";
@@ -27,9 +26,6 @@ export interface TonSenderOptions {
   forwardTonAmount?: bigint;
   /** valid_until of a message, seconds after the chain time it was signed at. Default 60. */
   messageLifetimeSeconds?: number;
-  /** Wait between seqno reads while a previous message of the wallet is in flight. Default 1000 ms. */
-  pollIntervalMs?: number;
-  sleep?: (milliseconds: number) => Promise<void>;
 }
 
 function refuse(message: string, cause?: unknown): ChainError {
@@ -68,9 +64,9 @@ const MAX_REMEMBERED = 10_000;
 
 /**
  * The sending half of TON: Toncoin and jetton transfers from a wallet v4R2 hot wallet, signed
- * locally. A wallet takes messages strictly in seqno order, so sends from one wallet run one at a
- * time, and a send waits until the previous message of that wallet has applied (or expired)
- * before it reads the next seqno. The txid is the normalised hash of the external message.
+ * locally. A wallet takes messages strictly in seqno order, so a message is signed only once the
+ * wallet's previous one (as the caller's database records it) has applied or expired. The txid
+ * is the normalised hash of the external message.
  */
 export function createTonSender(options: TonSenderOptions): ChainSender {
   const { access } = options;
@@ -81,15 +77,9 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
   const forwardTonAmount = options.forwardTonAmount ?? 1n;
   if (forwardTonAmount < 1n) throw new Error("forward_ton_amount must be at least 1 nanoton, or recipients are never notified");
   const lifetime = options.messageLifetimeSeconds ?? 60;
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const sleep = options.sleep ?? ((milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds)));
   const call = <T>(what: string, run: () => Promise<T>) => callTonAccess(what, timeoutMs, run);
 
-  // Sends from one key run one at a time, so balance checks and sequence numbers see the
-  // previous send. Different keys do not wait for each other.
-  const runExclusive = createKeyedMutex();
-  /** Per wallet: the seqno of the last message broadcast and its valid_until. */
-  const inFlight = new Map<string, { seqno: number; validUntil: number }>();
+  /** Where this process's messages went, so following one need not search every hot wallet. */
   const sent = new Map<string, SentMessage>();
 
   function checkTransfer(transfer: OutgoingTransfer): Address {
@@ -131,33 +121,12 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
     return { message: internal({ to: hotJettonWallet, value: tonValue, bounce: true, body }), tonValue, jetton: { wallet: hotJettonWallet, amount: transfer.amountMinor } };
   }
 
-  async function readWalletState(wallet: TonHotWallet): Promise<WalletState> {
-    const state = await call("getAccountState", () => access.getAccountState(wallet.contract.address));
+  async function readWalletState(address: Address): Promise<WalletState> {
+    const state = await call("getAccountState", () => access.getAccountState(address));
     if (state.status === "frozen") throw refuse("the hot wallet is frozen");
     if (state.status !== "active") return { seqno: 0, isDeployed: false, balance: state.balance };
-    const stack = await call("seqno", () => access.runGetMethod(wallet.contract.address, "seqno", []));
+    const stack = await call("seqno", () => access.runGetMethod(address, "seqno", []));
     return { seqno: stack.readNumber(), isDeployed: true, balance: state.balance };
-  }
-
-  /**
-   * The wallet's state once its previous message (if any) has applied or expired. Sending
-   * seqno + 1 before seqno N applies is refused by the wallet, and reusing N would collide.
-   */
-  async function readSettledWalletState(wallet: TonHotWallet): Promise<WalletState> {
-    const key = wallet.contract.address.toRawString();
-    let state = await readWalletState(wallet);
-    const previous = inFlight.get(key);
-    if (!previous) return state;
-    const maxPolls = Math.ceil(((lifetime + 30) * 1000) / pollIntervalMs);
-    for (let poll = 0; state.seqno <= previous.seqno; poll++) {
-      // Past valid_until the old message can never apply: its seqno is free again.
-      if ((await call("getChainTime", () => access.getChainTime())) > previous.validUntil) break;
-      if (poll >= maxPolls) throw new ChainError("ton: the previous transfer of this wallet is still pending", { retryable: true });
-      await sleep(pollIntervalMs);
-      state = await readWalletState(wallet);
-    }
-    inFlight.delete(key);
-    return state;
   }
 
   function signExternal(wallet: TonHotWallet, state: WalletState, message: MessageRelaxed, validUntil: number): SignedExternal {
@@ -203,7 +172,7 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       const recipient = checkTransfer(transfer);
       const wallet = openTonHotWallet(from);
       const plan = await planTransfer(wallet, transfer, recipient);
-      const state = await readWalletState(wallet);
+      const state = await readWalletState(wallet.contract.address);
       const chainTime = await call("getChainTime", () => access.getChainTime());
       const signed = signExternal(wallet, state, plan.message, chainTime + lifetime);
       const walletFee = await call("estimateExternalFee", () => access.estimateExternalFee(wallet.contract.address, { body: signed.body, init: signed.init }));
@@ -211,40 +180,60 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       return { feeMinor: walletFee + (plan.jetton ? plan.tonValue : 0n), feeCurrency: TON_SYMBOL };
     },
 
-    async send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }> {
+    async sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction> {
       // Refuse bad input before any key handling or API call.
       const recipient = checkTransfer(transfer);
       const wallet = openTonHotWallet(from);
-      const key = wallet.contract.address.toRawString();
-      return runExclusive(key, async () => {
-        const plan = await planTransfer(wallet, transfer, recipient);
-        const state = await readSettledWalletState(wallet);
-        if (state.balance < plan.tonValue) throw refuse(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
-        if (plan.jetton) {
-          const jettonWallet = plan.jetton.wallet;
-          const jettonState = await call("getAccountState", () => access.getAccountState(jettonWallet));
-          const balance =
-            jettonState.status === "active" ? (await call("get_wallet_data", () => access.runGetMethod(jettonWallet, "get_wallet_data", []))).readBigNumber() : 0n;
-          if (balance < plan.jetton.amount) throw refuse(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
-        }
+      const plan = await planTransfer(wallet, transfer, recipient);
+      const [state, chainTime] = await Promise.all([readWalletState(wallet.contract.address), call("getChainTime", () => access.getChainTime())]);
+      // A wallet takes messages strictly in seqno order: while its last message can still apply
+      // (seqno not passed, valid_until not reached), the next one waits.
+      const previous = context.inFlight.reduce<ConsumedResources | null>(
+        (latest, transaction) => ((transaction.consumes.seqno ?? -1) > (latest?.seqno ?? -1) ? transaction.consumes : latest),
+        null,
+      );
+      if (previous && state.seqno <= previous.seqno! && chainTime * 1000 <= (previous.validUntilMs ?? 0)) {
+        throw new ChainError("ton: the previous transfer of this wallet is still pending", { retryable: true });
+      }
+      if (state.balance < plan.tonValue) throw refuse(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
+      if (plan.jetton) {
+        const jettonWallet = plan.jetton.wallet;
+        const jettonState = await call("getAccountState", () => access.getAccountState(jettonWallet));
+        const balance =
+          jettonState.status === "active" ? (await call("get_wallet_data", () => access.runGetMethod(jettonWallet, "get_wallet_data", []))).readBigNumber() : 0n;
+        if (balance < plan.jetton.amount) throw refuse(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
+      }
+      const validUntil = chainTime + lifetime;
+      const signed = signExternal(wallet, state, plan.message, validUntil);
+      const walletFee = await call("estimateExternalFee", () => access.estimateExternalFee(wallet.contract.address, { body: signed.body, init: signed.init })).catch(
+        () => 0n,
+      );
+      remember(signed.txid, { wallet: wallet.contract.address, validUntil });
+      return {
+        txid: signed.txid,
+        raw: signed.message.toBoc().toString("base64"),
+        consumes: { seqno: state.seqno, validUntilMs: validUntil * 1000 },
+        feeMinor: walletFee + (plan.jetton ? plan.tonValue : 0n),
+      };
+    },
 
-        const chainTime = await call("getChainTime", () => access.getChainTime());
-        const validUntil = chainTime + lifetime;
-        const signed = signExternal(wallet, state, plan.message, validUntil);
-        // Recorded before the broadcast: a timeout may hide a message that still applies.
-        inFlight.set(key, { seqno: state.seqno, validUntil });
-        remember(signed.txid, { wallet: wallet.contract.address, validUntil });
-        try {
-          await call("sendMessage", () => access.sendMessage(signed.message));
-        } catch (error) {
-          if (error instanceof ChainError && !error.retryable) {
-            inFlight.delete(key);
-            throw error;
-          }
-          throw new ChainError(`ton: broadcast of ${signed.txid} failed; it can still apply until ${validUntil}`, { retryable: true, cause: error });
-        }
-        return { txid: signed.txid };
-      });
+    async broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
+      try {
+        await call("sendMessage", () => access.sendMessage(Cell.fromBase64(signed.raw)));
+        return { kind: "accepted" };
+      } catch (error) {
+        if (error instanceof ChainError && !error.retryable) return { kind: "rejected", reason: error.message, retryable: false };
+        // The same message sent again is harmless: the wallet applies a seqno once.
+        return { kind: "uncertain", reason: error instanceof Error ? error.message : "no answer" };
+      }
+    },
+
+    async canStillLand(signed, from) {
+      const { seqno, validUntilMs } = signed.consumes;
+      if (seqno === undefined || validUntilMs === undefined) throw refuse("a TON message records its seqno and valid_until");
+      const [state, chainTime] = await Promise.all([readWalletState(Address.parse(from.address)), call("getChainTime", () => access.getChainTime())]);
+      // Applied messages raise the seqno: once past ours, ours either applied (and was found) or never will.
+      return state.seqno <= seqno && chainTime * 1000 <= validUntilMs;
     },
 
     async getTransaction(txid: string): Promise<SentTransactionState> {
@@ -263,10 +252,16 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
           description.computePhase.success &&
           description.actionPhase?.success === true &&
           transaction.outMessagesCount > 0;
-        if (!hasSent) return { state: "failed", confirmations: 0, blockHeight: transaction.now };
+        // What the wallet's transaction cost, from the chain (also when it sent nothing): its fees
+        // (which hold the action phase's share of forwarding) plus the rest of the forwarding fees,
+        // which the sent messages carry and the wallet pays on top (PAY_GAS_SEPARATELY).
+        const action = description.type === "generic" ? description.actionPhase : undefined;
+        const carriedForwardFees = (action?.totalFwdFees ?? 0n) - (action?.totalActionFees ?? 0n);
+        const feeMinor = transaction.totalFees.coins + carriedForwardFees;
+        if (!hasSent) return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor };
         const chainTime = await call("getChainTime", () => access.getChainTime());
         // Same measure as the watcher's heights: seconds of block time, counting the block itself.
-        return { state: "confirmed", confirmations: Math.max(1, chainTime - transaction.now + 1), blockHeight: transaction.now };
+        return { state: "confirmed", confirmations: Math.max(1, chainTime - transaction.now + 1), blockHeight: transaction.now, feeMinor };
       }
       if (!known) return { state: "unknown", confirmations: 0, blockHeight: null };
       const chainTime = await call("getChainTime", () => access.getChainTime());

@@ -13,6 +13,7 @@ import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
 import { OP_JETTON_TRANSFER_NOTIFICATION } from "@/lib/chains/ton/ton-messages";
 import { createTonSender, type TonSenderOptions } from "@/lib/chains/ton/ton-sender";
+import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
 import { deployTestJetton, type TestJetton } from "@/lib/chains/ton/testing/test-jetton";
 
 const TEST_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -180,8 +181,9 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     world.chain.advanceTime(1);
   });
 
+  /** A sender plus `send` (sign, then broadcast) that keeps the wallet's in-flight messages as the service's database does. */
   function sender(options: Partial<TonSenderOptions> = {}) {
-    return createTonSender({ access: world.chain, jettons: { USDT: world.jetton.master.toString() }, ...options });
+    return withSending(createTonSender({ access: world.chain, jettons: { USDT: world.jetton.master.toString() }, ...options }));
   }
 
   it("pays TON: the recipient gains exactly the amount, the hot wallet pays amount + the estimated fee", async () => {
@@ -199,15 +201,17 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     // The estimate runs the same message on a snapshot, so on the sandbox it is exact (deployment included).
     expect(hotBefore - (await balanceOf(world.chain, hot.address))).toBe(toNano("1.5") + estimate.feeMinor);
     const now = world.chain.blockchain.now!;
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: now });
+    // The fee the chain charged the wallet's transaction: on the sandbox, all that left beside the amount.
+    const charged = hotBefore - (await balanceOf(world.chain, hot.address)) - toNano("1.5");
+    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: now, feeMinor: charged });
     world.chain.advanceTime(10);
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 11, blockHeight: now });
+    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 11, blockHeight: now, feeMinor: charged });
     // After a restart the sender finds it through the hot wallet list.
     expect(await sender({ listHotWallets: async () => [hot.address] }).getTransaction(txid)).toMatchObject({ state: "confirmed" });
     expect(await sender().getTransaction(txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
   });
 
-  it("serialises sends of one wallet: concurrent payouts use consecutive seqnos and all arrive", async () => {
+  it("signs each message of a wallet after the one before: concurrent payouts use consecutive seqnos and all arrive", async () => {
     const payouts = sender();
     const recipients = [freshWalletAddress(), freshWalletAddress(), freshWalletAddress()];
     const results = await Promise.all(recipients.map((toAddress, i) => payouts.send(hot, { currency: "TON", toAddress, amountMinor: toNano(String(i + 1)) })));
@@ -216,35 +220,50 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     expect((await world.chain.runGetMethod(Address.parse(hot.address), "seqno", [])).readNumber()).toBe(3);
   });
 
-  it("waits for the wallet's previous message to apply before using the next seqno", async () => {
+  it("signs no message while the wallet's previous one can still apply, then the next seqno", async () => {
     // An API that accepts the message now and applies it later (as a real network does).
     const queued: Parameters<TonAccess["sendMessage"]>[0][] = [];
     const delayed: TonAccess = { ...world.chain, sendMessage: async (message) => void queued.push(message) };
-    let sleeps = 0;
-    const payouts = sender({
-      access: delayed,
-      sleep: async () => {
-        sleeps++;
-        for (const message of queued.splice(0)) await world.chain.sendMessage(message);
-      },
-    });
+    const payouts = createTonSender({ access: delayed });
     const first = freshWalletAddress();
     const second = freshWalletAddress();
-    await payouts.send(hot, { currency: "TON", toAddress: first, amountMinor: toNano("1") });
-    await payouts.send(hot, { currency: "TON", toAddress: second, amountMinor: toNano("2") });
-    expect(sleeps).toBe(1);
+    const signedFirst = await payouts.sign(hot, { currency: "TON", toAddress: first, amountMinor: toNano("1") }, { inFlight: [] });
+    expect(signedFirst.consumes).toMatchObject({ seqno: 0 });
+    expect(await payouts.broadcast(signedFirst)).toEqual({ kind: "accepted" });
+    const refused = await payouts.sign(hot, { currency: "TON", toAddress: second, amountMinor: toNano("2") }, { inFlight: [signedFirst] }).catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ name: "ChainError", retryable: true, message: expect.stringMatching(/still pending/) });
+    // The first applies; the next message takes the next seqno.
+    for (const message of queued.splice(0)) await world.chain.sendMessage(message);
+    const signedSecond = await payouts.sign(hot, { currency: "TON", toAddress: second, amountMinor: toNano("2") }, { inFlight: [signedFirst] });
+    expect(signedSecond.consumes).toMatchObject({ seqno: 1 });
+    expect(await payouts.broadcast(signedSecond)).toEqual({ kind: "accepted" });
     for (const message of queued.splice(0)) await world.chain.sendMessage(message);
     expect(await balanceOf(world.chain, first)).toBe(toNano("1"));
     expect(await balanceOf(world.chain, second)).toBe(toNano("2"));
   });
 
-  it("reports a message that never applied as pending, then failed once its valid_until has passed", async () => {
+  it("reports a message that never applied as pending, then failed once its valid_until has passed, when it can no longer land", async () => {
     const dropping: TonAccess = { ...world.chain, sendMessage: async () => undefined };
     const payouts = sender({ access: dropping });
-    const { txid } = await payouts.send(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") });
+    const { txid, signed } = await payouts.send(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") });
     expect(await payouts.getTransaction(txid)).toEqual({ state: "pending", confirmations: 0, blockHeight: null });
+    expect(await payouts.canStillLand(signed, hot)).toBe(true);
     world.chain.advanceTime(61);
     expect(await payouts.getTransaction(txid)).toEqual({ state: "failed", confirmations: 0, blockHeight: null });
+    expect(await payouts.canStillLand(signed, hot)).toBe(false);
+  });
+
+  it("knows a message whose seqno another message used can never land", async () => {
+    const payouts = createTonSender({ access: world.chain });
+    const stale = await payouts.sign(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") }, { inFlight: [] });
+    const other = await payouts.sign(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("2") }, { inFlight: [] });
+    expect(other.consumes.seqno).toBe(stale.consumes.seqno);
+    expect(await payouts.canStillLand(stale, hot)).toBe(true);
+    expect(await payouts.broadcast(other)).toEqual({ kind: "accepted" });
+    expect(await payouts.canStillLand(stale, hot)).toBe(false);
+    // Broadcasting the stale one is harmless: the wallet refuses a used seqno.
+    await payouts.broadcast(stale);
+    expect((await world.chain.runGetMethod(Address.parse(hot.address), "seqno", [])).readNumber()).toBe(1);
   });
 
   it("pays a jetton through the hot wallet's jetton wallet; the recipient is notified (forward ≥ 1 nanoton)", async () => {
@@ -286,7 +305,7 @@ describe("TON sender on @ton/sandbox: payouts", () => {
         return Reflect.get(target, property, receiver);
       },
     });
-    const error = await createTonSender({ access: counting })
+    const error = await withSending(createTonSender({ access: counting }))
       .send(hot, { currency: "TON", toAddress, amountMinor: 1n })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ChainError);
@@ -327,9 +346,11 @@ describe("TON access failures", () => {
 
     const hot = hotWalletKey(1000);
     world.chain.record(await world.treasury.send({ to: Address.parse(hot.address), value: toNano("2"), bounce: false }));
-    const error = await createTonSender({ access: broken })
+    const error = await withSending(createTonSender({ access: broken }))
       .send(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") })
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ name: "ChainError", retryable: true, message: expect.stringMatching(/^ton: broadcast of [0-9a-f]{64} failed/) });
+    // No answer from the API: the message may be out, so only it may follow.
+    expect(error).toBeInstanceOf(BroadcastUncertainError);
+    expect(error).toMatchObject({ retryable: true, message: expect.stringMatching(/^broadcast of [0-9a-f]{64} is uncertain/) });
   });
 });

@@ -126,6 +126,8 @@ export const broadcastAnswerSchema = z.object({
 export const transactionInfoSchema = z.object({
   id: hashSchema.optional(),
   blockNumber: heightSchema.optional(),
+  /** TRX burned for the transaction (bandwidth and energy), in sun; absent when it burned none. */
+  fee: z.number().int().nonnegative().optional(),
   result: z.string().optional(),
   resMessage: z.string().optional(),
   receipt: z.object({ result: z.string().optional() }).optional(),

@@ -7,7 +7,8 @@ import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains
 import { bytesToHex } from "@/lib/chains/tron/tron-encoding";
 import { TronApiError } from "@/lib/chains/tron/tron-http";
 import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
-import { createTronSender, TronBroadcastUncertainError } from "@/lib/chains/tron/tron-sender";
+import { createTronSender } from "@/lib/chains/tron/tron-sender";
+import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
 
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -100,7 +101,8 @@ const bytesField = (number: number, hex: string): string => varint(BigInt((numbe
 
 function senderFor(exchanges: RecordedExchange[], options: { now?: () => number; timeoutMs?: number } = {}) {
   const conversation = createRecordedConversation(exchanges);
-  const sender = createTronSender({ rpcUrl: TEST_NODE_URL, fetch: conversation.fetch, now: options.now ?? (() => NOW), timeoutMs: options.timeoutMs });
+  // `send` signs, then broadcasts, keeping the key's in-flight transactions as the service's database does.
+  const sender = withSending(createTronSender({ rpcUrl: TEST_NODE_URL, fetch: conversation.fetch, now: options.now ?? (() => NOW), timeoutMs: options.timeoutMs }));
   return { sender, conversation };
 }
 
@@ -110,7 +112,7 @@ describe("send", () => {
       createTransaction,
       { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-trx.json" },
     ]);
-    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).resolves.toEqual({ txid: TRX_TXID });
+    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).resolves.toMatchObject({ txid: TRX_TXID, signed: { consumes: { validUntilMs: 1_767_246_285_000 } } });
     conversation.assertDone();
   });
 
@@ -119,59 +121,58 @@ describe("send", () => {
       triggerSmartContract,
       { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedUsdt()), fixture: "broadcasttransaction-usdt.json" },
     ]);
-    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).resolves.toEqual({ txid: USDT_TXID });
+    await expect(sender.send(HOT_WALLET, USDT_PAYOUT)).resolves.toMatchObject({ txid: USDT_TXID });
     conversation.assertDone();
   });
 
-  it("turns a broadcast refusal into a non-retryable TronApiError with the node's message decoded", async () => {
-    const { sender, conversation } = senderFor([
-      createTransaction,
-      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-error.json" },
-      { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
-    ]);
-    const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TronApiError);
-    expect(error).toMatchObject({
+  it("reports a broadcast refusal as final, with the node's message decoded", async () => {
+    const { sender, conversation } = senderFor([createTransaction]);
+    const signed = await sender.sign(HOT_WALLET, TRX_PAYOUT, { inFlight: [] });
+    conversation.assertDone();
+    const refusal = senderFor([{ path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-error.json" }]);
+    await expect(refusal.sender.broadcast(signed)).resolves.toEqual({
+      kind: "rejected",
       retryable: false,
-      code: "CONTRACT_VALIDATE_ERROR",
-      apiMessage: "Contract validate error : Validate TransferContract error, balance is not sufficient.",
+      reason: expect.stringContaining("Contract validate error : Validate TransferContract error, balance is not sufficient."),
     });
-    // A refused transaction is never reported as pending.
-    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    refusal.conversation.assertDone();
+  });
+
+  it.each(["SERVER_BUSY", "TAPOS_ERROR"])("reports a %s refusal as retryable", async (code) => {
+    const { sender, conversation } = senderFor([createTransaction, { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), json: { code, txid: TRX_TXID, message: "" } }]);
+    const signed = await sender.sign(HOT_WALLET, TRX_PAYOUT, { inFlight: [] });
+    await expect(sender.broadcast(signed)).resolves.toMatchObject({ kind: "rejected", retryable: true });
     conversation.assertDone();
   });
 
-  it.each(["SERVER_BUSY", "TAPOS_ERROR", "DUP_TRANSACTION_ERROR"])("lets the caller retry a %s refusal", async (code) => {
+  it("takes DUP_TRANSACTION_ERROR for these very bytes as accepted: an earlier broadcast got through", async () => {
     const { sender, conversation } = senderFor([
       createTransaction,
-      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), json: { code, txid: TRX_TXID, message: "" } },
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), json: { code: "DUP_TRANSACTION_ERROR", txid: TRX_TXID, message: "" } },
     ]);
-    await expect(sender.send(HOT_WALLET, TRX_PAYOUT)).rejects.toMatchObject({ name: "TronApiError", code, retryable: true });
+    const signed = await sender.sign(HOT_WALLET, TRX_PAYOUT, { inFlight: [] });
+    await expect(sender.broadcast(signed)).resolves.toEqual({ kind: "accepted" });
     conversation.assertDone();
   });
 
-  it("reports an unanswered broadcast as uncertain, and the transaction as pending until it expires", async () => {
+  it("reports an unanswered broadcast as uncertain; the transaction can land until it expires", async () => {
     let clock = NOW;
-    const { sender, conversation } = senderFor(
-      [
-        createTransaction,
-        { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), hang: true },
-        { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
-        // After its expiration it can no longer enter a block.
-        { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, json: {} },
-      ],
-      { timeoutMs: 50, now: () => clock },
-    );
+    const { sender, conversation } = senderFor([createTransaction, { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), hang: true }], {
+      timeoutMs: 50,
+      now: () => clock,
+    });
     const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TronBroadcastUncertainError);
-    expect(error).toMatchObject({ retryable: true, txid: TRX_TXID, expiresAt: 1_767_246_285_000 });
-    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "pending", confirmations: 0, blockHeight: null });
-    clock = 1_767_246_285_001;
-    await expect(sender.getTransaction(TRX_TXID)).resolves.toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    expect(error).toBeInstanceOf(BroadcastUncertainError);
+    expect(error).toMatchObject({ retryable: true, txid: TRX_TXID });
+    const signed = { txid: TRX_TXID, consumes: { validUntilMs: 1_767_246_285_000 } };
+    await expect(sender.canStillLand(signed, HOT_WALLET)).resolves.toBe(true);
+    // A minute past its expiration (for clock differences with the node) it never can.
+    clock = 1_767_246_285_000 + 60_001;
+    await expect(sender.canStillLand(signed, HOT_WALLET)).resolves.toBe(false);
     conversation.assertDone();
   });
 
-  it("never sends one built transaction as two payouts", async () => {
+  it("never signs one built transaction as two payouts", async () => {
     const { sender, conversation } = senderFor([
       createTransaction,
       { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-trx.json" },
@@ -429,14 +430,16 @@ describe("getTransaction", () => {
   ])("follows %s to %s", async (_, txid, fixture, state) => {
     const { sender, conversation } = senderFor([{ path: "/wallet/gettransactioninfobyid", body: { value: txid }, fixture }, laterTip]);
     // Mined in 78 861 106, tip 78 861 125.
-    await expect(sender.getTransaction(txid)).resolves.toEqual({ state, confirmations: 20, blockHeight: 78_861_106 });
+    // The fee is what the receipt says was burned (none for the TRX transfer's free bandwidth).
+    const fees: Record<string, bigint> = { "gettransactioninfobyid-trx.json": 0n, "gettransactioninfobyid-usdt.json": 6_773_500n, "gettransactioninfobyid-usdt-revert.json": 3_215_400n };
+    await expect(sender.getTransaction(txid)).resolves.toEqual({ state, confirmations: 20, blockHeight: 78_861_106, feeMinor: fees[fixture] });
     conversation.assertDone();
   });
 
   it("says failed for a call that ran out of energy", async () => {
     const outOfEnergy = { id: USDT_TXID, blockNumber: 78_861_106, receipt: { energy_fee: 100_000_000, energy_usage_total: 1_000_000, result: "OUT_OF_ENERGY" }, result: "FAILED" };
     const { sender, conversation } = senderFor([{ path: "/wallet/gettransactioninfobyid", body: { value: USDT_TXID }, json: outOfEnergy }, laterTip]);
-    await expect(sender.getTransaction(USDT_TXID)).resolves.toEqual({ state: "failed", confirmations: 20, blockHeight: 78_861_106 });
+    await expect(sender.getTransaction(USDT_TXID)).resolves.toEqual({ state: "failed", confirmations: 20, blockHeight: 78_861_106, feeMinor: 0n });
     conversation.assertDone();
   });
 

@@ -1,12 +1,5 @@
 import { validateAddress } from "@/lib/chains/addresses";
-import {
-  ChainError,
-  type ChainSender,
-  type FeeEstimate,
-  type OutgoingTransfer,
-  type SentTransactionState,
-  type SigningKey,
-} from "@/lib/chains/types";
+import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type BroadcastOutcome, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import {
   bytesEqual,
   bytesToHex,
@@ -57,23 +50,6 @@ export interface TronSenderOptions {
   now?: () => number;
 }
 
-/**
- * Thrown when a signed transaction may or may not have reached the node (the broadcast got no
- * answer). Retryable, but the caller must look at `txid` with `getTransaction` before sending the
- * same payout again, or it may pay twice. After `expiresAt` (ms) the transaction can no longer
- * enter a block.
- */
-export class TronBroadcastUncertainError extends ChainError {
-  readonly txid: string;
-  readonly expiresAt: number;
-  constructor(txid: string, expiresAt: number, cause: unknown) {
-    super(`broadcast of ${txid} is unconfirmed: check it before sending again`, { retryable: true, cause });
-    this.name = "TronBroadcastUncertainError";
-    this.txid = txid;
-    this.expiresAt = expiresAt;
-  }
-}
-
 /** Default `fee_limit`: a USDT transfer to a fresh holder takes about 130 000 energy (13 TRX at 100 sun per energy). */
 const DEFAULT_FEE_LIMIT_SUN = 100_000_000n;
 /**
@@ -95,9 +71,6 @@ const RETRYABLE_BROADCAST_CODES = new Set([
   "BLOCK_UNSOLIDIFIED",
   "TAPOS_ERROR",
   "TRANSACTION_EXPIRATION_ERROR",
-  // The same bytes are already pooled: another sender built the identical transaction (same
-  // owner, recipient, amount and millisecond). It is that sender's payout, not this one's.
-  "DUP_TRANSACTION_ERROR",
 ]);
 
 type PreparedTransfer =
@@ -124,9 +97,6 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
   const feeLimit = options.feeLimitSun ?? DEFAULT_FEE_LIMIT_SUN;
   if (feeLimit <= 0n || feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) throw new ChainError("feeLimitSun is out of range", { retryable: false });
   const now = options.now ?? (() => Date.now());
-  // Transactions this process broadcast, with their expiration: until then a txid the chain does
-  // not know yet is pending, and an identical rebuild must not be sent as a second payout.
-  const sentTransactions = new Map<string, number>();
 
   async function estimateFee(from: SigningKey, transfer: OutgoingTransfer): Promise<FeeEstimate> {
     const prepared = prepareTransfer(network, ownerHexOf(from.address), transfer);
@@ -172,38 +142,28 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     return { feeMinor, feeCurrency: network.nativeSymbol };
   }
 
-  async function send(from: SigningKey, transfer: OutgoingTransfer): Promise<{ txid: string }> {
+  async function sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction> {
     // Everything checkable without the chain is checked before any request.
     checkSigningKey(from);
     const prepared = prepareTransfer(network, ownerHexOf(from.address), transfer);
     const unsigned = prepared.kind === "native" ? await createTrxTransaction(http, prepared) : await createTrc20Transaction(http, prepared, feeLimit);
     const { txid, expiresAt } = verifyUnsignedTransaction(unsigned, prepared, feeLimit, now());
-    // Checked and recorded with no await in between, so two concurrent sends cannot both pass.
-    forgetExpired(sentTransactions, now());
-    if (sentTransactions.has(txid)) {
+    // An identical transfer built in the same millisecond is the same transaction: it would
+    // silently be the earlier one again.
+    if (context.inFlight.some((earlier) => earlier.txid === txid)) {
       throw new ChainError(`tron: the node built ${txid} again (identical transfer in the same millisecond); build it anew`, { retryable: true });
     }
-    sentTransactions.set(txid, expiresAt);
     const signature = signTronTxId(txid, from.privateKey);
-    try {
-      await broadcast(http, { ...unsigned, signature: [signature] }, txid, expiresAt);
-    } catch (error) {
-      // A refusal is final for these bytes: they will never be pending. An uncertain broadcast stays recorded.
-      if (!(error instanceof TronBroadcastUncertainError)) sentTransactions.delete(txid);
-      throw error;
-    }
-    return { txid };
+    // What it burns depends on the staked bandwidth and energy at inclusion: the receipt tells (getTransaction).
+    return { txid, raw: JSON.stringify({ ...unsigned, signature: [signature] }), consumes: { validUntilMs: expiresAt }, feeMinor: 0n };
   }
 
   async function getTransaction(txid: string): Promise<SentTransactionState> {
     if (!/^[0-9a-fA-F]{64}$/.test(txid)) throw new ChainError(`${txid} is not a Tron transaction id`, { retryable: false });
     const id = txid.toLowerCase();
     const info = await http.post("/wallet/gettransactioninfobyid", { value: id }, transactionInfoSchema);
-    if (info.blockNumber === undefined) {
-      // Not in a block: pooled, or dropped. A transaction can only enter a block until its expiration.
-      const expiresAt = sentTransactions.get(id);
-      return { state: expiresAt !== undefined && now() <= expiresAt ? "pending" : "unknown", confirmations: 0, blockHeight: null };
-    }
+    // Not in a block: pooled, or dropped; canStillLand tells which by its expiration.
+    if (info.blockNumber === undefined) return { state: "unknown", confirmations: 0, blockHeight: null };
     const tip = await http.post("/wallet/getnowblock", {}, optionalBlockSchema);
     if (!tip) throw new ChainError("tron: the node has no latest block", { retryable: true });
     // A contract call that reverted or ran out of energy is in a block (its fee is spent) but moved nothing.
@@ -211,10 +171,24 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     const isFailed = info.result === "FAILED" || (receiptResult !== undefined && receiptResult !== "SUCCESS");
     // A lagging node behind a load balancer may report a tip below the transaction's block.
     const confirmations = Math.max(tip.height - info.blockNumber + 1, 1);
-    return { state: isFailed ? "failed" : "confirmed", confirmations, blockHeight: info.blockNumber };
+    return { state: isFailed ? "failed" : "confirmed", confirmations, blockHeight: info.blockNumber, feeMinor: BigInt(info.fee ?? 0) };
   }
 
-  return { network: network.id, estimateFee, send, getTransaction };
+  async function canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">): Promise<boolean> {
+    const expiresAt = signed.consumes.validUntilMs;
+    if (expiresAt === undefined) throw new ChainError("a Tron transaction records its expiration", { retryable: false });
+    // A transaction can only enter a block until its expiration (a minute past it, for clock differences with the node).
+    return now() <= expiresAt + 60_000;
+  }
+
+  return {
+    network: network.id,
+    estimateFee,
+    sign,
+    broadcast: (signed: Pick<SignedTransaction, "txid" | "raw">) => broadcast(http, JSON.parse(signed.raw) as Record<string, unknown>, signed.txid),
+    getTransaction,
+    canStillLand,
+  };
 }
 
 function ownerHexOf(address: string): string {
@@ -368,29 +342,29 @@ function sameNumber(value: unknown, expected: bigint): boolean {
   return typeof value === "number" && Number.isSafeInteger(value) && BigInt(value) === expected;
 }
 
-function forgetExpired(sent: Map<string, number>, nowMs: number): void {
-  // A minute past expiration leaves room for clock differences with the node.
-  for (const [txid, expiresAt] of sent) if (expiresAt + 60_000 < nowMs) sent.delete(txid);
-}
-
-/** Broadcasts the signed transaction; returns once the node has pooled it. */
-async function broadcast(http: TronHttp, signed: Record<string, unknown>, txid: string, expiresAt: number): Promise<void> {
+/** Broadcasts the signed transaction: accepted once the node has pooled it (now or before). */
+async function broadcast(http: TronHttp, signed: Record<string, unknown>, txid: string): Promise<BroadcastOutcome> {
   let answer: { result?: boolean; code?: string; message?: string; txid?: string };
   try {
     answer = await http.post("/wallet/broadcasttransaction", signed, broadcastAnswerSchema);
   } catch (error) {
     // The node refused (it answered), or the request never reached a servlet (HTTP 4xx): not sent.
-    if (error instanceof TronApiError || (error instanceof ChainError && !error.retryable)) throw error;
-    // No usable answer: the node may have pooled it. Sending again is only safe after checking.
-    throw new TronBroadcastUncertainError(txid, expiresAt, error);
+    if (error instanceof TronApiError || (error instanceof ChainError && !error.retryable)) {
+      return { kind: "rejected", reason: error.message, retryable: error instanceof ChainError && error.retryable };
+    }
+    // No usable answer: the node may have pooled it. Only the same bytes may follow.
+    return { kind: "uncertain", reason: error instanceof Error ? error.message : "no answer" };
   }
   if (answer.result === true) {
     if (answer.txid !== undefined && answer.txid.toLowerCase() !== txid) {
-      throw new ChainError(`tron: the node pooled ${answer.txid} while ${txid} was sent`, { retryable: false });
+      return { kind: "rejected", reason: `tron: the node pooled ${answer.txid} while ${txid} was sent`, retryable: false };
     }
-    return;
+    return { kind: "accepted" };
   }
   const code = answer.code ?? null;
-  throw new TronApiError("/wallet/broadcasttransaction", code, decodeNodeMessage(answer.message), code !== null && RETRYABLE_BROADCAST_CODES.has(code));
+  // These very bytes are pooled already: an earlier broadcast of them got through.
+  if (code === "DUP_TRANSACTION_ERROR") return { kind: "accepted" };
+  const reason = `tron: /wallet/broadcasttransaction refused (${code ?? "no code"}): ${decodeNodeMessage(answer.message)}`;
+  return { kind: "rejected", reason, retryable: code !== null && RETRYABLE_BROADCAST_CODES.has(code) };
 }
 

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { deriveMasterSeed } from "@/lib/chains/addresses";
 import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { parseAmount } from "@/lib/domain/money/amount";
-import { ChainError, type SigningKey } from "../types";
+import { withSending, type SendingChainSender } from "../testing/with-sending";
+import { ChainError, type OutgoingTransfer, type SignedTransaction, type SigningKey } from "../types";
 import { startLitecoind, type RegtestNode } from "./testing/litecoind";
 import { startTestHttpServer } from "./testing/http-server";
 import { createUtxoAdapter } from "./utxo-adapter";
@@ -41,11 +42,11 @@ const decodedTransactionSchema = z.object({
 });
 
 let node: RegtestNode;
-let sender: UtxoSender;
+let sender: SendingChainSender<UtxoSender>;
 
 beforeAll(async () => {
   node = await startLitecoind();
-  sender = createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl });
+  sender = withSending(createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl }));
 });
 
 afterAll(async () => {
@@ -69,6 +70,16 @@ function mempool(): Promise<string[]> {
   return node.rpc.call("getrawmempool", [], z.array(z.string()));
 }
 
+function mempoolFee(txid: string): Promise<bigint> {
+  return node.rpc.call("getmempoolentry", [txid], z.object({ fees: z.object({ base: amountText }) })).then((entry) => entry.fees.base);
+}
+
+/** The outpoints (`txid:vout`) a raw transaction spends, as the node decodes it. */
+async function inputsOf(raw: string): Promise<string[]> {
+  const decoded = await node.rpc.call("decoderawtransaction", [raw], z.object({ vin: z.array(z.object({ txid: z.string(), vout: z.number() })) }));
+  return decoded.vin.map((input) => `${input.txid}:${input.vout}`);
+}
+
 describe("createUtxoSender against litecoind -regtest", () => {
   it("pays a recipient exactly; inputs = amount + change + fee; pending, then confirmed", async () => {
     const wallet = hotWallet(0);
@@ -77,8 +88,16 @@ describe("createUtxoSender against litecoind -regtest", () => {
     const transfer = { currency: "LTC", toAddress: recipient, amountMinor: 50_000_000n };
 
     const estimate = await sender.estimateFee(wallet, transfer);
-    const { txid } = await sender.send(wallet, transfer);
+    const signed = await sender.sign(wallet, transfer, { inFlight: [] });
+    const { txid } = signed;
+    // Signing broadcasts nothing.
+    expect(await sender.getTransaction(txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    expect(await mempool()).not.toContain(txid);
+    expect(await sender.canStillLand(signed, wallet)).toBe(true);
+    expect(await sender.broadcast(signed)).toEqual({ kind: "accepted" });
     expect(await sender.getTransaction(txid)).toEqual({ state: "pending", confirmations: 0, blockHeight: null });
+    // The recorded inputs are the transaction's.
+    expect(signed.consumes.outpoints).toEqual(await inputsOf(signed.raw));
 
     const transaction = await decode(txid);
     const inputValues = await Promise.all(transaction.vin.map(async (input) => (await decode(input.txid)).vout[input.vout].value));
@@ -90,9 +109,10 @@ describe("createUtxoSender against litecoind -regtest", () => {
     const fee = inputTotal - 50_000_000n - change[0].value;
     expect(transaction.vout).toHaveLength(2);
     // The node computes the same fee from the same inputs, and it is the one estimated beforehand.
-    const entry = await node.rpc.call("getmempoolentry", [txid], z.object({ fees: z.object({ base: amountText }) }));
-    expect(entry.fees.base).toBe(fee);
+    expect(await mempoolFee(txid)).toBe(fee);
     expect(estimate).toEqual({ feeMinor: fee, feeCurrency: "LTC" });
+    // The fee fixed at signing is exact.
+    expect(signed.feeMinor).toBe(fee);
     // Never below the node's relay floor (1000 litoshi per kvB on regtest).
     expect(fee * 1000n).toBeGreaterThanOrEqual(1_000n * BigInt(transaction.vsize));
 
@@ -109,15 +129,15 @@ describe("createUtxoSender against litecoind -regtest", () => {
     const key = root.derivePath("m/44'/1'/0'/1/9");
     const address = payments.p2pkh({ pubkey: key.publicKey, network: regtest }).address!;
     const wallet: SigningKey = { privateKey: key.privateKey!, publicKey: key.publicKey, address };
-    const legacySender = createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl, scriptType: "p2pkh" });
+    const legacySender = withSending(createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl, scriptType: "p2pkh" }));
     await fund(wallet, ["0.8"]);
     const recipient = await newRecipient();
     const transfer = { currency: "LTC", toAddress: recipient, amountMinor: 30_000_000n };
     const estimate = await legacySender.estimateFee(wallet, transfer);
-    const { txid } = await legacySender.send(wallet, transfer);
+    const { txid, signed } = await legacySender.send(wallet, transfer);
     expect(await mempool()).toContain(txid);
-    const entry = await node.rpc.call("getmempoolentry", [txid], z.object({ fees: z.object({ base: amountText }) }));
-    expect(entry.fees.base).toBe(estimate.feeMinor);
+    expect(await mempoolFee(txid)).toBe(estimate.feeMinor);
+    expect(signed.feeMinor).toBe(estimate.feeMinor);
     const transaction = await decode(txid);
     expect(transaction.vout.find((output) => output.scriptPubKey.addresses?.includes(address))).toBeDefined(); // change back to the P2PKH wallet
     await node.mine(1);
@@ -177,48 +197,163 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(await mempool()).toEqual(before);
   });
 
-  it("a broadcast whose answer is lost is resent, never paid twice", async () => {
+  it("signs with the key's in-flight transactions: two of them never share an input", async () => {
+    const wallet = hotWallet(4);
+    await fund(wallet, ["1", "1"]);
+    const [first, second, third] = await Promise.all([newRecipient(), newRecipient(), newRecipient()]);
+    const payout = (toAddress: string): OutgoingTransfer => ({ currency: "LTC", toAddress, amountMinor: 30_000_000n });
+
+    const a = await sender.sign(wallet, payout(first), { inFlight: [] });
+    // Nothing is held in memory any more: signed without `a` in flight, the same coin is chosen again.
+    const unaware = await sender.sign(wallet, payout(second), { inFlight: [] });
+    expect(unaware.consumes.outpoints).toEqual(a.consumes.outpoints);
+    // With `a` in flight, its coin is left alone.
+    const b = await sender.sign(wallet, payout(second), { inFlight: [a] });
+    const spentByA = new Set(a.consumes.outpoints);
+    expect(b.consumes.outpoints?.length).toBeGreaterThan(0);
+    expect(b.consumes.outpoints?.filter((outpoint) => spentByA.has(outpoint))).toEqual([]);
+    // Both coins in flight: nothing is left (retryable: change confirms, or a top-up comes).
+    await expect(sender.sign(wallet, payout(third), { inFlight: [a, b] })).rejects.toMatchObject({
+      name: "ChainError",
+      retryable: true,
+      message: expect.stringMatching(/hot wallet has 0 spendable/),
+    });
+
+    // Broadcast in either order, both are taken: they do not conflict.
+    expect(await sender.broadcast(b)).toEqual({ kind: "accepted" });
+    expect(await sender.broadcast(a)).toEqual({ kind: "accepted" });
+    expect(await mempool()).toEqual(expect.arrayContaining([a.txid, b.txid]));
+    // Coins a mempool transaction spends are skipped even when the caller does not name it.
+    await expect(sender.sign(wallet, payout(third), { inFlight: [] })).rejects.toMatchObject({ retryable: true, message: expect.stringMatching(/hot wallet has 0 spendable/) });
+    await node.mine(1);
+    expect((await sender.getTransaction(a.txid)).state).toBe("confirmed");
+    expect((await sender.getTransaction(b.txid)).state).toBe("confirmed");
+    // The transaction signed without `a` in flight spends a's coin: it can never land.
+    expect(await sender.canStillLand(unaware, wallet)).toBe(false);
+  });
+
+  it("canStillLand: true while every input is unspent, false once another transaction spends one", async () => {
+    const wallet = hotWallet(7);
+    await fund(wallet, ["1"]);
+    const [first, second] = await Promise.all([newRecipient(), newRecipient()]);
+    const payout = (toAddress: string): OutgoingTransfer => ({ currency: "LTC", toAddress, amountMinor: 40_000_000n });
+    const kept = await sender.sign(wallet, payout(first), { inFlight: [] });
+    // Signed by someone who did not know of `kept` (a lost database row): the same single coin.
+    const rival = await sender.sign(wallet, payout(second), { inFlight: [] });
+    expect(rival.consumes.outpoints).toEqual(kept.consumes.outpoints);
+    expect(rival.txid).not.toBe(kept.txid);
+
+    expect(await sender.canStillLand(kept, wallet)).toBe(true);
+    expect(await sender.canStillLand(rival, wallet)).toBe(true);
+    expect(await sender.broadcast(rival)).toEqual({ kind: "accepted" });
+    // Spent in the mempool already: `kept` cannot land, and the node says so.
+    expect(await sender.canStillLand(kept, wallet)).toBe(false);
+    expect(await sender.broadcast(kept)).toMatchObject({ kind: "rejected", reason: expect.stringMatching(/conflict/) });
+    expect(await mempool()).not.toContain(kept.txid);
+    // The one that did land is not called dead: its inputs are spent by itself.
+    expect(await sender.canStillLand(rival, wallet)).toBe(true);
+    await node.mine(1);
+    expect(await sender.canStillLand(kept, wallet)).toBe(false);
+    expect(await sender.getTransaction(kept.txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    expect(await sender.canStillLand(rival, wallet)).toBe(true);
+    expect((await sender.getTransaction(rival.txid)).state).toBe("confirmed");
+  });
+
+  it("sends the change to the transfer's change address, none back to the sending key", async () => {
+    const deposit = hotWallet(5);
+    const hot = hotWallet(6);
+    await fund(deposit, ["0.9"]);
+    const recipient = await newRecipient();
+    const transfer: OutgoingTransfer = { currency: "LTC", toAddress: recipient, amountMinor: 20_000_000n, changeAddress: hot.address };
+    const estimate = await sender.estimateFee(deposit, transfer);
+    const { txid, signed } = await sender.send(deposit, transfer);
+
+    const transaction = await decode(txid);
+    expect(transaction.vout.filter((output) => output.scriptPubKey.addresses?.includes(deposit.address))).toEqual([]);
+    const change = transaction.vout.filter((output) => output.scriptPubKey.addresses?.includes(hot.address));
+    expect(change).toHaveLength(1);
+    expect(transaction.vout.filter((output) => output.scriptPubKey.addresses?.includes(recipient)).map((output) => output.value)).toEqual([20_000_000n]);
+    const fee = await mempoolFee(txid);
+    expect(change[0].value).toBe(90_000_000n - 20_000_000n - fee);
+    expect(signed.feeMinor).toBe(fee);
+    expect(estimate.feeMinor).toBe(fee);
+
+    // Confirmed, the change is the hot wallet's to spend.
+    await node.mine(1);
+    const fromChange = await sender.send(hot, { currency: "LTC", toAddress: recipient, amountMinor: 10_000_000n });
+    expect(fromChange.signed.consumes.outpoints).toEqual([`${txid}:${change[0].n}`]);
+    expect(await mempool()).toContain(fromChange.txid);
+    await node.mine(1);
+  });
+
+  it("a broadcast whose answer is lost is broadcast again, the same bytes: one transaction, never two", async () => {
     const wallet = hotWallet(3);
-    await fund(wallet, ["1", "1", "1"]);
-    // A proxy in front of the node that forwards (or not) sendrawtransaction and then drops the connection.
-    let mode: "forward" | "forward-then-drop" | "drop" = "forward";
+    await fund(wallet, ["1", "1", "1", "1"]);
+    // A proxy in front of the node: it forwards (or not) sendrawtransaction and then drops the connection;
+    // "dark" forwards the broadcast and then answers nothing at all.
+    let mode: "forward" | "forward-then-drop" | "drop" | "dark" = "forward";
     const upstream = `http://127.0.0.1:${node.rpcPort}/`;
     const proxy = await startTestHttpServer(async (body, response, request) => {
       const isBroadcast = body.includes('"sendrawtransaction"');
-      if (isBroadcast && mode === "drop") return void request.socket.destroy();
+      if ((isBroadcast && mode === "drop") || (!isBroadcast && mode === "dark")) return void request.socket.destroy();
       const answer = await fetch(upstream, { method: "POST", headers: { authorization: request.headers.authorization ?? "", "content-type": "application/json" }, body });
       const text = await answer.text();
-      if (isBroadcast && mode === "forward-then-drop") return void request.socket.destroy();
+      if (isBroadcast && (mode === "forward-then-drop" || mode === "dark")) return void request.socket.destroy();
       response.writeHead(answer.status, { "content-type": "application/json" }).end(text);
     });
     try {
       const flaky = createUtxoSender({ network: "litecoin", rpcUrl: `http://${node.user}:${node.password}@127.0.0.1:${proxy.port}` });
       const adapter = createUtxoAdapter({ network: "litecoin", rpcUrl: node.rpcUrl });
       const paymentsTo = async (address: string) => (await adapter.scanTransfers({ afterHeight: (await adapter.getTip()).height })).filter((transfer) => transfer.toAddress === address);
+      const inFlight: SignedTransaction[] = [];
+      const sign = async (toAddress: string, amountMinor: bigint) => {
+        const signed = await flaky.sign(wallet, { currency: "LTC", toAddress, amountMinor }, { inFlight });
+        inFlight.push(signed);
+        return signed;
+      };
 
-      // The node took it, but the answer was lost.
+      // The node took it and the answer was lost, but the sender asks the node afterwards: accepted.
       const first = await newRecipient();
+      const one = await sign(first, 20_000_000n);
       mode = "forward-then-drop";
-      await expect(flaky.send(wallet, { currency: "LTC", toAddress: first, amountMinor: 20_000_000n })).rejects.toMatchObject({ retryable: true, message: expect.stringMatching(/got no answer/) });
-      const [sent] = await paymentsTo(first);
-      mode = "forward";
-      expect(await flaky.send(wallet, { currency: "LTC", toAddress: first, amountMinor: 20_000_000n })).toEqual({ txid: sent.txid });
-      expect(await paymentsTo(first)).toHaveLength(1);
+      expect(await flaky.broadcast(one)).toEqual({ kind: "accepted" });
+      expect(await paymentsTo(first)).toMatchObject([{ txid: one.txid, amountMinor: 20_000_000n }]);
 
-      // The node never got it: the retry sends the very same transaction.
-      const second = await newRecipient();
-      mode = "drop";
-      const lost = await flaky.send(wallet, { currency: "LTC", toAddress: second, amountMinor: 30_000_000n }).then(
-        () => null,
-        (caught: unknown) => caught as ChainError,
-      );
-      expect(lost).toMatchObject({ retryable: true });
-      const lostTxid = /Broadcast of ([0-9a-f]{64})/.exec(lost?.message ?? "")?.[1];
-      expect(await paymentsTo(second)).toHaveLength(0);
+      // The node took it and nothing answers afterwards: uncertain. The same bytes again: one transaction.
       mode = "forward";
-      expect(await flaky.send(wallet, { currency: "LTC", toAddress: second, amountMinor: 30_000_000n })).toEqual({ txid: lostTxid });
-      expect(await paymentsTo(second)).toMatchObject([{ txid: lostTxid, amountMinor: 30_000_000n }]);
+      const second = await newRecipient();
+      const two = await sign(second, 25_000_000n);
+      mode = "dark";
+      expect(await flaky.broadcast(two)).toMatchObject({ kind: "uncertain" });
+      expect(await paymentsTo(second)).toMatchObject([{ txid: two.txid }]);
+      mode = "forward";
+      expect(await flaky.broadcast(two)).toEqual({ kind: "accepted" });
+      expect(await flaky.broadcast(two)).toEqual({ kind: "accepted" });
+      expect(await paymentsTo(second)).toMatchObject([{ txid: two.txid, amountMinor: 25_000_000n }]);
+
+      // The node never got it: uncertain, and it can still land.
+      const third = await newRecipient();
+      const lost = await sign(third, 30_000_000n);
+      mode = "drop";
+      expect(await flaky.broadcast(lost)).toMatchObject({ kind: "uncertain" });
+      mode = "forward";
+      expect(await paymentsTo(third)).toHaveLength(0);
+      expect(await flaky.getTransaction(lost.txid)).toMatchObject({ state: "unknown" });
+      expect(await flaky.canStillLand(lost, wallet)).toBe(true);
+      // Another payout signed meanwhile, with the lost one in flight, leaves its coins alone.
+      const other = await sign(await newRecipient(), 10_000_000n);
+      expect(other.consumes.outpoints?.filter((outpoint) => lost.consumes.outpoints?.includes(outpoint))).toEqual([]);
+      // The same bytes again: the very transaction the first broadcast signed.
+      expect(await flaky.broadcast(lost)).toEqual({ kind: "accepted" });
+      expect(await flaky.broadcast(other)).toEqual({ kind: "accepted" });
+      expect(await paymentsTo(third)).toMatchObject([{ txid: lost.txid, amountMinor: 30_000_000n }]);
+
+      const inputs = (await Promise.all([one, two, lost, other].map((signed) => inputsOf(signed.raw)))).flat();
+      expect(new Set(inputs).size).toBe(inputs.length);
       await node.mine(1);
+      for (const signed of [one, two, lost, other]) expect((await sender.getTransaction(signed.txid)).state).toBe("confirmed");
+      expect(await paymentsTo(third)).toEqual([]);
+      expect(await node.rpc.call("getreceivedbyaddress", [third, 1], amountText)).toBe(30_000_000n);
     } finally {
       await proxy.close();
     }

@@ -56,10 +56,11 @@ describe("createUtxoSender refuses bad payouts before signing or asking the node
     ["another currency", payout({ currency: "BTC" }), /only LTC/],
     ["dust", payout({ amountMinor: 5_459n }), /dust limit/],
     ["zero", payout({ amountMinor: 0n }), /dust limit/],
+    ["a change address of another network", payout({ changeAddress: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu" }), /change address is not an address of this network/],
   ])("refuses %s", async (_name, transfer, message) => {
     const sender = createUtxoSender({ network: "litecoin", rpcUrl: `http://u:p@127.0.0.1:${node.port}`, chain: "main" });
     const before = node.bodies.length;
-    await expectRefusal(sender.send(hotWallet, transfer), message);
+    await expectRefusal(sender.sign(hotWallet, transfer, { inFlight: [] }), message);
     await expectRefusal(sender.estimateFee(hotWallet, transfer), message);
     expect(node.bodies.length).toBe(before);
   });
@@ -67,15 +68,88 @@ describe("createUtxoSender refuses bad payouts before signing or asking the node
   it("refuses a key that does not match its address or its public key", async () => {
     const sender = createUtxoSender({ network: "litecoin", rpcUrl: `http://u:p@127.0.0.1:${node.port}`, chain: "main" });
     const other = signingKey("litecoin", "main", "m/84'/2'/0'/0/1");
-    await expectRefusal(sender.send({ ...hotWallet, address: other.address }, payout({})), /not the P2WPKH address of its key/);
-    await expectRefusal(sender.send({ ...hotWallet, publicKey: other.publicKey }, payout({})), /private key does not match/);
+    await expectRefusal(sender.sign({ ...hotWallet, address: other.address }, payout({}), { inFlight: [] }), /not the P2WPKH address of its key/);
+    await expectRefusal(sender.sign({ ...hotWallet, publicKey: other.publicKey }, payout({}), { inFlight: [] }), /private key does not match/);
     // A litecoin key with a bitcoin-encoded address is refused as well.
-    await expectRefusal(sender.send({ ...hotWallet, address: signingKey("bitcoin", "main", "m/84'/2'/0'/0/0").address }, payout({})), /not the P2WPKH address/);
+    await expectRefusal(sender.sign({ ...hotWallet, address: signingKey("bitcoin", "main", "m/84'/2'/0'/0/0").address }, payout({}), { inFlight: [] }), /not the P2WPKH address/);
   });
 
   it("on dogecoin, which has no segwit, wants a P2PKH hot wallet", async () => {
     const sender = createUtxoSender({ network: "dogecoin", rpcUrl: `http://u:p@127.0.0.1:${node.port}`, chain: "main" });
-    await expectRefusal(sender.send(hotWallet, { currency: "DOGE", toAddress: "DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC", amountMinor: 100_000_000n }), /not the P2PKH address of its key/);
+    await expectRefusal(sender.sign(hotWallet, { currency: "DOGE", toAddress: "DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC", amountMinor: 100_000_000n }, { inFlight: [] }), /not the P2PKH address of its key/);
     expect(node.bodies.length).toBe(0);
+  });
+});
+
+describe("createUtxoSender broadcast and canStillLand read the node's answers", () => {
+  type Answer = { result: unknown } | { error: { code: number; message: string } } | "drop";
+  // A scripted node: each method answers as the test says; "drop" closes the connection unanswered.
+  let answers: Record<string, (params: unknown[]) => Answer> = {};
+  let node: TestHttpServer;
+  beforeAll(async () => {
+    node = await startTestHttpServer((body, response, request) => {
+      const parsed = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[];
+      const calls = Array.isArray(parsed) ? parsed : [parsed];
+      const replies = calls.map((call) => ({ call, answer: answers[call.method]?.(call.params) ?? { error: { code: -32601, message: "Method not found" } } }));
+      if (replies.some((reply) => reply.answer === "drop")) return void request.socket.destroy();
+      const envelopes = replies.map(({ call, answer }) =>
+        "result" in (answer as object)
+          ? { result: (answer as { result: unknown }).result, error: null, id: call.id }
+          : { result: null, error: (answer as { error: unknown }).error, id: call.id },
+      );
+      const isError = !Array.isArray(parsed) && envelopes[0].error !== null;
+      response.writeHead(isError ? 500 : 200, { "content-type": "application/json" }).end(JSON.stringify(Array.isArray(parsed) ? envelopes : envelopes[0]));
+    });
+  });
+  afterAll(async () => {
+    await node.close();
+  });
+
+  const txid = "ab".repeat(32);
+  const signed = { txid, raw: "0200000000" };
+  const sender = () => createUtxoSender({ network: "litecoin", rpcUrl: `http://u:p@127.0.0.1:${node.port}`, chain: "main" });
+  const notFound = () => ({ error: { code: -5, message: "No such mempool or blockchain transaction" } });
+
+  it.each([
+    ["taken now", { result: txid }, { kind: "accepted" }],
+    ["already mined (-27)", { error: { code: -27, message: "Transaction already in block chain" } }, { kind: "accepted" }],
+    ["already in the mempool", { error: { code: -26, message: "txn-already-in-mempool" } }, { kind: "accepted" }],
+    ["in conflict with a mempool transaction", { error: { code: -26, message: "txn-mempool-conflict" } }, { kind: "rejected", retryable: true }],
+    ["spending missing inputs", { error: { code: -25, message: "bad-txns-inputs-missingorspent" } }, { kind: "rejected", retryable: true }],
+    ["invalid", { error: { code: -26, message: "bad-txns-in-belowout" } }, { kind: "rejected", retryable: false }],
+    // The node's state, not the transaction: the same bytes may be taken later.
+    ["while the node warms up (-28)", { error: { code: -28, message: "Loading block index..." } }, { kind: "rejected", retryable: true }],
+  ] as const)("a broadcast answered as %s", async (_name, answer, outcome) => {
+    answers = { sendrawtransaction: () => answer, getrawtransaction: notFound, gettxout: () => ({ result: null }) };
+    expect(await sender().broadcast(signed)).toMatchObject(outcome);
+  });
+
+  it("a broadcast without an answer is uncertain, unless the node then reports the transaction", async () => {
+    answers = { sendrawtransaction: () => "drop", getrawtransaction: notFound, gettxout: () => ({ result: null }) };
+    expect(await sender().broadcast(signed)).toMatchObject({ kind: "uncertain" });
+    // The node went away altogether: still uncertain, never a refusal.
+    answers = { sendrawtransaction: () => "drop", getrawtransaction: () => "drop", gettxout: () => "drop" };
+    expect(await sender().broadcast(signed)).toMatchObject({ kind: "uncertain" });
+    answers = { sendrawtransaction: () => "drop", getrawtransaction: () => ({ result: { txid } }) };
+    expect(await sender().broadcast(signed)).toEqual({ kind: "accepted" });
+  });
+
+  it("canStillLand: true while every input is unspent, false once one is spent", async () => {
+    const spent = new Set<string>();
+    let isKnown = false;
+    answers = {
+      // The transaction's own outputs do not exist while the node does not know it.
+      gettxout: ([id, vout]) => ({ result: id === txid || spent.has(`${String(id)}:${String(vout)}`) ? null : { value: 0.5 } }),
+      getrawtransaction: () => (isKnown ? { result: { txid } } : notFound()),
+    };
+    const consumes = { outpoints: [`${"01".repeat(32)}:0`, `${"02".repeat(32)}:3`] };
+    expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
+    spent.add(`${"02".repeat(32)}:3`);
+    expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(false);
+    // Spent by this very transaction, which reached the mempool meanwhile: it has landed, it is not dead.
+    isKnown = true;
+    expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
+    // Without its outpoints nothing can be told: a refusal, never a guess.
+    await expect(sender().canStillLand({ txid, consumes: {} }, { address: "x" })).rejects.toBeInstanceOf(ChainError);
   });
 });

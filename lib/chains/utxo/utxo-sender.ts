@@ -5,7 +5,7 @@ import type { NetworkId } from "@/lib/catalogue";
 import type { AddressChain } from "@/lib/chains/addresses/address-chain";
 import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
-import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SigningKey } from "../types";
+import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "../types";
 import { createKeyedMutex } from "../keyed-mutex";
 import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
@@ -38,44 +38,15 @@ const RPC_INVALID_ADDRESS_OR_KEY = -5;
 /** "Transaction already in block chain" (sendrawtransaction). */
 const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 /**
- * Node rejection reasons after which building the transaction again may succeed: our inputs were
- * spent by someone else (another process on the same key) or the fee rate moved.
+ * Node refusals that do not settle the transaction's fate by themselves: the fee rate moved (the
+ * same bytes may be taken later), or an input is spent — by these very bytes, or by another
+ * transaction, which `canStillLand` tells apart.
  */
 const RETRYABLE_REJECTION = /conflict|missingorspent|missing-inputs|fee not met|insufficient fee|too-long-mempool-chain/i;
 
-/** A signed transaction whose broadcast got no clear answer (timeout, dropped connection). */
-interface UnsettledBroadcast {
-  txid: string;
-  hex: string;
-  toAddress: string;
-  amountMinor: bigint;
-}
-
-/** What this process knows about one hot wallet's coins beyond the node's UTXO set. */
-interface WalletState {
-  /**
-   * Outpoints (`txid:vout`) spent by our transactions that are not confirmed yet, with the spending
-   * txid. `scantxoutset` reads the confirmed UTXO set only and would offer them again.
-   */
-  reserved: Map<string, string>;
-  unsettled: UnsettledBroadcast[];
-}
-
-// Per process, not per sender object: whoever builds a sender for a key (a job, a request) must see
-// the same reservations and queue behind the same lock. Kept on globalThis so that a second copy of
-// this module (another bundle in the same process) shares them too.
-const globalForUtxo = globalThis as unknown as { gatewayUtxoWallets?: Map<string, WalletState>; gatewayUtxoLocks?: ReturnType<typeof createKeyedMutex> };
-const wallets = (globalForUtxo.gatewayUtxoWallets ??= new Map<string, WalletState>());
-const runExclusive = (globalForUtxo.gatewayUtxoLocks ??= createKeyedMutex());
-
-function walletState(key: string): WalletState {
-  let state = wallets.get(key);
-  if (!state) {
-    state = { reserved: new Map(), unsettled: [] };
-    wallets.set(key, state);
-  }
-  return state;
-}
+// The node runs one `scantxoutset` at a time: callers in this process queue per node instead of failing.
+const globalForUtxo = globalThis as unknown as { gatewayUtxoScanLocks?: ReturnType<typeof createKeyedMutex> };
+const runExclusive = (globalForUtxo.gatewayUtxoScanLocks ??= createKeyedMutex());
 
 function outpointKey(txid: string, vout: number): string {
   return `${txid}:${vout}`;
@@ -83,12 +54,13 @@ function outpointKey(txid: string, vout: number): string {
 
 /** A send checked and decoded, ready for coin selection. */
 interface PreparedSend {
-  walletKey: string;
   inputKind: InputKind;
   bitcoinjs: BitcoinjsNetwork;
   fromAddress: string;
-  /** The hot wallet's P2WPKH script: the script of its coins and of the change output. */
+  /** The sending key's script: the script of its coins. */
   walletScript: Uint8Array;
+  /** Where change goes: the transfer's change address, else the sending key's own script. */
+  changeScript: Uint8Array;
   toAddress: string;
   recipientScript: Uint8Array;
   amountMinor: bigint;
@@ -130,12 +102,18 @@ function prepareSend(network: UtxoNetwork, chain: AddressChain, from: SigningKey
     refuse(`The hot wallet's address is not the ${inputKind.toUpperCase()} address of its key on ${network.id} (${chain})`);
   }
   const privateKey = from.privateKey;
+  let changeScript: Uint8Array = payment.output;
+  if (transfer.changeAddress !== undefined) {
+    const change = validateAddress(network.id, transfer.changeAddress, { chain });
+    if (!change.ok) refuse("The change address is not an address of this network");
+    changeScript = bitcoinAddress.toOutputScript(change.normalized, params.bitcoinjs);
+  }
   return {
-    walletKey: `${network.id}|${chain}|${payment.address}`,
     inputKind,
     bitcoinjs: params.bitcoinjs,
     fromAddress: payment.address,
     walletScript: payment.output,
+    changeScript,
     toAddress: validation.normalized,
     recipientScript: bitcoinAddress.toOutputScript(validation.normalized, params.bitcoinjs),
     amountMinor: transfer.amountMinor,
@@ -160,7 +138,7 @@ function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], chan
     }
   }
   psbt.addOutput({ script: prepared.recipientScript, value: prepared.amountMinor });
-  if (changeMinor > 0n) psbt.addOutput({ script: prepared.walletScript, value: changeMinor });
+  if (changeMinor > 0n) psbt.addOutput({ script: prepared.changeScript, value: changeMinor });
   psbt.signAllInputs(prepared.signer);
   if (!psbt.validateSignaturesOfAllInputs((publicKey, hash, signature) => ecc.verify(hash, publicKey, signature))) {
     throw new ChainError("A signature of the payout did not verify", { retryable: false });
@@ -170,15 +148,14 @@ function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], chan
 }
 
 /**
- * The sending half of a UTXO network for hot wallets with a P2WPKH key: coins from the node's UTXO
- * set (`scantxoutset`, so the node needs no wallet), fee from `estimatesmartfee`, a PSBT signed
- * here, then `sendrawtransaction`. Change returns to the hot wallet's address.
+ * The sending half of a UTXO network for hot wallets with a P2WPKH (or P2PKH) key: coins from
+ * the node's UTXO set (`scantxoutset`, so the node needs no wallet), fee from `estimatesmartfee`,
+ * a PSBT signed here, then `sendrawtransaction`.
  *
- * Sends from one key run one at a time (an in-process lock), and outpoints spent by our unconfirmed
- * transactions are kept out of later selections, so concurrent payouts never spend one coin twice.
- * Unconfirmed change is not spent either (`scantxoutset` sees confirmed coins only): a wallet that
- * pays often needs several confirmed coins. Another process sending from the same key is not
- * coordinated with, but its mempool spends are skipped (`gettxout`), and a clash is a retryable refusal.
+ * Coins spent by the key's transactions still in flight (the caller's database hands them in)
+ * and coins any mempool transaction spends are never selected, so concurrent senders never spend
+ * one coin twice. Unconfirmed change is not spent either (`scantxoutset` sees confirmed coins
+ * only): a wallet that pays often needs several confirmed coins.
  */
 export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
   const network = getUtxoNetwork(options.network);
@@ -188,9 +165,8 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
   const amountSchema = coinAmountSchema(network.decimals);
   const scanTimeoutMs = Math.max(options.timeoutMs ?? 0, SCAN_TIMEOUT_MS);
 
-  /** The wallet's confirmed coins that neither we nor anyone in the mempool is spending. */
-  async function listSpendable(prepared: PreparedSend, wallet: WalletState): Promise<SpendableOutput[]> {
-    // The node runs one scantxoutset at a time; queue ours per node instead of failing.
+  /** The wallet's confirmed coins that neither our in-flight transactions nor anyone in the mempool spends. */
+  async function listSpendable(prepared: PreparedSend, reserved: ReadonlySet<string>): Promise<SpendableOutput[]> {
     const scan = await runExclusive(`scantxoutset|${rpc.endpoint}`, () =>
       rpc.call(
         "scantxoutset",
@@ -204,28 +180,16 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     );
     if (scan.success === false) throw new ChainError("scantxoutset was aborted", { retryable: true });
     const unspent = scan.unspents.map((output) => ({ txid: output.txid, vout: output.vout, valueMinor: output.amount }));
-
-    // Reservations end when the coin is spent in a block (gone from the UTXO set).
-    const onChain = new Set(unspent.map((output) => outpointKey(output.txid, output.vout)));
-    for (const key of wallet.reserved.keys()) if (!onChain.has(key)) wallet.reserved.delete(key);
-
     // gettxout with the mempool answers null for a coin a mempool transaction spends.
     const answers = await rpc.callBatch(
       "gettxout",
       unspent.map((output) => [output.txid, output.vout, true]),
       z.object({ value: amountSchema }).nullable(),
     );
-    const unsettledTxids = new Set(wallet.unsettled.map((broadcast) => broadcast.txid));
     return unspent.filter((output, index) => {
       const answer = answers[index];
       if (!answer.ok) throw answer.error;
-      const isSpentInMempool = answer.value === null;
-      const key = outpointKey(output.txid, output.vout);
-      const spender = wallet.reserved.get(key);
-      // Our spender left the mempool (evicted, replaced): the coin is free again, unless the
-      // spender is a broadcast we are unsure of, which may still arrive.
-      if (spender !== undefined && !isSpentInMempool && !unsettledTxids.has(spender)) wallet.reserved.delete(key);
-      return !isSpentInMempool && !wallet.reserved.has(key);
+      return answer.value !== null && !reserved.has(outpointKey(output.txid, output.vout));
     });
   }
 
@@ -276,85 +240,39 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     return { state: "unknown", confirmations: 0, blockHeight: null };
   }
 
-  /**
-   * Broadcasts a signed transaction. Returns "accepted" (now or earlier), "rejected" with the
-   * node's refusal, or throws a transport failure (the outcome is unknown).
-   */
-  async function broadcast(hex: string): Promise<{ accepted: true } | { accepted: false; error: UtxoRpcError }> {
+  async function broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
     try {
-      await rpc.call("sendrawtransaction", [hex], hashSchema);
-      return { accepted: true };
+      await rpc.call("sendrawtransaction", [signed.raw], hashSchema);
+      return { kind: "accepted" };
     } catch (error) {
-      if (!(error instanceof UtxoRpcError) || error.nodeError === null) throw error;
-      // Resending a transaction the node already has in its mempool succeeds; one already mined answers -27.
-      if (error.nodeError.code === RPC_VERIFY_ALREADY_IN_CHAIN) return { accepted: true };
-      return { accepted: false, error };
+      if (!(error instanceof UtxoRpcError)) throw error;
+      if (error.nodeError !== null) {
+        // Resending a transaction the node already has in its mempool succeeds; one already mined answers -27.
+        if (error.nodeError.code === RPC_VERIFY_ALREADY_IN_CHAIN || /txn-already-in-mempool|txn-already-known/i.test(error.nodeError.message)) {
+          return { kind: "accepted" };
+        }
+        const reason = `The node rejected the transaction: ${error.nodeError.message.slice(0, 200)}`;
+        // A code about the node's state (warming up, no peers, busy) says nothing about the bytes.
+        return { kind: "rejected", reason, retryable: error.retryable || RETRYABLE_REJECTION.test(error.nodeError.message) };
+      }
     }
+    // No answer: the node may have taken it.
+    const state = await readTransactionState(signed.txid).catch(() => null);
+    return state && state.state !== "unknown" ? { kind: "accepted" } : { kind: "uncertain", reason: "the node did not answer the broadcast" };
   }
 
-  /**
-   * A retried payout whose earlier broadcast had no clear answer gets that same transaction again,
-   * never a second one that could also be mined. Returns its txid, or null when the node refuses it
-   * for good (its coins are then released and the payout is built afresh).
-   */
-  async function settleEarlierBroadcast(prepared: PreparedSend, wallet: WalletState): Promise<string | null> {
-    const earlier = wallet.unsettled.find((broadcast) => broadcast.toAddress === prepared.toAddress && broadcast.amountMinor === prepared.amountMinor);
-    if (!earlier) return null;
-    const state = await readTransactionState(earlier.txid);
-    const outcome = state.state === "unknown" ? await broadcast(earlier.hex) : ({ accepted: true } as const);
-    wallet.unsettled = wallet.unsettled.filter((broadcast) => broadcast !== earlier);
-    if (outcome.accepted) return earlier.txid;
-    for (const [key, spender] of wallet.reserved) if (spender === earlier.txid) wallet.reserved.delete(key);
-    return null;
-  }
-
-  async function sendLocked(prepared: PreparedSend, wallet: WalletState): Promise<{ txid: string }> {
-    const earlierTxid = await settleEarlierBroadcast(prepared, wallet);
-    if (earlierTxid) return { txid: earlierTxid };
-
-    const [candidates, feeRatePerKvB] = await Promise.all([listSpendable(prepared, wallet), readFeeRate()]);
+  async function selectFor(prepared: PreparedSend, reserved: ReadonlySet<string>) {
+    const [candidates, feeRatePerKvB] = await Promise.all([listSpendable(prepared, reserved), readFeeRate()]);
     const selection = selectCoins({
       candidates,
       amountMinor: prepared.amountMinor,
       recipientScriptLength: prepared.recipientScript.length,
-      changeScriptLength: prepared.walletScript.length,
+      changeScriptLength: prepared.changeScript.length,
       feeRatePerKvB,
       dustLimitMinor: network.dustLimitMinor,
       inputKind: prepared.inputKind,
     });
-    // Retryable: confirmations of earlier payouts' change, or a top-up, make the coins spendable.
-    if (!selection.ok) {
-      throw new ChainError(`The hot wallet has ${selection.availableMinor} spendable, the payout needs ${selection.requiredMinor} (minor units)`, {
-        retryable: true,
-      });
-    }
-    const previousTransactions = new Map<string, string>();
-    if (prepared.inputKind === "p2pkh") {
-      for (const txid of new Set(selection.inputs.map((input) => input.txid))) {
-        previousTransactions.set(txid, await rpc.call("getrawtransaction", [txid, false], z.string().regex(/^[0-9a-f]+$/i)));
-      }
-    }
-    const signed = signTransaction(prepared, selection.inputs, selection.changeMinor, previousTransactions);
-    const reserve = () => {
-      for (const input of selection.inputs) wallet.reserved.set(outpointKey(input.txid, input.vout), signed.txid);
-    };
-
-    let outcome: Awaited<ReturnType<typeof broadcast>>;
-    try {
-      outcome = await broadcast(signed.hex);
-    } catch (error) {
-      // The node may have taken it. Keep its coins and the signed transaction, so that a retry of
-      // this payout resends it instead of paying a second time.
-      reserve();
-      wallet.unsettled.push({ txid: signed.txid, hex: signed.hex, toAddress: prepared.toAddress, amountMinor: prepared.amountMinor });
-      throw new ChainError(`Broadcast of ${signed.txid} got no answer; retrying the same payout resends it`, { retryable: true, cause: error });
-    }
-    if (!outcome.accepted) {
-      const reason = outcome.error.nodeError?.message ?? "";
-      throw new ChainError(`The node rejected the payout: ${reason.slice(0, 200)}`, { retryable: RETRYABLE_REJECTION.test(reason), cause: outcome.error });
-    }
-    reserve();
-    return { txid: signed.txid };
+    return { selection, feeRatePerKvB };
   }
 
   return {
@@ -363,31 +281,64 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
 
     async estimateFee(from, transfer): Promise<FeeEstimate> {
       const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
-      // Under the lock: listing the coins also updates the reservations a running send relies on.
-      const [candidates, feeRatePerKvB] = await runExclusive(prepared.walletKey, () =>
-        Promise.all([listSpendable(prepared, walletState(prepared.walletKey)), readFeeRate()]),
-      );
-      const selection = selectCoins({
-        candidates,
-        amountMinor: prepared.amountMinor,
-        recipientScriptLength: prepared.recipientScript.length,
-        changeScriptLength: prepared.walletScript.length,
-        feeRatePerKvB,
-        dustLimitMinor: network.dustLimitMinor,
-        inputKind: prepared.inputKind,
-      });
+      const { selection, feeRatePerKvB } = await selectFor(prepared, new Set());
       // Without enough coins, quote the smallest payout transaction: one input, payment and change.
       const feeMinor = selection.ok
         ? selection.feeMinor
-        : feeForVsize(feeRatePerKvB, estimateVsize(prepared.inputKind, 1, [prepared.recipientScript.length, prepared.walletScript.length]));
+        : feeForVsize(feeRatePerKvB, estimateVsize(prepared.inputKind, 1, [prepared.recipientScript.length, prepared.changeScript.length]));
       return { feeMinor, feeCurrency: network.symbol };
     },
 
-    async send(from, transfer) {
+    async sign(from, transfer, context: SigningContext): Promise<SignedTransaction> {
       const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
-      return runExclusive(prepared.walletKey, () => sendLocked(prepared, walletState(prepared.walletKey)));
+      const reserved = new Set(context.inFlight.flatMap((transaction) => transaction.consumes.outpoints ?? []));
+      const { selection } = await selectFor(prepared, reserved);
+      // Retryable: confirmations of earlier payouts' change, or a top-up, make the coins spendable.
+      if (!selection.ok) {
+        throw new ChainError(`The hot wallet has ${selection.availableMinor} spendable, the payout needs ${selection.requiredMinor} (minor units)`, {
+          retryable: true,
+        });
+      }
+      const previousTransactions = new Map<string, string>();
+      if (prepared.inputKind === "p2pkh") {
+        for (const txid of new Set(selection.inputs.map((input) => input.txid))) {
+          previousTransactions.set(txid, await rpc.call("getrawtransaction", [txid, false], z.string().regex(/^[0-9a-f]+$/i)));
+        }
+      }
+      const signed = signTransaction(prepared, selection.inputs, selection.changeMinor, previousTransactions);
+      return {
+        txid: signed.txid,
+        raw: signed.hex,
+        consumes: { outpoints: selection.inputs.map((input) => outpointKey(input.txid, input.vout)) },
+        // Exact: the inputs minus the outputs.
+        feeMinor: selection.feeMinor,
+      };
     },
 
+    broadcast,
     getTransaction: readTransactionState,
+
+    async canStillLand(signed) {
+      const outpoints = signed.consumes.outpoints ?? [];
+      if (outpoints.length === 0) throw new ChainError("a UTXO transaction records the outpoints it spends", { retryable: false });
+      // With every input still unspent (mempool included) the same bytes can still be mined;
+      // an input spent by anything else means they never can.
+      const answers = await rpc.callBatch(
+        "gettxout",
+        outpoints.map((outpoint) => {
+          const [txid, vout] = outpoint.split(":");
+          return [txid, Number(vout), true];
+        }),
+        z.object({ value: amountSchema }).nullable(),
+      );
+      const isEveryInputUnspent = answers.every((answer) => {
+        if (!answer.ok) throw answer.error;
+        return answer.value !== null;
+      });
+      if (isEveryInputUnspent) return true;
+      // The spender may be this very transaction, if it reached the mempool or a block since the
+      // caller last looked: it has landed then, and calling it dead would send its purpose twice.
+      return (await readTransactionState(signed.txid)).state !== "unknown";
+    },
   };
 }

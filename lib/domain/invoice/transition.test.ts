@@ -3,7 +3,15 @@ import { classifyAmount, decideInvoice, type InvoiceState } from "./transition";
 
 const now = new Date("2026-06-01T12:00:00Z");
 const later = new Date("2026-06-01T13:00:00Z");
-const base: InvoiceState = { status: "check", expectedMinor: 10_000_000n, accuracyBps: 0, isPaymentMultiple: true, expiresAt: later };
+const base: InvoiceState = {
+  status: "check",
+  expectedMinor: 10_000_000n,
+  accuracyBps: 0,
+  isPaymentMultiple: true,
+  expiresAt: later,
+  settledMinor: 0n,
+  fee: { percentBps: 150, fixedMinor: 300_000n },
+};
 const totals = (confirmedMinor: bigint, pendingMinor = 0n) => ({ confirmedMinor, pendingMinor });
 
 describe("classifyAmount", () => {
@@ -37,9 +45,52 @@ describe("decideInvoice", () => {
     ["confirmed after the term", { ...base, status: "confirm_check" }, totals(10_000_000n), later, "paid", true],
     ["select expires", { ...base, status: "select" }, totals(0n), later, "cancel", false],
     ["select waits", { ...base, status: "select" }, totals(0n), now, "select", false],
-    ["paid is final", { ...base, status: "paid" }, totals(20_000_000n), later, "paid", false],
-    ["cancel is final", { ...base, status: "cancel" }, totals(10_000_000n), later, "cancel", false],
+    ["paid is final", { ...base, status: "paid", settledMinor: 20_000_000n }, totals(20_000_000n), later, "paid", false],
+    ["cancel is final", { ...base, status: "cancel", settledMinor: 10_000_000n }, totals(10_000_000n), later, "cancel", false],
+    ["money after cancel is still settled", { ...base, status: "cancel" }, totals(10_000_000n), later, "cancel", true],
   ] as const)("%s", (_label, state, given, at, status, shouldSettle) => {
-    expect(decideInvoice(state as InvoiceState, given, at)).toEqual({ status, shouldSettle });
+    const decision = decideInvoice(state as InvoiceState, given, at);
+    expect(decision.status).toBe(status);
+    expect(decision.settlement !== null).toBe(shouldSettle);
+  });
+
+  it("settles what was received, with 1.5 % rounded up plus the fixed part on the first settlement", () => {
+    expect(decideInvoice(base, totals(10_000_000n), now)).toEqual({
+      status: "paid",
+      isFinal: true,
+      settlement: { receivedMinor: 10_000_000n, feeMinor: 150_000n + 300_000n },
+      eventType: "invoice.paid",
+      shouldSendReceipt: true,
+    });
+  });
+
+  it("settles a late payment to a final invoice without the fixed part, and without a new event", () => {
+    const paid = { ...base, status: "paid" as const, settledMinor: 10_000_000n };
+    expect(decideInvoice(paid, totals(10_000_001n), later)).toEqual({
+      status: "paid",
+      isFinal: true,
+      settlement: { receivedMinor: 1n, feeMinor: 1n },
+      eventType: null,
+      shouldSendReceipt: false,
+    });
+    expect(decideInvoice(paid, totals(10_000_000n), later).settlement).toBeNull();
+  });
+
+  it("takes the fixed part again after a reorganisation took every settlement back", () => {
+    const reopened = { ...base, status: "check" as const, settledMinor: 0n };
+    expect(decideInvoice(reopened, totals(12_000_000n), now).settlement).toEqual({ receivedMinor: 12_000_000n, feeMinor: 180_000n + 300_000n });
+  });
+
+  it("never takes more fee than was received", () => {
+    const small = { ...base, isPaymentMultiple: false, expectedMinor: 1_000n };
+    expect(decideInvoice(small, totals(100n), now)).toMatchObject({ status: "wrong_amount", settlement: { receivedMinor: 100n, feeMinor: 100n } });
+  });
+
+  it.each([
+    ["cancel", totals(0n), later, "invoice.expired", false],
+    ["wrong_amount", totals(4_000_000n), later, "invoice.wrong_amount", false],
+    ["paid_over", totals(12_000_000n), now, "invoice.paid_over", true],
+  ] as const)("announces %s with its event", (status, given, at, eventType, receipt) => {
+    expect(decideInvoice({ ...base, status: "wrong_amount_waiting" }, given, at)).toMatchObject({ status, eventType, shouldSendReceipt: receipt });
   });
 });

@@ -1,4 +1,5 @@
-import { isFinalPaymentStatus, type PaymentStatus } from "./status";
+import { platformFeeMinor } from "./quote";
+import { eventTypeOfStatus, isFinalPaymentStatus, type PaymentStatus } from "./status";
 
 /** What the deposit pipeline knows about an invoice when it decides. */
 export interface InvoiceState {
@@ -9,6 +10,10 @@ export interface InvoiceState {
   accuracyBps: number;
   isPaymentMultiple: boolean;
   expiresAt: Date;
+  /** How much of the confirmed amount was settled to the merchant already (settlement minor units). */
+  settledMinor: bigint;
+  /** The platform fee fixed at creation: basis points, and the fixed part in settlement minor units. */
+  fee: { percentBps: number; fixedMinor: bigint };
 }
 
 /** The transfers to the invoice's address, as the watchers report them. */
@@ -19,10 +24,19 @@ export interface TransferTotals {
   pendingMinor: bigint;
 }
 
+/** The next status and every effect that comes with it; the service applies them, nothing else. */
 export interface InvoiceDecision {
   status: PaymentStatus;
-  /** True when the invoice reaches a final status with money received: post the settlement. */
-  shouldSettle: boolean;
+  isFinal: boolean;
+  /**
+   * Money to settle now (settlement minor units): `receivedMinor` leaves incoming, `feeMinor` goes
+   * to the platform, the rest starts maturing for the merchant. Null when nothing is to settle.
+   */
+  settlement: { receivedMinor: bigint; feeMinor: bigint } | null;
+  /** The `invoice.*` event of a status just reached, or null. */
+  eventType: string | null;
+  /** The payer's receipt is due (the invoice was just paid). */
+  shouldSendReceipt: boolean;
 }
 
 /** How a received total compares with the expected amount, within the tolerance. */
@@ -35,10 +49,30 @@ export function classifyAmount(receivedMinor: bigint, expectedMinor: bigint, acc
 
 /**
  * The invoice lifecycle as one transition: the current state, the transfers to its address and
- * the time → the next status and whether to settle. Final statuses never move. A term that
- * ends while a transfer is still confirming does not cancel the invoice: the buyer paid in time.
+ * the time → the next status and its effects. Final statuses never move, but money confirmed
+ * after one (a late or extra payment) is still settled. A term that ends while a transfer is
+ * still confirming does not cancel the invoice: the buyer paid in time. The fixed part of the
+ * fee is taken with the first settlement only (again after a reorganisation took it all back).
  */
 export function decideInvoice(state: InvoiceState, totals: TransferTotals, now: Date): InvoiceDecision {
+  const step = nextStatus(state, totals, now);
+  const isFinal = isFinalPaymentStatus(step.status);
+  const isLateMoney = isFinalPaymentStatus(state.status);
+  const receivedMinor = totals.confirmedMinor - state.settledMinor;
+  const shouldSettle = isFinal && receivedMinor > 0n && (step.shouldSettle || isLateMoney);
+  const fixedMinor = state.settledMinor === 0n ? state.fee.fixedMinor : 0n;
+  const changed = step.status !== state.status;
+  return {
+    status: step.status,
+    isFinal,
+    settlement: shouldSettle ? { receivedMinor, feeMinor: platformFeeMinor(receivedMinor, state.fee.percentBps, fixedMinor) } : null,
+    eventType: changed ? eventTypeOfStatus(step.status) : null,
+    shouldSendReceipt: changed && (step.status === "paid" || step.status === "paid_over"),
+  };
+}
+
+/** The status step alone, and whether reaching it settles what was received. */
+function nextStatus(state: InvoiceState, totals: TransferTotals, now: Date): { status: PaymentStatus; shouldSettle: boolean } {
   if (isFinalPaymentStatus(state.status)) return { status: state.status, shouldSettle: false };
   const isExpired = now >= state.expiresAt;
   if (state.status === "select") return { status: isExpired ? "cancel" : "select", shouldSettle: false };

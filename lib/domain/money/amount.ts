@@ -2,8 +2,7 @@
  * Amounts inside the program are bigints of minor units; strings at the edge.
  * This module is the one place where the two meet.
  */
-
-const DECIMAL_PATTERN = /^(\d+)(?:\.(\d+))?$/;
+import { normalizeDecimal, parseDecimal } from "./decimal";
 
 /** The largest amount a Decimal(78,0) column holds: anything above is refused as malformed. */
 export const MAX_MINOR_UNITS = 10n ** 78n - 1n;
@@ -14,15 +13,12 @@ export const MAX_MINOR_UNITS = 10n ** 78n - 1n;
  * the asset has (such text is refused, never rounded). Example: ("10.5", 6) → 10500000n.
  */
 export function parseAmount(text: string, decimals: number): bigint | null {
-  const match = DECIMAL_PATTERN.exec(text);
-  if (!match) return null;
-  const [, whole, fraction = ""] = match;
-  if (fraction.length > decimals) {
-    // Trailing zeros beyond the asset's precision carry no value ("1.50" for a 1-decimal asset).
-    if (!/^0*$/.test(fraction.slice(decimals))) return null;
-  }
-  const paddedFraction = fraction.slice(0, decimals).padEnd(decimals, "0");
-  const minor = BigInt(whole + paddedFraction);
+  const value = parseDecimal(text, { plain: true });
+  if (!value) return null;
+  // Trailing zeros beyond the asset's precision carry no value ("1.50" for a 1-decimal asset).
+  const { digits, scale } = value.scale > decimals ? normalizeDecimal(value) : value;
+  if (scale > decimals) return null;
+  const minor = digits * 10n ** BigInt(decimals - scale);
   return minor > MAX_MINOR_UNITS ? null : minor;
 }
 

@@ -2,6 +2,7 @@
  * Exact rational arithmetic for rates and percentages: a rate is a fraction of two bigints,
  * never a float. Rounding direction is explicit in every function name.
  */
+import { parseDecimal } from "./decimal";
 export interface Ratio {
   numerator: bigint;
   /** Always positive. */
@@ -10,12 +11,9 @@ export interface Ratio {
 
 /** Parses a positive decimal string such as "64012.5" into an exact ratio; null if not one. */
 export function parseRatio(text: string): Ratio | null {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
-  if (!match) return null;
-  const fraction = match[2] ?? "";
-  const numerator = BigInt(match[1] + fraction);
-  if (numerator === 0n) return null;
-  return { numerator, denominator: 10n ** BigInt(fraction.length) };
+  const value = parseDecimal(text.trim(), { plain: true });
+  if (!value || value.digits === 0n) return null;
+  return { numerator: value.digits, denominator: 10n ** BigInt(value.scale) };
 }
 
 /** a × b ÷ c rounded toward zero (for non-negative inputs: down). Example: mulDivDown(10n, 2n, 3n) → 6n. */

@@ -1,8 +1,9 @@
 import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import { MAX_WEBHOOK_ATTEMPTS, nextWebhookAttemptAt } from "@/lib/webhooks/backoff";
-import { signWebhook } from "@/lib/webhooks/signing";
-import { getSigningSecrets, type SigningSecrets } from "@/lib/webhooks/signing-secrets";
+import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";
+import { decideDeliveryAttempt } from "@/lib/domain/webhook-delivery/transition";
+import { buildDeliveryHeaders } from "@/lib/webhooks/signing";
+import { getSigningSecrets } from "@/lib/webhooks/signing-secrets";
 import { sendWebhookRequest, type SendOptions, type SendResult } from "@/lib/webhooks/send-request";
 
 export interface DeliveryDeps {
@@ -65,19 +66,6 @@ export async function claimDueDeliveries(db: Db, now: Date, options: ClaimOption
     RETURNING d.id, d.merchant_id::text AS "merchantId", d.event_type AS "eventType", d.url, d.body, d.attempts AS attempt`;
 }
 
-/** spec: Events — the headers of a delivery, signed over `<timestamp>.<raw body>`. */
-export function buildDeliveryHeaders(delivery: Pick<ClaimedDelivery, "id" | "eventType" | "body">, secrets: SigningSecrets, timestamp: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-webhook-event": delivery.eventType,
-    "x-webhook-timestamp": timestamp,
-    "x-webhook-signature": signWebhook(secrets.current, timestamp, delivery.body),
-    "x-webhook-id": delivery.id,
-  };
-  if (secrets.previous) headers["x-webhook-signature-previous"] = signWebhook(secrets.previous, timestamp, delivery.body);
-  return headers;
-}
-
 /**
  * Sends one claimed attempt and records its outcome; returns the outcome. A failure before
  * sending (the secret could not be read) is recorded as a failed attempt too, so the delivery
@@ -101,23 +89,15 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDeliv
  * outlived its lease (and whose attempt was retried elsewhere) cannot overwrite the newer one.
  */
 export async function recordAttemptOutcome(db: Db, delivery: ClaimedDelivery, result: SendResult, now: Date): Promise<void> {
-  const where = { id: delivery.id, attempts: delivery.attempt, status: "pending" };
-  if (result.isDelivered) {
-    await db.webhookDelivery.updateMany({
-      where,
-      data: { status: "delivered", deliveredAt: now, leaseUntil: null, lastStatusCode: result.statusCode ?? null, lastError: "", updatedAt: now },
-    });
-    return;
-  }
-  const nextAttemptAt = nextWebhookAttemptAt(delivery.attempt, now);
+  const decision = decideDeliveryAttempt(delivery.attempt, result.isDelivered, now);
   await db.webhookDelivery.updateMany({
-    where,
+    where: { id: delivery.id, attempts: delivery.attempt, status: "pending" },
     data: {
-      status: nextAttemptAt && delivery.attempt < MAX_WEBHOOK_ATTEMPTS ? "pending" : "dead",
-      nextAttemptAt: nextAttemptAt ?? now,
+      status: decision.status,
+      nextAttemptAt: decision.nextAttemptAt,
+      ...(decision.status === "delivered" ? { deliveredAt: now, lastError: "" } : { lastError: (result.error ?? "failed").slice(0, 500) }),
       leaseUntil: null,
       lastStatusCode: result.statusCode ?? null,
-      lastError: (result.error ?? "failed").slice(0, 500),
       updatedAt: now,
     },
   });

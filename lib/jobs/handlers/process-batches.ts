@@ -1,9 +1,11 @@
 import type { Db } from "@/lib/db/client";
-import { AppError, isAppError } from "@/lib/errors";
-import { createPaymentBodySchema } from "@/lib/api/ops/payments/payment-ops";
-import { toPayment } from "@/lib/api/serialize/payment";
+import type { Invoice } from "@/generated/prisma/client";
+import { isAppError, parseInput } from "@/lib/errors";
+import { decideBatchItem } from "@/lib/domain/batch/transition";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
 import { batchElementId } from "@/lib/services/batches/payment-batches";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
 export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
@@ -12,7 +14,8 @@ const LEASE_SECONDS = 60;
 const ELEMENT_PARALLELISM = 8;
 
 export interface BatchDeps extends InvoiceDeps {
-  config: InvoiceDeps["config"] & { publicBaseUrl: string };
+  /** The single call's answer for an invoice it created: what a done element records. */
+  presentInvoice(invoice: Invoice): Promise<unknown>;
 }
 
 /** Claims one batch that is waiting or whose worker died (lease lapsed); null when there is none. */
@@ -63,8 +66,9 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
     };
     await Promise.all(Array.from({ length: parallelism }, runner));
     if (isStopped) {
-      await deps.db.$transaction(async (tx) => {
-        const { count } = await tx.batchItem.updateMany({ where: { batchId, status: { in: ["pending", "processing"] } }, data: { status: "error", error: SKIPPED_MESSAGE } });
+      await withTransaction(deps.db, async (tx) => {
+        const skip = decideBatchItem("skipped");
+        const { count } = await tx.batchItem.updateMany({ where: { batchId, status: { in: skip.from } }, data: { status: skip.to, error: SKIPPED_MESSAGE } });
         await tx.batch.update({ where: { id: batchId }, data: { failed: { increment: count }, updatedAt: deps.now() } });
       });
       break;
@@ -78,23 +82,22 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
 async function processElement(deps: BatchDeps, batch: { id: string; merchantId: string }, item: { idx: number; request: string }): Promise<boolean> {
   let outcome: { result: string } | { error: string };
   // spec: Batch and item status — pending → processing → done or error.
-  await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: item.idx, status: "pending" }, data: { status: "processing" } });
+  const start = decideBatchItem("started");
+  await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: item.idx, status: { in: start.from } }, data: { status: start.to } });
   try {
-    const parsed = createPaymentBodySchema.safeParse(JSON.parse(item.request));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError("payment.bad_request", `${issue?.path.join(".") || "element"}: ${issue?.message ?? "invalid"}`);
-    }
-    const invoice = await createInvoice(deps, batch.merchantId, parsed.data, { invoiceId: batchElementId(batch.id, item.idx) });
-    outcome = { result: JSON.stringify(await toPayment(invoice, deps.config.publicBaseUrl)) };
+    // The same checks and codes as the single call.
+    const input = parseInput(CREATE_PAYMENT_INPUT, JSON.parse(item.request));
+    const invoice = await createInvoice(deps, batch.merchantId, input, { invoiceId: batchElementId(batch.id, item.idx) });
+    outcome = { result: JSON.stringify(await deps.presentInvoice(invoice)) };
   } catch (error) {
     outcome = { error: messageOf(error) };
   }
   const now = deps.now();
-  await deps.db.$transaction(async (tx) => {
+  await withTransaction(deps.db, async (tx) => {
+    const finish = decideBatchItem("result" in outcome ? "succeeded" : "failed");
     const { count } = await tx.batchItem.updateMany({
-      where: { batchId: batch.id, idx: item.idx, status: { in: ["pending", "processing"] } },
-      data: "result" in outcome ? { status: "done", result: outcome.result } : { status: "error", error: outcome.error },
+      where: { batchId: batch.id, idx: item.idx, status: { in: finish.from } },
+      data: "result" in outcome ? { status: finish.to, result: outcome.result } : { status: finish.to, error: outcome.error },
     });
     if (count === 1) {
       await tx.batch.update({

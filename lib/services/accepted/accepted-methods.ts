@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { AppError } from "@/lib/errors";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface AcceptedEntry {
   currency: string;
@@ -22,7 +23,7 @@ export async function setAcceptedMethods(db: Db, merchantId: string, entries: { 
     if (!findSettlementAsset(currency, network)) throw new AppError("accepted.no_network", `${currency} is not carried on ${entry.network}.`);
     return { merchantId, currency, network };
   });
-  await db.$transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     await tx.acceptedMethod.deleteMany({ where: { merchantId } });
     if (normalized.length > 0) await tx.acceptedMethod.createMany({ data: normalized, skipDuplicates: true });
   });

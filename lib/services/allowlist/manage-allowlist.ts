@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface AllowlistView {
   entries: string[];
@@ -35,7 +36,7 @@ export async function addAllowlistEntry(db: Db, merchantId: string, cidrText: st
  */
 export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
   const cidr = canonicalCidrOrThrow(cidrText);
-  await db.$transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     // Lock the merchant row: two concurrent removals must not both see one entry left.
     await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
     const { count } = await tx.allowlistEntry.deleteMany({ where: { merchantId, cidr } });
@@ -48,7 +49,7 @@ export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText:
 
 /** spec: IP allow-list — enabling an empty list fails with `apiallow.empty`. */
 export async function setAllowlistEnabled(db: Db, merchantId: string, enabled: boolean): Promise<AllowlistView> {
-  await db.$transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     // Lock the merchant row so a concurrent remove cannot empty the list between the count and the update.
     await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
     if (enabled && (await tx.allowlistEntry.count({ where: { merchantId } })) === 0) throw new AppError("apiallow.empty");

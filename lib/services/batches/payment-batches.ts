@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { Batch, BatchItem } from "@/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { afterCommit, withTransaction } from "@/lib/db/transaction";
+import { notifyBatchCreated } from "@/lib/db/work-signals";
 
 /** spec: Limits — a payment batch holds 1 to 5000 elements. */
 export const MAX_BATCH_ELEMENTS = 5000;
@@ -10,11 +12,17 @@ export const MAX_BATCH_ELEMENTS = 5000;
 export type OnError = "continue" | "stop";
 
 /** spec: POST /v1/payment/batch — records the batch and its elements; the worker processes them. */
-export async function createPaymentBatch(db: Db, merchantId: string, input: { payments: unknown[]; on_error: OnError }, now: Date): Promise<Batch> {
+export async function createPaymentBatch(
+  db: Db,
+  merchantId: string,
+  input: { payments: unknown[]; on_error: OnError },
+  now: Date,
+  options: { onWritten?: (tx: Tx, batch: Batch) => Promise<void> } = {},
+): Promise<Batch> {
   if (input.payments.length === 0) throw new AppError("batch.empty");
   if (input.payments.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
   const id = randomUUID();
-  return db.$transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     const batch = await tx.batch.create({
       data: { id, merchantId, kind: "payment", onError: input.on_error, total: input.payments.length, createdAt: now, updatedAt: now },
     });
@@ -26,6 +34,8 @@ export async function createPaymentBatch(db: Db, merchantId: string, input: { pa
         request: JSON.stringify(element),
       })),
     });
+    await options.onWritten?.(tx, batch);
+    afterCommit(tx, () => notifyBatchCreated(id));
     return batch;
   });
 }

@@ -14,6 +14,7 @@ import {
 } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
@@ -24,6 +25,7 @@ import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
 import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "./invoice-view";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface CreateInvoiceInput {
   amount: string;
@@ -96,7 +98,14 @@ async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
  * order_id, or revives an expired one with is_refresh — under a per-(merchant, order_id)
  * lock, so concurrent identical requests make one invoice.
  */
-export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: { invoiceId?: string } = {}): Promise<Invoice> {
+export interface CreateInvoiceOptions {
+  /** The id to create it under (a batch element, which may repeat itself after a crash). */
+  invoiceId?: string;
+  /** Runs last inside the creating transaction, with the invoice answered: the caller's own writes commit with it. */
+  onWritten?: (tx: Tx, invoice: Invoice) => Promise<void>;
+}
+
+export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
   const request = await validateRequest(deps, input);
   const { target, pricing } = request;
   const now = deps.now();
@@ -142,10 +151,17 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       ? await deps.db.invoice.findFirst({ where: { merchantId, orderId: input.order_id, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } })
       : null;
   if (existing) return existing;
+  if (target.kind === "fixed") await ensureWatchCursor(deps, target.network, now);
   const keys = target.kind === "fixed" ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
   const preallocated = target.kind === "fixed" && !hasRevivalCandidate ? await allocateDepositAddress(deps.db, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)) : null;
 
-  return deps.db.$transaction(async (tx) => {
+  return withTransaction(deps.db, async (tx) => {
+    const invoice = await createInTransaction(tx);
+    await options.onWritten?.(tx, invoice);
+    return invoice;
+  });
+
+  async function createInTransaction(tx: Tx): Promise<Invoice> {
     if (options.invoiceId) {
       // A caller that names the id (a batch element) may be repeating itself after a crash.
       const existing = await tx.invoice.findUnique({ where: { id: options.invoiceId } });
@@ -153,8 +169,10 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
     }
     const orderId = input.order_id;
     if (orderId !== undefined) {
-      // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised.
-      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext(${`invoice-order:${merchantId}:${orderId}`}))`;
+      // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised
+      // by the order's slot row: created once, then locked by every create of that order.
+      await tx.$executeRaw`INSERT INTO invoice_order_slots (merchant_id, order_id) VALUES (${merchantId}::uuid, ${orderId}) ON CONFLICT DO NOTHING`;
+      await tx.$queryRaw`SELECT invoice_id FROM invoice_order_slots WHERE merchant_id = ${merchantId}::uuid AND order_id = ${orderId} FOR UPDATE`;
       const live = await tx.invoice.findFirst({ where: { merchantId, orderId, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
       if (live) return live;
       if (input.is_refresh) {
@@ -164,6 +182,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
     }
     const id = options.invoiceId ?? randomUUID();
     const allocated = target.kind === "fixed" ? (preallocated ?? (await allocateDepositAddress(tx, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)))) : null;
+    if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
     return tx.invoice.create({
       data: {
         id,
@@ -189,6 +208,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
         lifetimeSeconds,
         expiresAt,
         requiredConfirmations: quote?.requiredConfirmations ?? 0,
+        priceUsdMinor: quote ? quote.priceUsdMinor.toString() : null,
         urlCallback: request.urlCallback ?? null,
         urlReturn: input.url_return ?? null,
         urlSuccess: input.url_success ?? null,
@@ -199,7 +219,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
         updatedAt: now,
       },
     });
-  });
+  }
 }
 
 function quoteInSettlementUsd(priceMinor: bigint, decimals: number, usdPrice: { numerator: bigint; denominator: bigint }): bigint {
@@ -222,7 +242,12 @@ async function reviveExpiredInvoice(
   orderId: string,
   terms: { now: Date; expiresAt: Date; lifetimeSeconds: number; prices: Map<string, Ratio> },
 ): Promise<Invoice | null> {
-  const expired = await tx.invoice.findFirst({ where: revivableWhere(merchantId, orderId), orderBy: { createdAt: "desc" } });
+  const candidate = await tx.invoice.findFirst({ where: revivableWhere(merchantId, orderId), orderBy: { createdAt: "desc" }, select: { id: true } });
+  if (!candidate) return null;
+  // Under the invoice's row lock (which every evaluator takes), and still revivable: a payment
+  // that arrived meanwhile keeps it as it is.
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${candidate.id}::uuid FOR UPDATE`;
+  const expired = await tx.invoice.findFirst({ where: { id: candidate.id, ...revivableWhere(merchantId, orderId) } });
   if (!expired) return null;
   const quote = expired.payerCurrency ? requoteStoredInvoice(expired, terms.prices, terms.now, terms.expiresAt) : null;
   return tx.invoice.update({
@@ -239,6 +264,7 @@ async function reviveExpiredInvoice(
             payerAmountMinor: quote.payerAmountMinor.toString(),
             feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
             requiredConfirmations: quote.requiredConfirmations,
+            priceUsdMinor: quote.priceUsdMinor.toString(),
           }
         : {}),
       updatedAt: terms.now,

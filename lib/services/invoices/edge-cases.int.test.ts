@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
-import { scanNetwork } from "@/lib/jobs/handlers/scan-chain";
-import { auditLedger, listMerchantBalances } from "@/lib/ledger/balances";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
+import { listMerchantBalances } from "@/lib/ledger/balances";
 import { RateSourceError } from "@/lib/rates";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { evaluationDepsOf } from "./evaluate-invoice";
 import { orphanInvoiceTransfers } from "./orphan-transfers";
+import { withTransaction } from "@/lib/db/transaction";
 
 async function create(merchant: TestMerchant, body: Record<string, unknown>, deps = makeTestDeps()) {
   const response = await callSigned("/v1/payment", { amount: "100.00", currency: "USD", ...body }, merchant, { deps });
@@ -44,7 +46,7 @@ describe("edge cases of the deposit pipeline", () => {
     const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
     await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: "5" }, merchant);
     const extra = await getTestDb().chainTransfer.findFirstOrThrow({ where: { invoiceId: invoice.uuid, status: "seen" } });
-    await getTestDb().$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [extra.id], new Date()));
+    await withTransaction(getTestDb(), (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [extra.id], new Date()));
     expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "paid", is_final: true });
     expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual(before);
     expect(await getTestDb().ledgerJournal.count({ where: { reference: { startsWith: `invoice:${invoice.uuid}:settle:` } } })).toBe(1);
@@ -61,7 +63,7 @@ describe("edge cases of the deposit pipeline", () => {
     await scanNetwork(makeTestDeps(), createSandboxAdapter(getTestDb(), "solana"));
     expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "check", is_final: false });
     expect((await getTestDb().chainTransfer.findFirstOrThrow({ where: { txid } })).status).toBe("orphaned");
-    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
   it("revives with is_refresh on the invoice's own terms, not the new request's", async () => {

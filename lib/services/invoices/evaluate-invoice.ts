@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db/client";
-import { platformFeeMinor } from "@/lib/domain/invoice/quote";
-import { eventTypeOfStatus, isFinalPaymentStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
+import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { decideInvoice } from "@/lib/domain/invoice/transition";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal } from "@/lib/ledger/postings";
@@ -11,6 +10,10 @@ import { describeInvoiceAmounts, toMinor } from "./invoice-view";
 import type { GatewayConfig } from "@/lib/config/env";
 import { queueEmail } from "@/lib/email/outbox";
 import { receiptEmail } from "@/lib/email/templates";
+import { findSettlementAsset, requiredConfirmations } from "@/lib/catalogue";
+import { requiredConfirmationsForTransfer } from "@/lib/domain/invoice/transfer-confirmations";
+import { repayDebtFromAvailable } from "@/lib/ledger/debt";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface EvaluationDeps {
   maturityHoldSeconds: number;
@@ -25,8 +28,6 @@ export function evaluationDepsOf(config: Pick<GatewayConfig, "maturityHoldSecond
 export interface EvaluationResult {
   status: PaymentStatus;
   changed: boolean;
-  /** Webhook deliveries recorded in this transaction: hand them to the dispatcher after commit. */
-  deliveryIds: string[];
 }
 
 /**
@@ -48,15 +49,23 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   });
   const asset = invoice.payerCurrency && invoice.network ? assetKey(invoice.payerCurrency, invoice.network) : null;
 
+  const settlementAsset = invoice.payerCurrency && invoice.network ? findSettlementAsset(invoice.payerCurrency, invoice.network) : undefined;
   let confirmedMinor = 0n;
   let pendingMinor = 0n;
   for (const transfer of transfers) {
     const amount = toMinor(transfer.amountMinor);
-    const isDeep = transfer.confirmations >= Math.max(1, invoice.requiredConfirmations);
-    if (transfer.status === "seen" && isDeep && asset) {
-      const blockHash = transfer.blockHash ?? "unknown-block";
-      await postJournal(tx, depositConfirmedJournal({ transferId: transfer.id, blockHash, merchantId: invoice.merchantId, asset, amount }), now);
-      await tx.chainTransfer.update({ where: { id: transfer.id }, data: { status: "confirmed", updatedAt: now } });
+    const required = requiredConfirmationsForTransfer({
+      invoiceRequired: invoice.requiredConfirmations,
+      amountMinor: amount,
+      payerAmountMinor: toMinor(invoice.payerAmountMinor),
+      priceUsdMinor: invoice.priceUsdMinor === null ? null : toMinor(invoice.priceUsdMinor),
+      tierFor: (valueUsdMinor) => (settlementAsset ? requiredConfirmations(settlementAsset, valueUsdMinor) : invoice.requiredConfirmations),
+    });
+    if (transfer.status === "seen" && transfer.confirmations >= required && asset) {
+      // Each inclusion is its own numbered credit: one reversed by a reorganisation is followed by the next.
+      const credit = transfer.credits + 1;
+      await postJournal(tx, depositConfirmedJournal({ transferId: transfer.id, credit, merchantId: invoice.merchantId, asset, amount }), now);
+      await tx.chainTransfer.update({ where: { id: transfer.id }, data: { status: "confirmed", credits: credit, updatedAt: now } });
       transfer.status = "confirmed";
     }
     if (transfer.status === "confirmed") confirmedMinor += amount;
@@ -70,20 +79,17 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
       accuracyBps: invoice.accuracyBps,
       isPaymentMultiple: invoice.isPaymentMultiple,
       expiresAt: invoice.expiresAt,
+      settledMinor: toMinor(invoice.settledMinor),
+      fee: { percentBps: invoice.feePercentBps, fixedMinor: toMinor(invoice.feeFixedAssetMinor) },
     },
     { confirmedMinor, pendingMinor },
     now,
   );
 
-  // A final invoice that receives more later (a late or extra payment) still credits it.
-  const settledMinor = toMinor(invoice.settledMinor);
-  const isFinalNow = isFinalPaymentStatus(decision.status);
-  const shouldSettle = asset !== null && isFinalNow && confirmedMinor > settledMinor && (decision.shouldSettle || isFinalPaymentStatus(status));
-  if (shouldSettle) {
-    const received = confirmedMinor - settledMinor;
-    // The fixed part of the fee is taken once, with the first settlement (again after a reorg reversed it).
-    const fixed = settledMinor === 0n ? toMinor(invoice.feeFixedAssetMinor) : 0n;
-    const fee = platformFeeMinor(received, invoice.feePercentBps, fixed);
+  // The decision's effects, in this transaction: the settlement's money, the status, the event, the receipt.
+  const { settlement } = decision;
+  if (settlement && asset) {
+    const { receivedMinor: received, feeMinor: fee } = settlement;
     await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee }), now);
     await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: received - fee, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
   }
@@ -94,20 +100,17 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     where: { id: invoiceId },
     data: {
       status: decision.status,
-      isFinal: isFinalNow,
+      isFinal: decision.isFinal,
       amountPaidMinor: confirmedMinor.toString(),
       confirmations: deepest,
       txid: first?.txid ?? invoice.txid,
       payerAddress: first?.fromAddress ?? invoice.payerAddress,
-      ...(shouldSettle ? { settledMinor: confirmedMinor.toString(), settlements: { increment: 1 } } : {}),
+      ...(settlement ? { settledMinor: confirmedMinor.toString(), settlements: { increment: 1 } } : {}),
       updatedAt: now,
     },
   });
 
-  const changed = decision.status !== status;
-  const eventType = changed ? eventTypeOfStatus(decision.status) : null;
-  let deliveryIds: string[] = [];
-  if (eventType) {
+  if (decision.eventType) {
     const amounts = describeInvoiceAmounts(updated);
     const body = buildPaymentEventBody({
       uuid: updated.id,
@@ -118,18 +121,18 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
       payer_amount: amounts.payerAmount,
       payer_currency: updated.payerCurrency ?? "",
       status: decision.status,
-      is_final: isFinalNow,
+      is_final: decision.isFinal,
       txid: updated.txid,
       additional_data: updated.additionalData ?? "",
     });
-    deliveryIds = await recordWebhookEvent(tx, { merchantId: updated.merchantId, eventType, objectId: updated.id, body, callbackUrl: updated.urlCallback, now });
+    await recordWebhookEvent(tx, { merchantId: updated.merchantId, eventType: decision.eventType, objectId: updated.id, body, callbackUrl: updated.urlCallback, now });
   }
   // spec: payer_email — a receipt is sent automatically after payment.
-  const isNewlyPaid = changed && (decision.status === "paid" || decision.status === "paid_over");
-  if (isNewlyPaid && updated.payerEmail && deps.email && deps.email.email.mode !== "off") {
+  if (decision.shouldSendReceipt && updated.payerEmail && deps.email && deps.email.email.mode !== "off") {
     await queueEmail(tx, deps.email, { merchantId: updated.merchantId, recipient: updated.payerEmail, ...receiptEmail(updated) }, now);
   }
-  return { status: decision.status, changed, deliveryIds };
+  const changed = decision.status !== status;
+  return { status: decision.status, changed };
 }
 
 /**
@@ -143,7 +146,13 @@ async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: strin
   await tx.maturityLot.create({
     data: { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount.toString(), maturesAt, maturedAt: isMatureNow ? now : null, reference: lot.reference, createdAt: now },
   });
-  if (isMatureNow) await postJournal(tx, lotMaturedJournal({ lotId: id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }), now);
+  if (isMatureNow) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }, now);
+}
+
+/** maturing → available, and what the merchant owes in that asset is paid back from it first. */
+async function makeLotAvailable(tx: Tx, lot: { id: string; merchantId: string; asset: string; amount: bigint }, now: Date): Promise<void> {
+  await postJournal(tx, lotMaturedJournal({ lotId: lot.id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }), now);
+  await repayDebtFromAvailable(tx, { merchantId: lot.merchantId, asset: lot.asset, reference: `lot:${lot.id}:debt` }, now);
 }
 
 /** Periodic job: moves every lot whose hold ended from maturing to available. Idempotent. */
@@ -151,11 +160,13 @@ export async function matureDueLots(db: import("@/lib/db/client").Db, now: Date)
   const due = await db.maturityLot.findMany({ where: { maturedAt: null, maturesAt: { lte: now } }, take: 500, select: { id: true } });
   let matured = 0;
   for (const { id } of due) {
-    const didMature = await db.$transaction(async (tx) => {
+    const didMature = await withTransaction(db, async (tx) => {
+      // The conditional update locks the lot: a reorganisation clawing it back waits, then sees it matured.
       const { count } = await tx.maturityLot.updateMany({ where: { id, maturedAt: null }, data: { maturedAt: now } });
-      if (count === 0) return false; // another worker got it
+      if (count === 0) return false; // another worker got it, or a clawback took it all
       const lot = await tx.maturityLot.findUniqueOrThrow({ where: { id } });
-      await postJournal(tx, lotMaturedJournal({ lotId: id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount) }), now);
+      // A lot clawed back to nothing by a reorganisation has nothing left to mature.
+      if (toMinor(lot.amount) > 0n) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount) }, now);
       return true;
     });
     if (didMature) matured++;

@@ -1,6 +1,7 @@
 import type { Invoice } from "@/generated/prisma/client";
 import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { networkAvailability } from "@/lib/chains/network-sources";
@@ -9,6 +10,7 @@ import type { InvoiceDeps } from "./create-invoice";
 import { isUuid } from "./find-invoice";
 import { toMinor } from "./invoice-view";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols } from "./pricing";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** The invoice behind a hosted-page id: `pay.bad_uuid` / `pay.not_found`. */
 export async function getHostedInvoiceOrThrow(deps: Pick<InvoiceDeps, "db">, id: string): Promise<Invoice> {
@@ -46,6 +48,7 @@ export async function openHostedInvoice(deps: InvoiceDeps, id: string): Promise<
       payerAmountMinor: quote.payerAmountMinor.toString(),
       feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
       requiredConfirmations: quote.requiredConfirmations,
+      priceUsdMinor: quote.priceUsdMinor.toString(),
       updatedAt: now,
     },
   });
@@ -86,11 +89,14 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
     expiresAt: invoice.expiresAt,
   });
   if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
+  await ensureWatchCursor(deps, network, now);
   const allocated = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId, addressChainOf(deps.config, network));
-  return deps.db.$transaction(async (tx) => {
+  return withTransaction(deps.db, async (tx) => {
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
     const current = await tx.invoice.findUniqueOrThrow({ where: { id } });
+    // Re-checked under the row lock the expiry job also takes: a term that ended meanwhile wins.
     if (current.status !== "select") throw new AppError("pay.not_selectable");
+    if (current.expiresAt <= deps.now()) throw new AppError("invoice.expired");
     return tx.invoice.update({
       where: { id },
       data: {
@@ -105,6 +111,7 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
         payerAmountMinor: quote.payerAmountMinor.toString(),
         feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
         requiredConfirmations: quote.requiredConfirmations,
+        priceUsdMinor: quote.priceUsdMinor.toString(),
         updatedAt: now,
       },
     });

@@ -1,76 +1,113 @@
 import type { Tx } from "@/lib/db/client";
+import { platformFeeMinor } from "@/lib/domain/invoice/quote";
 import { postJournal } from "@/lib/ledger/post";
-import { assetKey, depositConfirmedJournal, reversalJournal, type Journal } from "@/lib/ledger/postings";
+import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal } from "@/lib/ledger/postings";
 import { evaluateInvoice, type EvaluationDeps } from "./evaluate-invoice";
 import { toMinor } from "./invoice-view";
 
 /**
- * A reorganisation dropped the blocks holding these transfers of one invoice. Inside the
- * caller's transaction: every credit they caused is reversed — the invoice's settlements first
- * (back from maturing, or from available when the hold had ended, with the platform fee), then
- * the deposits themselves (back to the outside world) — the transfers are marked orphaned, and
- * the invoice is evaluated again from its remaining transfers: a paid invoice whose payment
- * vanished is open again (or expired, or underpaid), and the ledger says what really arrived.
- * A balance that cannot cover the reversal (funds already paid out) throws LedgerError; the
- * caller records the orphaning without the reversal and reports it for review.
+ * A reorganisation (or the mempool) dropped these transfers of one invoice. Inside the caller's
+ * transaction, every credit they caused is reversed — always, whatever the merchant still holds:
+ *
+ * - only the orphaned transfers' share of the invoice's settlement is taken back (what was
+ *   settled beyond what is still confirmed), with the platform fee recomputed on what remains;
+ *   the merchant's part comes from the invoice's own maturing lots first, then from available,
+ *   and what the merchant no longer has becomes debt (which blocks payouts until covered);
+ * - each orphaned credit is reversed under its own number (`transfer:<id>:credit:<n>:reversed`),
+ *   so a transfer included again later is credited once more, exactly once.
+ *
+ * The transfers are marked orphaned and the invoice is evaluated again from what is still on
+ * chain: a paid invoice whose payment vanished is open again (or expired, or underpaid).
  */
 export async function orphanInvoiceTransfers(tx: Tx, deps: EvaluationDeps, invoiceId: string, transferIds: string[], now: Date) {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
   const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
-  const transfers = await tx.chainTransfer.findMany({ where: { id: { in: transferIds }, status: { not: "orphaned" } } });
+  const transfers = await tx.chainTransfer.findMany({ where: { id: { in: transferIds }, invoiceId, status: { not: "orphaned" } } });
   const credited = transfers.filter((transfer) => transfer.status === "confirmed");
   const asset = invoice.payerCurrency && invoice.network ? assetKey(invoice.payerCurrency, invoice.network) : null;
 
   if (credited.length > 0 && asset) {
-    if (toMinor(invoice.settledMinor) > 0n) await reverseSettlements(tx, invoiceId, now);
-    for (const transfer of credited) {
-      const original = depositConfirmedJournal({
-        transferId: transfer.id,
-        blockHash: transfer.blockHash ?? "unknown-block",
-        merchantId: invoice.merchantId,
-        asset,
-        amount: toMinor(transfer.amountMinor),
-      });
-      await postJournal(tx, reversalJournal(original, "reorg"), now);
+    const stillConfirmed = await tx.chainTransfer.aggregate({
+      where: { invoiceId, status: "confirmed", currency: invoice.payerCurrency!, id: { notIn: credited.map((transfer) => transfer.id) } },
+      _sum: { amountMinor: true },
+    });
+    const remaining = toMinor(stillConfirmed._sum.amountMinor);
+    const settled = toMinor(invoice.settledMinor);
+    if (settled > remaining) {
+      const first = credited[0];
+      await clawBackSettlement(tx, { invoice, asset, reference: `invoice:${invoiceId}:clawback:${first.id}:${first.credits}`, settled, settledAfter: remaining }, now);
     }
-  }
-  await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, updatedAt: now } });
-  if (credited.length > 0 && asset) {
-    // Credits were reversed: reopen, so that the lifecycle is decided again from what is still on chain.
+    for (const transfer of credited) {
+      const credit = depositConfirmedJournal({ transferId: transfer.id, credit: transfer.credits, merchantId: invoice.merchantId, asset, amount: toMinor(transfer.amountMinor) });
+      await postJournal(tx, reversalJournal(credit, "reorg"), now);
+    }
+    // Reopened, so the lifecycle is decided again from what is still on chain.
     await tx.invoice.update({
       where: { id: invoiceId },
-      data: { status: invoice.payerCurrency ? "check" : "select", isFinal: false, settledMinor: "0", updatedAt: now },
+      data: { status: invoice.payerCurrency ? "check" : "select", isFinal: false, settledMinor: (settled > remaining ? remaining : settled).toString(), updatedAt: now },
     });
   }
+  await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, updatedAt: now } });
   return evaluateInvoice(tx, deps, invoiceId, now);
 }
 
-/** Reverses every settlement of an invoice that is not reversed yet, and cancels its maturity. */
-async function reverseSettlements(tx: Tx, invoiceId: string, now: Date): Promise<void> {
-  const prefix = `invoice:${invoiceId}:settle:`;
-  const journals = await tx.ledgerJournal.findMany({
-    where: { reference: { startsWith: prefix } },
-    include: { postings: { include: { account: true } } },
-  });
-  const reversed = new Set(journals.filter((journal) => journal.reference.endsWith(":reversed")).map((journal) => journal.reference.slice(0, -":reversed".length)));
-  for (const journal of journals) {
-    if (journal.reference.endsWith(":reversed") || reversed.has(journal.reference)) continue;
-    const lot = await tx.maturityLot.findUnique({ where: { reference: journal.reference } });
-    // A lot still maturing is cancelled; one that matured gives its amount back from available.
-    const fromBucket = lot?.maturedAt && lot.maturedAt <= now ? "available" : "maturing";
-    if (lot && fromBucket === "maturing") await tx.maturityLot.update({ where: { id: lot.id }, data: { maturedAt: now } });
-    const original: Journal = {
-      reference: journal.reference,
-      kind: journal.kind,
-      postings: journal.postings.map((posting) => ({
-        account: {
-          owner: posting.account.owner,
-          asset: posting.account.asset,
-          bucket: (posting.account.bucket === "maturing" ? fromBucket : posting.account.bucket) as Journal["postings"][number]["account"]["bucket"],
-        },
-        amount: toMinor(posting.amount),
-      })),
-    };
-    await postJournal(tx, reversalJournal(original, "reorg"), now);
+/**
+ * Takes `settled − settledAfter` of an invoice's settlement back into incoming. The platform keeps
+ * the fee of what stays settled (as if settled at once) and returns the rest of what it took.
+ */
+async function clawBackSettlement(
+  tx: Tx,
+  input: {
+    invoice: { id: string; merchantId: string; feePercentBps: number; feeFixedAssetMinor: { toFixed(): string } | null };
+    asset: string;
+    reference: string;
+    settled: bigint;
+    settledAfter: bigint;
+  },
+  now: Date,
+): Promise<void> {
+  const { invoice, asset } = input;
+  const received = input.settled - input.settledAfter;
+  const feeTaken = await sumInvoiceFees(tx, invoice.id, asset);
+  const feeKept = input.settledAfter === 0n ? 0n : platformFeeMinor(input.settledAfter, invoice.feePercentBps, toMinor(invoice.feeFixedAssetMinor));
+  const feeReturned = clamp(feeTaken - feeKept, 0n, received);
+  const share = received - feeReturned;
+
+  // The invoice's own funds still maturing go first (their lots shrink), then available.
+  // Locked, and re-read after any wait: a lot the maturity job made available meanwhile is no
+  // longer maturing, and its share comes from available instead.
+  const lots = await tx.$queryRaw<{ id: string; amount: string }[]>`
+    SELECT id::text AS id, amount::text AS amount FROM maturity_lots
+    WHERE merchant_id = ${invoice.merchantId}::uuid AND asset = ${asset} AND matured_at IS NULL AND reference LIKE ${`invoice:${invoice.id}:settle:%`}
+    ORDER BY created_at DESC FOR UPDATE`;
+  let fromMaturing = 0n;
+  for (const lot of lots) {
+    const take = clamp(share - fromMaturing, 0n, BigInt(lot.amount));
+    if (take === 0n) break;
+    const left = BigInt(lot.amount) - take;
+    // A lot clawed back to nothing is done: it has nothing left to mature.
+    await tx.maturityLot.update({ where: { id: lot.id }, data: { amount: left.toString(), ...(left === 0n ? { maturedAt: now } : {}) } });
+    fromMaturing += take;
   }
+  const [available] = await tx.$queryRaw<{ balance: string }[]>`
+    SELECT balance::text AS balance FROM ledger_accounts WHERE owner = ${invoice.merchantId} AND asset = ${asset} AND bucket = 'available' FOR UPDATE`;
+  const fromAvailable = clamp(share - fromMaturing, 0n, BigInt(available?.balance ?? "0"));
+  await postJournal(
+    tx,
+    settlementClawbackJournal({ reference: input.reference, merchantId: invoice.merchantId, asset, received, fee: feeReturned, taken: { maturing: fromMaturing, available: fromAvailable } }),
+    now,
+  );
+}
+
+/** What the platform holds of an invoice's fees: its settlements' fees less those already returned. */
+async function sumInvoiceFees(tx: Tx, invoiceId: string, asset: string): Promise<bigint> {
+  const [row] = await tx.$queryRaw<{ total: string | null }[]>`
+    SELECT SUM(p.amount)::text AS total FROM ledger_postings p
+    JOIN ledger_journals j ON j.id = p.journal_id JOIN ledger_accounts a ON a.id = p.account_id
+    WHERE j.reference LIKE ${`invoice:${invoiceId}:%`} AND a.owner = ${PLATFORM} AND a.asset = ${asset} AND a.bucket = 'fees'`;
+  return BigInt(row?.total ?? "0");
+}
+
+function clamp(value: bigint, low: bigint, high: bigint): bigint {
+  return value < low ? low : value > high ? high : value;
 }

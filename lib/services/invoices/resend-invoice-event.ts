@@ -5,6 +5,7 @@ import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { getMerchantInvoiceOrThrow } from "./find-invoice";
 import { describeInvoiceAmounts } from "./invoice-view";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface ResendResult {
   uuid: string;
@@ -37,7 +38,7 @@ export async function resendInvoiceEvent(deps: { db: Db; now(): Date }, merchant
     txid: invoice.txid,
     additional_data: invoice.additionalData ?? "",
   });
-  const deliveries = await deps.db.$transaction((tx) =>
+  const deliveries = await withTransaction(deps.db, (tx) =>
     recordWebhookEvent(tx, { merchantId, eventType, objectId: invoice.id, body, callbackUrl: invoice.urlCallback, now: deps.now() }),
   );
   if (deliveries.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { issueApiKey, type IssuedApiKey } from "@/lib/auth/api-keys";
 import { hashPassword } from "@/lib/auth/passwords";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface CreateMerchantInput {
   name: string;
@@ -27,7 +28,7 @@ export async function createMerchant(deps: { db: Db; secretBox: SecretBox }, inp
   if (input.password !== undefined && input.password.length < 8) throw new Error("The password must be at least 8 characters");
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   const merchantId = randomUUID();
-  const apiKey = await deps.db.$transaction(async (tx) => {
+  const apiKey = await withTransaction(deps.db, async (tx) => {
     await tx.merchant.create({ data: { id: merchantId, name, email, passwordHash } });
     return issueApiKey(tx, deps.secretBox, merchantId, "unified");
   });

@@ -7,15 +7,15 @@ import { resolveNetworkStatus } from "@/lib/chains/network-sources";
 import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
-import { scanNetwork } from "@/lib/jobs/handlers/scan-chain";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { withTransaction } from "@/lib/db/transaction";
 
 export interface SandboxDeps {
   db: Db;
   config: GatewayConfig;
   now(): Date;
-  notifyDeliveries(deliveryIds: string[]): void;
 }
 
 /** spec: operator contract §3 — the sandbox operations exist only with GATEWAY_SANDBOX=1. */
@@ -31,10 +31,9 @@ function sandboxNetworkOrThrow(config: GatewayConfig, networkText: string): Netw
   return network.id;
 }
 
-/** Lets the network's watcher see what just happened, and hands its webhooks to the dispatcher. */
+/** Lets the network's watcher see what just happened (its webhooks go out once recorded). */
 async function scanNow(deps: SandboxDeps, network: NetworkId): Promise<void> {
-  const result = await scanNetwork(deps, createSandboxAdapter(deps.db, network));
-  deps.notifyDeliveries(result.deliveryIds);
+  await scanNetwork(deps, createSandboxAdapter(deps.db, network));
 }
 
 /** `POST /v1/sandbox/deposit`: a 0-confirmation transaction, visible to the watchers. */
@@ -79,10 +78,9 @@ export async function sandboxExpireInvoice(deps: SandboxDeps, merchantId: string
   const now = deps.now();
   const invoice = await deps.db.invoice.findFirst({ where: { id: uuid, merchantId } });
   if (!invoice) throw new AppError("sandbox.not_found");
-  const result = await deps.db.$transaction(async (tx) => {
+  await withTransaction(deps.db, async (tx) => {
     await tx.invoice.updateMany({ where: { id: uuid, isFinal: false, expiresAt: { gt: now } }, data: { expiresAt: now } });
-    return evaluateInvoice(tx, evaluationDepsOf(deps.config), uuid, now);
+    await evaluateInvoice(tx, evaluationDepsOf(deps.config), uuid, now);
   });
-  deps.notifyDeliveries(result.deliveryIds);
   return deps.db.invoice.findUniqueOrThrow({ where: { id: uuid } });
 }

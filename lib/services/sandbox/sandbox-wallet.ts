@@ -3,7 +3,7 @@ import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
 import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
 import { AppError } from "@/lib/errors";
-import { scanNetwork } from "@/lib/jobs/handlers/scan-chain";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { getHostedInvoiceOrThrow } from "@/lib/services/invoices/hosted-invoice";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { assertSandboxEnabled, type SandboxDeps } from "./sandbox-operations";
@@ -38,7 +38,6 @@ export async function paySandboxInvoice(deps: SandboxDeps, invoiceId: string, st
   } else {
     await mineSandboxBlocks(deps.db, network.id as NetworkId, 1, now);
   }
-  const result = await scanNetwork(deps, createSandboxAdapter(deps.db, network.id as NetworkId));
-  deps.notifyDeliveries(result.deliveryIds);
+  await scanNetwork(deps, createSandboxAdapter(deps.db, network.id as NetworkId));
   return deps.db.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
 }

@@ -14,7 +14,7 @@ import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
-import { auditLedger } from "@/lib/ledger/balances";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { sweepNetwork } from "./sweep-deposits";
 import { parseAmount } from "@/lib/domain/money/amount";
@@ -70,6 +70,6 @@ describe("sweeping SPL tokens on litesvm", () => {
     expect(rows.map((row) => `${row.kind}:${row.currency}:${row.status}`)).toEqual(["gas:SOL:confirmed", "sweep:USDT:confirmed"]);
     expect(tokensOf(chain, mint, invoice.address)).toBe(0n);
     expect(tokensOf(chain, mint, hot.address)).toBe(amount);
-    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 });

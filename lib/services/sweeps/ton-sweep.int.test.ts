@@ -7,7 +7,7 @@ import { createTonSandboxAccess } from "@/lib/chains/ton/ton-sandbox-access";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
 import { deployTestJetton } from "@/lib/chains/ton/testing/test-jetton";
 import { parseAmount } from "@/lib/domain/money/amount";
-import { auditLedger } from "@/lib/ledger/balances";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { sweepNetwork } from "./sweep-deposits";
 
@@ -44,6 +44,6 @@ describe("sweeping jettons on @ton/sandbox", () => {
     expect(rows.map((row) => `${row.kind}:${row.currency}:${row.status}`)).toEqual(["gas:TON:confirmed", "sweep:USDT:confirmed"]);
     expect(await jetton.balanceOf(Address.parse(invoice.address))).toBe(0n);
     expect(await jetton.balanceOf(Address.parse(hot.address))).toBe(amount);
-    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 });

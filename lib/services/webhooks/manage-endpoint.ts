@@ -3,6 +3,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
 import { generateWebhookSecret, sealWebhookSecret } from "@/lib/webhooks/signing-secrets";
+import { withTransaction } from "@/lib/db/transaction";
 
 /** How long the replaced secret keeps signing after a registration or rotation, by default. */
 export const DEFAULT_SECRET_OVERLAP_HOURS = 24;
@@ -47,7 +48,7 @@ async function issueSecret(deps: Deps, merchantId: string, url: string | undefin
   const now = deps.now();
   const secret = generateWebhookSecret();
   const sealed = sealWebhookSecret(deps.secretBox, merchantId, secret);
-  const row = await deps.db.$transaction(async (tx) => {
+  const row = await withTransaction(deps.db, async (tx) => {
     // Serialise registrations (and the lazy secret of url_callback deliveries) per merchant.
     await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
     const existing = await tx.webhookEndpoint.findUnique({ where: { merchantId } });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
-import { buildDeliveryHeaders } from "@/lib/jobs/handlers/deliver-webhooks";
+import { buildDeliveryHeaders } from "@/lib/webhooks/signing";
 import {
   buildPaymentEventBody,
   buildPayoutEventBody,

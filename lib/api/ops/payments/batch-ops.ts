@@ -10,9 +10,12 @@ export const createPaymentBatchOp = defineOperation({
   invalidBody: "batch.bad_request",
   fieldErrors: { payments: "batch.empty" },
   handle: async (input, context) => {
-    const batch = await createPaymentBatch(context.deps.db, merchantOf(context), input, context.deps.now());
-    context.deps.notifyBatch(batch.id);
-    return { batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" };
+    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" });
+    const { completeWithin } = context;
+    const batch = await createPaymentBatch(context.deps.db, merchantOf(context), input, context.deps.now(), {
+      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
+    });
+    return answer(batch);
   },
 });
 

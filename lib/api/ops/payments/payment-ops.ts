@@ -1,5 +1,8 @@
 import { z } from "zod";
+import type { Invoice } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
+import { CREATE_PAYMENT_INPUT, optionalText, PAYMENT_STATUSES } from "@/lib/services/invoices/create-invoice-input";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { listInvoices } from "@/lib/services/invoices/list-invoices";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
@@ -9,46 +12,14 @@ import { defineOperation } from "../../operation";
 import { toPayment } from "../../serialize/payment";
 import { merchantOf } from "../context";
 
-/** "" is treated as absent: clients often send empty strings for unused optional fields. */
-const optionalText = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().optional());
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), "must be an http(s) URL");
-const PAYMENT_STATUSES = ["select", "check", "confirm_check", "wrong_amount_waiting", "paid", "paid_over", "wrong_amount", "cancel"] as const;
-
-export const createPaymentBodySchema = z.object({
-  amount: z.string(),
-  currency: z.string(),
-  order_id: z.string().min(1).max(128).optional(),
-  network: optionalText,
-  to_currency: optionalText,
-  lifetime: z.number().int().optional(),
-  subtract: z.number().optional(),
-  accuracy_payment_percent: z.number().optional(),
-  url_callback: optionalText,
-  url_return: z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional()),
-  url_success: z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional()),
-  additional_data: z.string().max(4096).optional(),
-  payer_email: z.preprocess((value) => (value === "" ? undefined : value), z.email().max(254).optional()),
-  theme: z.enum(["dark", "light"]).optional(),
-  is_payment_multiple: z.boolean().optional(),
-  is_refresh: z.boolean().optional(),
-});
-
 export const createPaymentOp = defineOperation({
-  schema: createPaymentBodySchema,
-  invalidBody: "payment.bad_request",
-  fieldErrors: {
-    amount: "payment.bad_amount",
-    currency: "payment.unknown_currency",
-    to_currency: "payment.unknown_to_currency",
-    network: "payment.unsupported_network",
-    subtract: "payment.bad_subtract",
-    accuracy_payment_percent: "payment.bad_accuracy",
-    url_callback: "payment.bad_url_callback",
+  ...CREATE_PAYMENT_INPUT,
+  handle: async (input, context) => {
+    const serialize = (invoice: Invoice) => toPayment(invoice, context.deps.config.publicBaseUrl);
+    const { completeWithin } = context;
+    const onWritten = completeWithin && (async (tx: Tx, invoice: Invoice) => completeWithin(tx, await serialize(invoice)));
+    return serialize(await createInvoice(context.deps, merchantOf(context), input, { onWritten }));
   },
-  handle: async (input, context) => toPayment(await createInvoice(context.deps, merchantOf(context), input), context.deps.config.publicBaseUrl),
 });
 
 const lookupSchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional() });
@@ -112,11 +83,7 @@ export const paymentResendOp = defineOperation({
   schema: lookupSchema,
   invalidBody: "payment.bad_request",
   fieldErrors: { uuid: "payment.bad_uuid" },
-  handle: async (input, context) => {
-    const result = await resendInvoiceEvent(context.deps, merchantOf(context), input);
-    context.deps.notifyDeliveries(result.deliveries);
-    return result;
-  },
+  handle: (input, context) => resendInvoiceEvent(context.deps, merchantOf(context), input),
 });
 
 export const sendPaymentEmailOp = defineOperation({

@@ -69,7 +69,8 @@ function readLogTail(datadir: string): string {
  * answers, creates a wallet and mines 101 blocks so that 50 LTC are spendable. Fails (never skips)
  * when litecoind is not installed.
  */
-export async function startLitecoind(): Promise<RegtestNode> {
+/** Starts a regtest node; `extraArgs` are added to its command line (e.g. a higher relay fee). */
+export async function startLitecoind(extraArgs: string[] = []): Promise<RegtestNode> {
   if (!fs.existsSync(LITECOIND_PATH)) {
     throw new Error(`${LITECOIND_PATH} is missing: the UTXO tests need a real litecoind. Install it with: apt-get install -y litecoind`);
   }
@@ -96,6 +97,7 @@ export async function startLitecoind(): Promise<RegtestNode> {
       "-fallbackfee=0.0001",
       "-txindex=1",
       "-printtoconsole=0",
+      ...extraArgs,
     ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );

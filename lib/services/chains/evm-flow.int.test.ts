@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Abi, Address } from "viem";
 import { getChainAdapter } from "@/lib/chains/registry";
-import { resetRealChains, verifyRealChains } from "@/lib/chains/real-chains";
+import { resetRealChains } from "@/lib/chains/real-chains";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
 import { findNetwork } from "@/lib/catalogue";
 import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
 import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { scanNetwork } from "./scan-chain";
+import { scanNetwork } from "./scan-network";
 
 // The whole payment path on a real EVM node: anvil started by this file, serving "ethereum".
 let anvil: Anvil;
@@ -34,7 +35,7 @@ describe("invoices paid on anvil through the service", () => {
   it("credits an ETH deposit and an ERC-20 (USDT) deposit exactly once, after the required confirmations", async () => {
     const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
     const deps = makeTestDeps({}, env);
-    await verifyRealChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db, env);
     expect(resolveNetworkStatus(findNetwork("ethereum")!, deps.config)).toEqual({ network: "ethereum", source: "rpc", chain: "chain id 31337" });
     const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
     await scanNetwork(deps, adapter);
@@ -71,7 +72,7 @@ describe("invoices paid on anvil through the service", () => {
   it("reflects a reorganisation that orphans a credited payment: credit reversed, invoice open again, paid again when re-sent", async () => {
     const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
     const deps = makeTestDeps({}, env);
-    await verifyRealChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db, env);
     const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
     await scanNetwork(deps, adapter);
     const merchant = await makeMerchant();
@@ -92,8 +93,8 @@ describe("invoices paid on anvil through the service", () => {
     expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual([]);
     const transfers = await getTestDb().chainTransfer.findMany({ where: { invoiceId: invoice.uuid } });
     expect(transfers.map((transfer) => transfer.status)).toEqual(["orphaned"]);
-    const { auditLedger } = await import("@/lib/ledger/balances");
-    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    const { auditLedger, CLEAN_LEDGER_AUDIT } = await import("@/lib/ledger/audit");
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
 
     // Paying again settles it again, once.
     await clients.walletClient.sendTransaction({ to: invoice.address, value: toMinor(invoice.payer_amount, 18) });
@@ -107,7 +108,7 @@ describe("invoices paid on anvil through the service", () => {
   it("sweeps credited ETH and ERC-20 deposits into the hot wallet, sending gas for the token first", async () => {
     const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
     const deps = makeTestDeps({}, env);
-    await verifyRealChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db, env);
     const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
     await scanNetwork(deps, adapter);
     const merchant = await makeMerchant();
@@ -152,8 +153,31 @@ describe("invoices paid on anvil through the service", () => {
     expect(gas.status).toBe("confirmed");
     expect(hotAfter - hotBefore).toBeLessThanOrEqual(ethIn - gasOut);
     expect(hotAfter - hotBefore).toBeGreaterThanOrEqual(ethIn - gasOut - gasFees);
-    const { auditLedger } = await import("@/lib/ledger/balances");
-    expect(await auditLedger(getTestDb())).toEqual({ mismatched: [], negative: [], unbalancedJournals: [] });
+    const { auditLedger, CLEAN_LEDGER_AUDIT } = await import("@/lib/ledger/audit");
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
     expect(await getTestDb().ledgerJournal.count({ where: { reference: { in: allRows.map((row) => `outgoing:${row.id}:fee`) } } })).toBe(allRows.length);
+  });
+
+  it("pays an invoice paid on a fresh node before the watcher's first pass, with blocks mined quickly after", async () => {
+    // A second, fresh anvil serving "optimism", as a new operator would point RPC_OPTIMISM at one.
+    const fresh = await startAnvil();
+    try {
+      const freshClients = anvilClients(fresh.url);
+      const env = { RPC_OPTIMISM: fresh.url };
+      const deps = makeTestDeps({}, env);
+      await getTestDb().chainCursor.deleteMany({ where: { network: "optimism" } });
+      await verifyChains(deps.config, deps.db, env);
+      await freshClients.testClient.mine({ blocks: 5 });
+      const merchant = await makeMerchant();
+      const invoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "optimism" }, merchant, { deps })).body.result;
+      await freshClients.walletClient.sendTransaction({ to: invoice.address, value: toMinor(invoice.payer_amount, 18) });
+      await freshClients.testClient.mine({ blocks: invoice.required_confirmations + 20 });
+      // The watcher's first pass comes only now, long after the payment's block.
+      await scanNetwork(deps, getChainAdapter(deps.db, deps.config, "optimism")!);
+      expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result).toMatchObject({ payment_status: "paid", amount_paid: invoice.payer_amount });
+    } finally {
+      resetRealChains();
+      await fresh.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * A small exact decimal helper for rates: a value is an integer `digits` scaled by `10^-scale`, so
- * `{ digits: 12345n, scale: 2 }` is 123.45. No floating point is involved anywhere.
+ * Exact decimals: a value is an integer `digits` scaled by `10^-scale`, so `{ digits: 12345n,
+ * scale: 2 }` is 123.45. The one parser of decimal text in the program: amounts (amount.ts) and
+ * rates (ratio.ts) are read through it. No floating point is involved anywhere.
  */
 
 /** An exact decimal number: `digits / 10^scale`, with `scale >= 0`. */
@@ -15,16 +16,25 @@ const MAX_TEXT_LENGTH = 400;
 const MAX_EXPONENT = 400;
 
 const DECIMAL_PATTERN = /^([+-])?(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:[eE]([+-]?\d+))?$/;
+/** Plain notation: digits, optionally a point and more digits; no sign, no exponent. */
+const PLAIN_PATTERN = /^(\d+)(?:\.(\d+))?$/;
 
 /**
- * Parses a decimal string such as `"96153.8461"`, `"-0.5"`, `".25"` or `"1.04E-5"` exactly.
+ * Parses a decimal string such as `"96153.8461"`, `"-0.5"`, `".25"` or `"1.04E-5"` exactly;
+ * with `plain`, only unsigned plain notation (`"10.5"`), as amounts and prices arrive in the API.
  * Returns null for anything else (empty text, spaces, `"NaN"`, `"1,5"`, hex, too long).
  *
  * Example: `parseDecimal("0.0000104")` → `{ digits: 104n, scale: 7 }`.
  */
-export function parseDecimal(text: string): ExactDecimal | null {
+export function parseDecimal(text: string, options: { plain?: boolean } = {}): ExactDecimal | null {
   if (text.length > MAX_TEXT_LENGTH) {
     return null;
+  }
+  if (options.plain) {
+    const plain = PLAIN_PATTERN.exec(text);
+    if (plain === null) return null;
+    const fraction = plain[2] ?? "";
+    return { digits: BigInt(plain[1] + fraction), scale: fraction.length };
   }
   const match = DECIMAL_PATTERN.exec(text);
   if (match === null) {

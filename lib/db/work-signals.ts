@@ -1,5 +1,5 @@
 /**
- * After-commit hand-off from the code that records work (a delivery row) to whichever
+ * After-commit hand-off from the code that records work (a delivery row, a batch) to whichever
  * background driver runs in this process. The row is the durable record; this only makes
  * the work start sooner than the next poll, so a lost notification loses nothing.
  */

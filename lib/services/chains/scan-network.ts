@@ -2,18 +2,27 @@ import { randomUUID } from "node:crypto";
 import { listNetworks } from "@/lib/catalogue";
 import { getChainAdapter } from "@/lib/chains/registry";
 import type { ChainAdapter, ObservedTransfer } from "@/lib/chains/types";
-import { LedgerError } from "@/lib/ledger/post";
+import { getKeyTree } from "@/lib/chains/addresses/derivation-paths";
+import type { NetworkId } from "@/lib/catalogue";
+import { resolveInvoiceReviews, setInvoiceAside } from "@/lib/services/invoices/invoice-reviews";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { orphanInvoiceTransfers } from "@/lib/services/invoices/orphan-transfers";
 import { log } from "@/lib/log";
-import type { JobDeps } from "../catalogue";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+
+/** What a watcher pass needs. */
+export interface WatcherDeps {
+  db: Db;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "maturityHoldSeconds" | "email">;
+  now(): Date;
+}
 
 export interface ScanResult {
   network: string;
   height: number;
   observed: number;
-  /** Webhook deliveries recorded by the evaluations (already committed). */
-  deliveryIds: string[];
 }
 
 /**
@@ -23,36 +32,47 @@ export interface ScanResult {
  * the cursor. Idempotent: a repeat pass reports nothing twice, and a crash before the cursor
  * moves only means the next pass reads the same blocks again.
  */
-export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, adapter: ChainAdapter): Promise<ScanResult> {
+export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Promise<ScanResult> {
   const { db } = deps;
   const network = adapter.network;
   const now = deps.now();
   const tip = await adapter.getTip();
   const cursor = await db.chainCursor.findUnique({ where: { network } });
-  // A real node's history before the service first looked holds no deposits of its invoices:
-  // start at the tip. A sandbox chain is read from its genesis.
-  let startHeight = cursor?.height ?? (adapter.source === "rpc" ? Math.max(-1, tip.height - 1) : -1);
+  let startHeight = await readStartHeight(adapter, cursor, tip.height);
   const reorg = await handleReorganisation(deps, adapter, tip.height, now);
   // Read again from below the fork: the orphaned transactions may be mined again in other blocks.
   if (reorg.forkHeight !== null) startHeight = Math.min(startHeight, reorg.forkHeight - 1);
-  const candidates = await adapter.scanTransfers({ afterHeight: startHeight });
-  // Only transfers to the service's own deposit addresses matter (final invoices included: a late payment is still credited).
+  const reported = await adapter.scanTransfers({ afterHeight: startHeight });
+  // The service's own transactions (sweeps, gas) are never payments, whatever they pay to.
+  const ownTxids = reported.length
+    ? new Set(
+        (await db.outgoingTransfer.findMany({ where: { network, txid: { in: [...new Set(reported.map((transfer) => transfer.txid))] } }, select: { txid: true } })).map(
+          (row) => row.txid,
+        ),
+      )
+    : new Set<string | null>();
+  const candidates = reported.filter((transfer) => !ownTxids.has(transfer.txid));
+  // Only transfers to the service's own deposit addresses matter (final invoices included: a late
+  // payment is still credited). Addresses are unique per key tree, so an address of an invoice on
+  // another network of the same tree (another EVM network) is a payment on the wrong network.
   const watched = candidates.length
     ? await db.invoice.findMany({
-        where: { network, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } },
-        select: { id: true, address: true, payerCurrency: true },
+        where: { network: { in: networksOfKeyTree(network) }, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } },
+        select: { id: true, address: true, payerCurrency: true, network: true },
       })
     : [];
-  const invoiceByAddress = new Map(watched.map((invoice) => [invoice.address!, invoice]));
+  // An address handed out on two EVM networks before counters were shared: this network's invoice wins.
+  const invoiceByAddress = new Map([...watched.filter((invoice) => invoice.network !== network), ...watched.filter((invoice) => invoice.network === network)].map((invoice) => [invoice.address!, invoice]));
   const observed = candidates.filter((transfer) => invoiceByAddress.has(transfer.toAddress));
 
   const touched = new Set<string>();
   for (const transfer of observed) {
     const invoice = invoiceByAddress.get(transfer.toAddress)!;
-    // Only the invoice's own asset pays it. Another asset sent to the address is recorded,
-    // unlinked, for an operator to return: never credited as if it were the invoice's coin.
-    const invoiceId = invoice.payerCurrency === transfer.currency ? invoice.id : null;
-    if (!invoiceId) log.warn("transfer of another asset to a deposit address; recorded for review", { network, txid: transfer.txid, currency: transfer.currency });
+    // Only the invoice's own asset on its own network pays it. Anything else sent to the address
+    // is recorded, unlinked, for an operator to resolve: never credited to any invoice.
+    const reviewReason = invoice.network !== network ? "wrong_network" : invoice.payerCurrency !== transfer.currency ? "other_asset" : null;
+    const invoiceId = reviewReason ? null : invoice.id;
+    if (reviewReason) log.warn("transfer to a deposit address that pays no invoice; recorded for review", { network, txid: transfer.txid, currency: transfer.currency, reviewReason, invoiceId: invoice.id });
     const key = { network, txid: transfer.txid, position: transfer.position };
     const existing = await db.chainTransfer.findUnique({ where: { network_txid_position: key } });
     if (!existing) {
@@ -68,6 +88,7 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
             blockHeight: transfer.blockHeight,
             blockHash: transfer.blockHash,
             invoiceId,
+            reviewReason,
             createdAt: now,
             updatedAt: now,
           },
@@ -97,27 +118,49 @@ export async function scanNetwork(deps: Pick<JobDeps, "db" | "config" | "now">, 
   });
   for (const row of waiting) touched.add(row.invoiceId!);
 
-  const dropped = await handleDroppedTransfers(deps, adapter, candidates, now);
-  const deliveryIds: string[] = [...dropped];
-  let failures = 0;
+  await handleDroppedTransfers(deps, adapter, candidates, now);
+  const evaluated: string[] = [];
   for (const invoiceId of touched) {
-    // One invoice that cannot be evaluated must not stall the network: the others go on, and
-    // the cursor stays put so the next pass tries it again.
+    // One invoice that cannot be evaluated must not stall the network: it is set aside for
+    // review, the others go on and the cursor moves. Its transfers stay as recorded, so every
+    // later pass evaluates it again.
     try {
-      const result = await db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), invoiceId, now));
-      deliveryIds.push(...result.deliveryIds);
+      await withTransaction(db, (tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), invoiceId, now));
+      evaluated.push(invoiceId);
     } catch (error) {
-      failures++;
-      log.error("invoice evaluation failed; retried at the next pass", { network, invoiceId, error });
+      await setInvoiceAside(db, { invoiceId, network, error }, now);
     }
   }
-  if (failures > 0) return { network, height: cursor?.height ?? -1, observed: observed.length, deliveryIds: [...reorg.deliveryIds, ...deliveryIds] };
+  await resolveInvoiceReviews(db, evaluated, now);
   await db.chainCursor.upsert({
     where: { network },
     create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
     update: { height: tip.height, blockHash: tip.hash, updatedAt: now },
   });
-  return { network, height: tip.height, observed: observed.length, deliveryIds: [...reorg.deliveryIds, ...deliveryIds] };
+  return { network, height: tip.height, observed: observed.length };
+}
+
+/**
+ * The height after which this pass reads. A network read for the first time starts just below
+ * its tip on a real node (the cursor is also created when its first deposit address is handed
+ * out, see ensureWatchCursor, so no deposit falls before it), and at genesis on a sandbox chain.
+ * A cursor whose block is no longer on the chain (a node replaced by a fresh chain, or a
+ * reorganisation deeper than the cursor) is stepped back by the reorganisation window.
+ */
+async function readStartHeight(adapter: ChainAdapter, cursor: { height: number; blockHash: string } | null, tipHeight: number): Promise<number> {
+  if (!cursor) return adapter.source === "rpc" ? Math.max(-1, tipHeight - 1) : -1;
+  if (cursor.height < 0 || cursor.blockHash === "") return cursor.height;
+  const hashThere = cursor.height > tipHeight ? null : await adapter.getBlockHash(cursor.height);
+  if (hashThere === cursor.blockHash) return cursor.height;
+  log.warn("the watcher's last block is no longer on the chain; reading again from further back", { network: adapter.network, height: cursor.height });
+  return Math.max(-1, Math.min(cursor.height, tipHeight) - REORG_WINDOW_BLOCKS);
+}
+
+function networksOfKeyTree(network: string): string[] {
+  const tree = getKeyTree(network as NetworkId);
+  return listNetworks()
+    .map((candidate) => candidate.id)
+    .filter((candidate) => getKeyTree(candidate) === tree);
 }
 
 /** A transaction absent from the mempool this long (evicted, replaced) no longer counts as on its way. */
@@ -128,23 +171,20 @@ const DROPPED_AFTER_MS = 10 * 60_000;
  * once they have been missing for DROPPED_AFTER_MS, so their invoices do not wait for them
  * forever. Adapters that report no mempool never record unmined transfers.
  */
-async function handleDroppedTransfers(deps: Pick<JobDeps, "db" | "config">, adapter: ChainAdapter, reported: ObservedTransfer[], now: Date): Promise<string[]> {
+async function handleDroppedTransfers(deps: Pick<WatcherDeps, "db" | "config">, adapter: ChainAdapter, reported: ObservedTransfer[], now: Date): Promise<void> {
   const stillThere = new Set(reported.map((transfer) => `${transfer.txid}:${transfer.position}`));
   const unmined = await deps.db.chainTransfer.findMany({
     where: { network: adapter.network, status: "seen", blockHeight: null, updatedAt: { lt: new Date(now.getTime() - DROPPED_AFTER_MS) } },
     select: { id: true, txid: true, position: true, invoiceId: true },
   });
   const gone = unmined.filter((transfer) => !stillThere.has(`${transfer.txid}:${transfer.position}`));
-  const deliveryIds: string[] = [];
   for (const transfer of gone) {
     if (!transfer.invoiceId) continue;
-    const result = await deps.db.$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
-    deliveryIds.push(...result.deliveryIds);
+    await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
   }
   // Seen again this pass: refresh, so absence is measured from the last sighting.
   const seenIds = unmined.filter((transfer) => stillThere.has(`${transfer.txid}:${transfer.position}`)).map((transfer) => transfer.id);
   if (seenIds.length) await deps.db.chainTransfer.updateMany({ where: { id: { in: seenIds } }, data: { updatedAt: now } });
-  return deliveryIds;
 }
 
 /** How far back the watcher checks that recorded blocks are still on the chain. */
@@ -155,7 +195,7 @@ const REORG_WINDOW_BLOCKS = 500;
  * that are gone are orphaned, per invoice, with their credits reversed (see
  * orphanInvoiceTransfers). Returns the lowest height that changed, or null.
  */
-async function handleReorganisation(deps: Pick<JobDeps, "db" | "config">, adapter: ChainAdapter, tipHeight: number, now: Date) {
+async function handleReorganisation(deps: Pick<WatcherDeps, "db" | "config">, adapter: ChainAdapter, tipHeight: number, now: Date) {
   const recent = await deps.db.chainTransfer.findMany({
     where: { network: adapter.network, status: { not: "orphaned" }, blockHeight: { not: null, gte: tipHeight - REORG_WINDOW_BLOCKS } },
     select: { id: true, blockHeight: true, blockHash: true, invoiceId: true },
@@ -165,46 +205,40 @@ async function handleReorganisation(deps: Pick<JobDeps, "db" | "config">, adapte
     canonical.set(height, height > tipHeight ? null : await adapter.getBlockHash(height));
   }
   const orphaned = recent.filter((transfer) => canonical.get(transfer.blockHeight!) !== transfer.blockHash);
-  if (orphaned.length === 0) return { forkHeight: null, deliveryIds: [] as string[] };
+  if (orphaned.length === 0) return { forkHeight: null };
   log.warn("reorganisation: transfers orphaned", { network: adapter.network, transfers: orphaned.map((transfer) => transfer.id) });
-  const deliveryIds: string[] = [];
   const byInvoice = new Map<string, string[]>();
   for (const transfer of orphaned) if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer.id]);
   for (const [invoiceId, transferIds] of byInvoice) {
+    // A reversal is always posted (a shortfall becomes debt); anything else that stops it (a lost
+    // connection) sets the invoice aside, and the next pass finds the same orphans again.
     try {
-      const result = await deps.db.$transaction((tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, transferIds, now));
-      deliveryIds.push(...result.deliveryIds);
+      await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, transferIds, now));
     } catch (error) {
-      // Anything but an uncoverable reversal (a deadlock, a lost connection) is retried at the next pass.
-      if (!(error instanceof LedgerError || (error instanceof Error && error.name === "LedgerError"))) throw error;
-      // The merchant's balance cannot cover the reversal (already paid out): record the orphaning
-      // so the watcher moves on, and leave the ledger for an operator to settle.
-      log.error("reorganisation reversed a credit that is no longer covered; needs review", { network: adapter.network, invoiceId, error });
-      await deps.db.chainTransfer.updateMany({ where: { id: { in: transferIds } }, data: { status: "orphaned", updatedAt: now } });
+      await setInvoiceAside(deps.db, { invoiceId, network: adapter.network, error }, now);
     }
   }
-  return { forkHeight: Math.min(...orphaned.map((transfer) => transfer.blockHeight!)), deliveryIds };
+  return { forkHeight: Math.min(...orphaned.map((transfer) => transfer.blockHeight!)) };
 }
 
 /** The watcher job: one pass over every network served here. A failing network does not stop the others. */
-export async function scanAllNetworks(deps: Pick<JobDeps, "db" | "config" | "now">): Promise<{ networks: number; deliveryIds: string[] }> {
-  const deliveryIds: string[] = [];
+export async function scanAllNetworks(deps: WatcherDeps): Promise<{ networks: number }> {
   let networks = 0;
   for (const network of listNetworks()) {
     const adapter = getChainAdapter(deps.db, deps.config, network.id);
     if (!adapter) continue;
     networks++;
     try {
-      deliveryIds.push(...(await scanNetwork(deps, adapter)).deliveryIds);
+      await scanNetwork(deps, adapter);
     } catch (error) {
       log.warn("chain scan failed; the next pass retries", { network: network.id, error });
     }
   }
-  return { networks, deliveryIds };
+  return { networks };
 }
 
 /** The expiry job: every live invoice whose term has passed is evaluated (cancel, wrong_amount). */
-export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "now">, limit = 200): Promise<{ expired: number; deliveryIds: string[] }> {
+export async function expireDueInvoices(deps: WatcherDeps, limit = 200): Promise<{ expired: number }> {
   const now = deps.now();
   // By status (indexed with expires_at) rather than is_final, so the sweep stays an index scan.
   const due = await deps.db.invoice.findMany({
@@ -215,12 +249,10 @@ export async function expireDueInvoices(deps: Pick<JobDeps, "db" | "config" | "n
     take: limit,
     orderBy: { expiresAt: "asc" },
   });
-  const deliveryIds: string[] = [];
   let expired = 0;
   for (const { id } of due) {
-    const result = await deps.db.$transaction((tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), id, now));
+    const result = await withTransaction(deps.db, (tx) => evaluateInvoice(tx, evaluationDepsOf(deps.config), id, now));
     if (result.changed) expired++;
-    deliveryIds.push(...result.deliveryIds);
   }
-  return { expired, deliveryIds };
+  return { expired };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareDecimal, formatDecimal, normalizeDecimal, parseDecimal, reciprocalDecimal } from "@/lib/rates/decimal";
+import { compareDecimal, formatDecimal, normalizeDecimal, parseDecimal, reciprocalDecimal } from "@/lib/domain/money/decimal";
 
 describe("parseDecimal", () => {
   it.each([

@@ -1,0 +1,40 @@
+import { log } from "@/lib/log";
+import type { Db, Tx } from "./client";
+
+/** What runs once a transaction has committed: wake-ups and notifications, never money. */
+type AfterCommitTask = () => void | Promise<void>;
+
+const tasksOf = new WeakMap<Tx, AfterCommitTask[]>();
+
+/**
+ * The one way to open a transaction: `work` gets `tx`, and every writer below it may register
+ * work to run after the commit with `afterCommit(tx, …)` — the transaction's owner does not hand
+ * ids up by hand. After-commit tasks run only if the transaction committed, in order; a failing
+ * task is logged and does not undo anything (the rows it points at are the durable record).
+ */
+export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: Parameters<Db["$transaction"]>[1]): Promise<T> {
+  let tasks: AfterCommitTask[] = [];
+  const result = await db.$transaction(async (tx) => {
+    tasks = [];
+    tasksOf.set(tx, tasks);
+    return work(tx);
+  }, options);
+  for (const task of tasks) {
+    try {
+      await task();
+    } catch (error) {
+      log.warn("after-commit task failed; the durable record stands", { error });
+    }
+  }
+  return result;
+}
+
+/**
+ * Registers work to run after the transaction `tx` commits. A `tx` not opened by
+ * withTransaction is a programming error: the task would silently never run.
+ */
+export function afterCommit(tx: Tx, task: AfterCommitTask): void {
+  const tasks = tasksOf.get(tx);
+  if (!tasks) throw new Error("afterCommit needs a transaction opened by withTransaction");
+  tasks.push(task);
+}

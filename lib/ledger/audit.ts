@@ -1,0 +1,114 @@
+import type { Db, Tx } from "@/lib/db/client";
+import { PLATFORM } from "./postings";
+import { withTransaction } from "@/lib/db/transaction";
+
+/** Everything the audit found; every list empty is a clean ledger. */
+export interface LedgerAudit {
+  /** Accounts whose cached balance differs from the sum of their postings. */
+  mismatched: { accountId: string; cached: bigint; fromPostings: bigint }[];
+  /** Accounts on the wrong side of zero (a merchant bucket below, a debt above). */
+  negative: string[];
+  /** Journals whose postings do not sum to zero per asset. */
+  unbalancedJournals: string[];
+  /** Chain transfers whose posted credits do not match their state (credited once when confirmed, else nothing). */
+  transfersVsCredits: string[];
+  /** Invoices whose settled amount differs from their settlement journals less clawbacks. */
+  settledVsJournals: string[];
+  /** Merchant assets whose maturing balance differs from their unmatured lots. */
+  lotsVsMaturing: string[];
+  /** Outgoing transfers whose booked fee differs from the fee recorded on them (or booked while not final). */
+  outgoingVsFees: string[];
+}
+
+export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
+  mismatched: [],
+  negative: [],
+  unbalancedJournals: [],
+  transfersVsCredits: [],
+  settledVsJournals: [],
+  lotsVsMaturing: [],
+  outgoingVsFees: [],
+};
+
+export function isCleanAudit(audit: LedgerAudit): boolean {
+  return Object.values(audit).every((found) => found.length === 0);
+}
+
+/**
+ * The books checked against themselves and against the state they pay for, in one snapshot
+ * (repeatable read), so that work committing meanwhile cannot look like drift: every journal
+ * balances, every cached balance is the sum of its postings, no bucket is on the wrong side of
+ * zero, each chain transfer's credits match its state, each invoice's settled amount matches its
+ * settlement journals, maturing balances match unmatured lots, and every outgoing transfer's fee
+ * is booked once, as recorded.
+ */
+export async function auditLedger(db: Db): Promise<LedgerAudit> {
+  return withTransaction(db, (tx) => auditLedgerIn(tx), { isolationLevel: "RepeatableRead" });
+}
+
+/** The audit's checks inside the caller's transaction (which fixes the snapshot they see). */
+export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
+      const mismatched = await tx.$queryRaw<{ account_id: string; cached: string; from_postings: string }[]>`
+        SELECT a.id::text AS account_id, a.balance::text AS cached, COALESCE(SUM(p.amount), 0)::text AS from_postings
+        FROM ledger_accounts a LEFT JOIN ledger_postings p ON p.account_id = a.id
+        GROUP BY a.id, a.balance HAVING a.balance <> COALESCE(SUM(p.amount), 0)`;
+      // Below zero only where mayGoNegative allows it; a merchant's debt never above zero.
+      const negative = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id::text AS id FROM ledger_accounts
+        WHERE (balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees')) AND NOT (owner <> ${PLATFORM} AND bucket = 'debt'))
+           OR (balance > 0 AND bucket = 'debt')`;
+      const unbalanced = await tx.$queryRaw<{ reference: string }[]>`
+        SELECT j.reference FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+        GROUP BY j.reference, a.asset HAVING SUM(p.amount) <> 0`;
+      // What a transfer's credits and their reversals took from the outside world (the platform's
+      // chain account): its amount while it is credited, nothing otherwise; one credit per number.
+      const transfers = await tx.$queryRaw<{ id: string }[]>`
+        SELECT t.id::text AS id FROM chain_transfers t
+        LEFT JOIN (
+          SELECT substring(j.reference FROM 10 FOR 36) AS transfer_id,
+                 -SUM(p.amount) AS net,
+                 COUNT(DISTINCT j.reference) FILTER (WHERE j.reference NOT LIKE '%:reversed') AS credits
+          FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE (j.reference LIKE 'transfer:%:credit:%' OR j.reference LIKE 'transfer:%:confirmed:%') AND a.owner = ${PLATFORM} AND a.bucket = 'chain'
+          GROUP BY 1
+        ) c ON c.transfer_id = t.id::text
+        WHERE t.invoice_id IS NOT NULL
+          AND (COALESCE(c.net, 0) <> CASE WHEN t.status = 'confirmed' THEN t.amount_minor ELSE 0 END
+               OR COALESCE(c.credits, 0) < t.credits)`;
+      // Received by settlements (out of incoming) less what clawbacks returned to incoming.
+      const settled = await tx.$queryRaw<{ id: string }[]>`
+        SELECT i.id::text AS id FROM invoices i
+        LEFT JOIN (
+          SELECT substring(j.reference FROM 9 FOR 36) AS invoice_id, -SUM(p.amount) AS settled
+          FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE (j.reference LIKE 'invoice:%:settle:%' OR j.reference LIKE 'invoice:%:clawback:%') AND a.bucket = 'incoming'
+          GROUP BY 1
+        ) s ON s.invoice_id = i.id::text
+        WHERE i.settled_minor <> COALESCE(s.settled, 0)`;
+      const lots = await tx.$queryRaw<{ key: string }[]>`
+        SELECT COALESCE(l.merchant_id::text, a.owner) || '|' || COALESCE(l.asset, a.asset) AS key
+        FROM (SELECT merchant_id, asset, SUM(amount) AS total FROM maturity_lots WHERE matured_at IS NULL GROUP BY merchant_id, asset) l
+        FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'maturing' AND owner <> ${PLATFORM}) a
+          ON a.owner = l.merchant_id::text AND a.asset = l.asset
+        WHERE COALESCE(l.total, 0) <> COALESCE(a.balance, 0)`;
+      const fees = await tx.$queryRaw<{ id: string }[]>`
+        SELECT o.id::text AS id FROM outgoing_transfers o
+        LEFT JOIN (
+          SELECT substring(j.reference FROM 10 FOR 36) AS transfer_id, SUM(p.amount) AS fee, COUNT(DISTINCT j.id) AS journals
+          FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE j.reference LIKE 'outgoing:%:fee' AND a.owner = ${PLATFORM} AND a.bucket = 'chain'
+          GROUP BY 1
+        ) f ON f.transfer_id = o.id::text
+        WHERE (o.status = 'confirmed' AND COALESCE(f.fee, 0) <> COALESCE(o.fee_minor, 0))
+           OR (o.status NOT IN ('confirmed', 'failed') AND f.journals IS NOT NULL)
+           OR COALESCE(f.journals, 0) > 1`;
+      return {
+        mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
+        negative: negative.map((row) => row.id),
+        unbalancedJournals: unbalanced.map((row) => row.reference),
+        transfersVsCredits: transfers.map((row) => row.id),
+        settledVsJournals: settled.map((row) => row.id),
+        lotsVsMaturing: lots.map((row) => row.key),
+        outgoingVsFees: fees.map((row) => row.id),
+      };
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { getChainAdapter } from "@/lib/chains/registry";
+import { resetRealChains } from "@/lib/chains/real-chains";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
+import { resolveNetworkStatus } from "@/lib/chains/network-sources";
+import { findNetwork } from "@/lib/catalogue";
+import { validateAddress } from "@/lib/chains/addresses";
+import { startLitecoind, type RegtestNode } from "@/lib/chains/utxo/testing/litecoind";
+import { startFakeNode } from "@/lib/chains/utxo/testing/http-server";
+import { listMerchantBalances } from "@/lib/ledger/balances";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { scanNetwork } from "./scan-network";
+import { parseAmount } from "@/lib/domain/money/amount";
+
+// The whole payment path on a real UTXO node: litecoind -regtest started by this file.
+let node: RegtestNode;
+beforeAll(async () => {
+  // Fees well above the dust limit, as on a busy chain: a sweep's unspent fee reserve is real change.
+  node = await startLitecoind(["-minrelaytxfee=0.002", "-fallbackfee=0.002"]);
+  resetRealChains();
+}, 120_000);
+afterAll(async () => {
+  resetRealChains();
+  await node?.stop();
+});
+
+describe("an invoice paid on litecoind -regtest through the service", () => {
+  it("derives a regtest deposit address, sees the deposit, counts confirmations and credits the merchant once", async () => {
+    const env = { RPC_LITECOIN: node.rpcUrl };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    expect(resolveNetworkStatus(findNetwork("litecoin")!, deps.config)).toEqual({ network: "litecoin", source: "rpc", chain: "regtest" });
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "LTC" }, merchant, { deps })).body.result;
+    expect(invoice.network).toBe("litecoin");
+    expect(invoice.address).toMatch(/^rltc1/);
+    expect(validateAddress("litecoin", invoice.address, { chain: "regtest" }).ok).toBe(true);
+    // Sandbox operations refuse a network served by a real node.
+    expect((await callSigned("/v1/sandbox/mine", { network: "litecoin" }, merchant, { deps })).body.error.code).toBe("sandbox.not_sandbox");
+
+    const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
+    expect(adapter.source).toBe("rpc");
+    await scanNetwork(deps, adapter); // sets the cursor at the tip
+    const txid = await node.rpc.call("sendtoaddress", [invoice.address, invoice.payer_amount], z.string());
+    await scanNetwork(deps, adapter);
+    const seen = (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result;
+    expect(seen).toMatchObject({ payment_status: "confirm_check", txid, confirmations: 0, payer_address: "" });
+
+    await node.mine(invoice.required_confirmations);
+    await scanNetwork(deps, adapter);
+    await scanNetwork(deps, adapter); // a repeated pass credits nothing twice
+    const paid = (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result;
+    expect(paid).toMatchObject({ payment_status: "paid", is_final: true, amount_paid: invoice.payer_amount });
+    const balances = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    expect(balances).toHaveLength(1);
+    expect(balances[0].asset).toBe("LTC:litecoin");
+    expect(await getTestDb().chainTransfer.count({ where: { invoiceId: invoice.uuid } })).toBe(1);
+
+    // The sweeper moves the deposit to the hot wallet with a locally signed transaction.
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const sender = getChainSender(deps.db, deps.config, "litecoin")!;
+    await sweepNetwork(deps, "litecoin", sender);
+    const sweep = await getTestDb().outgoingTransfer.findFirstOrThrow({ where: { fromAddress: invoice.address } });
+    expect(sweep).toMatchObject({ kind: "sweep", status: "seen", currency: "LTC" });
+    expect(sweep.toAddress).toMatch(/^rltc1/);
+    const mempool = await node.rpc.call("getrawmempool", [], z.array(z.string()));
+    expect(mempool).toContain(sweep.txid);
+    await node.mine(1);
+    await sweepNetwork(deps, "litecoin", sender);
+    expect((await getTestDb().outgoingTransfer.findUniqueOrThrow({ where: { id: sweep.id } })).status).toBe("confirmed");
+    // The deposit address is emptied: the change went to the hot wallet, never back to the deposit.
+    // (The RPC client hands amounts over as the node's exact decimal text.)
+    const holding = async (address: string) =>
+      parseAmount((await node.rpc.call("scantxoutset", ["start", [`addr(${address})`]], z.object({ total_amount: z.string() }))).total_amount, 8)!;
+    expect(await holding(invoice.address)).toBe(0n);
+    const deposited = parseAmount(invoice.payer_amount, 8)!;
+    const atHotWallet = await holding(sweep.toAddress);
+    expect(atHotWallet).toBeGreaterThan(BigInt(sweep.amountMinor.toFixed()));
+    expect(atHotWallet).toBeLessThan(deposited);
+
+    // Watching on, and reading the whole history again, credits nothing more: not the sweep's
+    // output, not its change.
+    const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    await scanNetwork(deps, adapter);
+    await getTestDb().chainCursor.update({ where: { network: "litecoin" }, data: { height: -1, blockHash: "" } });
+    await scanNetwork(deps, adapter);
+    expect(await getTestDb().chainTransfer.count({ where: { network: "litecoin", toAddress: { in: [invoice.address, sweep.toAddress] } } })).toBe(1);
+    expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.amount_paid).toBe(invoice.payer_amount);
+    expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual(before);
+  });
+
+  it("lets two worker processes sweep at once: every deposit moves once, to the hot wallet, no coin spent twice", async () => {
+    const env = { RPC_LITECOIN: node.rpcUrl };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
+    const merchant = await makeMerchant();
+    const invoices = [];
+    for (let i = 0; i < 3; i++) {
+      const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "LTC" }, merchant, { deps })).body.result;
+      await node.rpc.call("sendtoaddress", [invoice.address, invoice.payer_amount], z.string());
+      invoices.push(invoice);
+    }
+    await node.mine(invoices[0].required_confirmations);
+    await scanNetwork(deps, adapter);
+    const holding = async (address: string) =>
+      parseAmount((await node.rpc.call("scantxoutset", ["start", [`addr(${address})`]], z.object({ total_amount: z.string() }))).total_amount, 8)!;
+    const { loadKeyMaterial } = await import("@/lib/chains/key-material");
+    const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
+    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "litecoin", HOT_WALLET_INDEX, "regtest").address;
+    const hotBefore = await holding(hot);
+
+    const { spawnSweepWorker } = await import("@/lib/testing/spawn-worker");
+    const workers = [spawnSweepWorker("litecoin", 2, env), spawnSweepWorker("litecoin", 2, env)];
+    const outcomes = await Promise.all(workers.map((worker) => worker.exited));
+    for (const outcome of outcomes) expect(outcome.code, outcome.stderr).toBe(0);
+    await node.mine(1);
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    await sweepNetwork(deps, "litecoin", getChainSender(deps.db, deps.config, "litecoin")!);
+
+    const sweeps = await getTestDb().outgoingTransfer.findMany({ where: { network: "litecoin", fromAddress: { in: invoices.map((invoice) => invoice.address) } } });
+    expect(sweeps.map((sweep) => sweep.status)).toEqual(["confirmed", "confirmed", "confirmed"]);
+    for (const invoice of invoices) expect(await holding(invoice.address)).toBe(0n);
+    // The hot wallet got every deposit less the exact fee of its sweep.
+    const deposited = invoices.reduce((sum, invoice) => sum + parseAmount(invoice.payer_amount, 8)!, 0n);
+    const fees = sweeps.reduce((sum, sweep) => sum + BigInt(sweep.feeMinor!.toFixed()), 0n);
+    expect((await holding(hot)) - hotBefore).toBe(deposited - fees);
+    expect(await getTestDb().outgoingOutpoint.count({ where: { transferId: { in: sweeps.map((sweep) => sweep.id) } } })).toBe(0);
+  });
+
+  it("refuses a node that reports a production chain while sandbox mode is on", async () => {
+    const fake = await startFakeNode({
+      getblockchaininfo: () => JSON.stringify({ chain: "main", blocks: 850000, bestblockhash: "00".repeat(32) }),
+    });
+    try {
+      const env = { RPC_BITCOIN: `http://u:p@127.0.0.1:${fake.port}` };
+      const deps = makeTestDeps({}, env);
+      await verifyChains(deps.config, deps.db, env);
+      const status = resolveNetworkStatus(findNetwork("bitcoin")!, deps.config);
+      expect(status.source).toBe("off");
+      expect(status.detail).toMatch(/production chain/);
+      const merchant = await makeMerchant();
+      const refused = await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "BTC" }, merchant, { deps });
+      expect(refused.body.error.code).toBe("payment.unsupported_network");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("refuses a node without a transaction index: the service could not follow its own transactions", async () => {
+    const regtest = { getblockchaininfo: () => JSON.stringify({ chain: "regtest", blocks: 100, bestblockhash: "00".repeat(32) }) };
+    for (const [answers, reason] of [
+      [regtest, /-txindex/],
+      [{ ...regtest, getindexinfo: () => JSON.stringify({ txindex: { synced: false, best_block_height: 10 } }) }, /still being built/],
+    ] as const) {
+      const fake = await startFakeNode(answers);
+      try {
+        const env = { RPC_DOGECOIN: `http://u:p@127.0.0.1:${fake.port}` };
+        const deps = makeTestDeps({}, env);
+        await verifyChains(deps.config, deps.db, env);
+        const status = resolveNetworkStatus(findNetwork("dogecoin")!, deps.config);
+        expect(status.source).toBe("off");
+        expect(status.detail).toMatch(reason);
+      } finally {
+        await fake.close();
+      }
+    }
+    // The real node of this suite runs with -txindex and is served.
+    const env = { RPC_LITECOIN: node.rpcUrl };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    expect(resolveNetworkStatus(findNetwork("litecoin")!, deps.config).source).toBe("rpc");
+  });
+});

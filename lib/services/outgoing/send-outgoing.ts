@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import type { Db, Tx } from "@/lib/db/client";
+import { findNetwork } from "@/lib/catalogue";
+import type { ChainError, ChainSender, ConsumedResources, SignedTransaction, SigningKey } from "@/lib/chains/types";
+import { decideOutgoingTransfer, IN_FLIGHT_OUTGOING_STATUSES, type OutgoingFact, type OutgoingStatus } from "@/lib/domain/outgoing/transition";
+import { postJournal } from "@/lib/ledger/post";
+import { assetKey, networkFeeJournal } from "@/lib/ledger/postings";
+import { log } from "@/lib/log";
+import { withTransaction } from "@/lib/db/transaction";
+
+export interface OutgoingDeps {
+  db: Db;
+  now(): Date;
+}
+
+/** The key that signs for a transfer's sending address. */
+export type KeyForTransfer = (transfer: { fromAddress: string; fromIndex: number }) => SigningKey;
+
+/** How long one worker holds an address's signing lease; a dead worker's successor waits this long. */
+const LEASE_MS = 60_000;
+
+type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]>>;
+
+/**
+ * Signs and broadcasts a network's planned outgoing transfers, crash-safe, any number of workers
+ * at once. Per sending address, under a database lease (one worker signs for an address at a
+ * time):
+ *
+ * 1. a transfer signed earlier whose broadcast never got a yes (a crash, no answer) is broadcast
+ *    again — the same bytes, never a new signature;
+ * 2. then each planned transfer is signed (chain reads outside any database transaction) and its
+ *    bytes, txid and the resources they consume (nonce, seqno, outpoints, blockhash, lifetime)
+ *    are stored in one transaction that re-checks the lease — only then broadcast.
+ *
+ * A refusal of the bytes that the chain confirms it never took frees their resources; an answer
+ * that settles nothing (no answer, a busy node) stops the address until the next pass, unless the
+ * chain proves the bytes can no longer land (then they are replaced, and the purpose planned anew).
+ */
+export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<{ broadcast: number }> {
+  const addresses = await deps.db.outgoingTransfer.findMany({
+    where: { network, status: { in: ["planned", "signed"] } },
+    select: { fromAddress: true },
+    distinct: ["fromAddress"],
+  });
+  // Every pass is its own lease holder, so two passes in one process exclude each other too.
+  const worker = { ...deps, owner: `${process.pid}:${randomUUID()}` };
+  let broadcast = 0;
+  for (const { fromAddress } of addresses) {
+    if (!(await takeLease(worker, network, fromAddress))) continue; // another worker is on it
+    try {
+      broadcast += await sendFromAddress(worker, network, fromAddress, sender, keyFor);
+    } catch (error) {
+      log.warn("outgoing transfers of an address stopped; the next pass goes on", { network, fromAddress, error });
+    } finally {
+      await deps.db.signerLease.deleteMany({ where: { network, address: fromAddress, owner: worker.owner } });
+    }
+  }
+  return { broadcast };
+}
+
+/** A pass of the sender: the deps plus its name as a lease holder. */
+type Worker = OutgoingDeps & { owner: string };
+
+async function sendFromAddress(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<number> {
+  let broadcast = 0;
+  // 1. What was signed before goes out first, as it was signed.
+  const signed = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "signed" }, orderBy: { createdAt: "asc" } });
+  for (const transfer of signed) {
+    const outcome = await broadcastStored(deps, transfer, sender, keyFor);
+    if (outcome === "stop") return broadcast;
+    if (outcome === "accepted") broadcast++;
+  }
+  // 2. Then the planned ones, one at a time: each signing sees the one before.
+  const planned = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "planned" }, orderBy: { createdAt: "asc" } });
+  for (const transfer of planned) {
+    const stored = await signAndStore(deps, transfer, sender, keyFor);
+    if (!stored) return broadcast;
+    const outcome = await broadcastStored(deps, stored, sender, keyFor);
+    if (outcome === "stop") return broadcast;
+    if (outcome === "accepted") broadcast++;
+  }
+  return broadcast;
+}
+
+/** Signs a planned transfer and stores it with its resources; null when it is not to go on now. */
+async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<TransferRow | null> {
+  const inFlight = await deps.db.outgoingTransfer.findMany({
+    where: { network: transfer.network, fromAddress: transfer.fromAddress, status: { in: [...IN_FLIGHT_OUTGOING_STATUSES] } },
+    select: { txid: true, consumes: true },
+  });
+  let signed: SignedTransaction;
+  try {
+    signed = await sender.sign(
+      keyFor(transfer),
+      { currency: transfer.currency, toAddress: transfer.toAddress, amountMinor: BigInt(transfer.amountMinor.toFixed()), changeAddress: transfer.changeAddress ?? undefined, memo: transfer.memo ?? undefined },
+      { inFlight: inFlight.map((row) => ({ txid: row.txid!, consumes: parseConsumes(row.consumes) })) },
+    );
+  } catch (error) {
+    const reason = errorReason(error);
+    // By field, not class: the error may come from another copy of the chain modules.
+    if ((error as Partial<ChainError>).retryable ?? true) {
+      await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: reason, attempts: { increment: 1 }, updatedAt: deps.now() } });
+      return null;
+    }
+    await applyFact(deps.db, transfer, { kind: "sign_refused" }, deps.now(), { lastError: reason });
+    log.error("outgoing transfer refused at signing; nothing was sent", { network: transfer.network, reference: transfer.reference, error: reason });
+    return null;
+  }
+  return withTransaction(deps.db, async (tx) => {
+    // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may also sign.
+    const [lease] = await tx.$queryRaw<{ owner: string; until: Date }[]>`
+      SELECT owner, until FROM signer_leases WHERE network = ${transfer.network} AND address = ${transfer.fromAddress} FOR UPDATE`;
+    if (!lease || lease.owner !== deps.owner || lease.until <= deps.now()) throw new Error("signing lease lost before the transaction was stored");
+    // Held on for the next signing: a long run of transfers from one address keeps its lease.
+    await tx.signerLease.update({ where: { network_address: { network: transfer.network, address: transfer.fromAddress } }, data: { until: new Date(deps.now().getTime() + LEASE_MS) } });
+    const stored = await applyFact(tx, transfer, { kind: "signed" }, deps.now(), {
+      txid: signed.txid,
+      rawTransaction: signed.raw,
+      consumes: JSON.stringify(signed.consumes),
+      nonce: signed.consumes.nonce ?? null,
+      seqno: signed.consumes.seqno ?? null,
+      feeMinor: signed.feeMinor.toString(),
+      attempts: { increment: 1 },
+      lastError: "",
+    });
+    if (!stored) throw new Error(`outgoing transfer ${transfer.id} was no longer planned`);
+    // The database holds each coin for one transaction: a second spender fails on the key.
+    const outpoints = signed.consumes.outpoints ?? [];
+    if (outpoints.length) await tx.outgoingOutpoint.createMany({ data: outpoints.map((outpoint) => ({ network: transfer.network, outpoint, transferId: transfer.id })) });
+    return stored;
+  });
+}
+
+/** One broadcast of stored bytes. "stop": the address waits for the next pass. */
+async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<"accepted" | "refused" | "stop"> {
+  const outcome = await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
+  if (outcome.kind === "accepted") {
+    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 }, lastError: "" });
+    return "accepted";
+  }
+  // Whatever the node said, the chain may have these bytes from an earlier broadcast.
+  const state = await sender.getTransaction(transfer.txid!);
+  if (state.state !== "unknown") {
+    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 } });
+    return "accepted";
+  }
+  if (outcome.kind === "uncertain" || outcome.retryable) {
+    // Bytes that can never land (their blockhash expired, an input spent elsewhere) stop waiting.
+    if (!(await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer)))) {
+      await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500) });
+      log.warn("signed outgoing transfer can no longer land; its purpose may be sent anew", { network: transfer.network, reference: transfer.reference });
+      return "refused";
+    }
+    await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500), updatedAt: deps.now() } });
+    return "stop";
+  }
+  // Refused for good and unknown to the chain: the resources of these bytes are free again.
+  await applyFact(deps.db, transfer, { kind: "broadcast_refused" }, deps.now(), { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500) });
+  log.error("outgoing transfer refused by the node; nothing was sent", { network: transfer.network, reference: transfer.reference, reason: outcome.reason });
+  return "refused";
+}
+
+/**
+ * Follows what was broadcast until it is final: confirmed (the fee the chain charged is booked),
+ * reverted (its fee is booked, nothing moved), or dead — absent from the chain and provably
+ * unable to land (then, and only then, its purpose may be sent anew). A transaction the chain
+ * lost that can still land is broadcast again, the same bytes.
+ */
+export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<{ confirmed: number }> {
+  const live = await deps.db.outgoingTransfer.findMany({ where: { network, status: { in: ["broadcast", "seen"] } }, orderBy: { createdAt: "asc" } });
+  let confirmed = 0;
+  for (const transfer of live) {
+    try {
+      const state = await sender.getTransaction(transfer.txid!);
+      if (state.state === "confirmed" && state.confirmations >= 1) {
+        if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor)) confirmed++;
+      } else if (state.state === "failed") {
+        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor);
+        log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid });
+      } else if (state.state === "pending") {
+        if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
+      } else if (await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer))) {
+        await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
+      } else {
+        await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { lastError: "dropped by the chain and can no longer land" });
+        log.warn("outgoing transfer dropped for good; its purpose may be sent anew", { network, reference: transfer.reference, txid: transfer.txid });
+      }
+    } catch (error) {
+      log.warn("could not follow an outgoing transfer; the next pass tries again", { network, reference: transfer.reference, error });
+    }
+  }
+  return { confirmed };
+}
+
+/** A final on-chain outcome and, in the same transaction, the fee the chain took, once. */
+async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingFact, chargedFeeMinor: bigint | undefined): Promise<boolean> {
+  const nativeSymbol = findNetwork(transfer.network)?.nativeSymbol ?? "";
+  // The receipt's fee where the chain reports one, else the exact or bounded fee fixed at signing.
+  const fee = chargedFeeMinor ?? (transfer.feeMinor === null ? 0n : BigInt(transfer.feeMinor.toFixed()));
+  return withTransaction(deps.db, async (tx) => {
+    const settled = await applyFact(tx, transfer, fact, deps.now(), { feeMinor: fee.toString() });
+    if (!settled) return false; // another worker settled it
+    if (fee > 0n) await postJournal(tx, networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }), deps.now());
+    return true;
+  });
+}
+
+/**
+ * The only writer of an outgoing transfer's status: the domain decides, the row changes only
+ * from the status it was read in (compare-and-set), and resources go back when the decision says.
+ * Returns the updated row, or null when the fact did not apply (another worker moved it first).
+ */
+async function applyFact(db: Db | Tx, transfer: TransferRow, fact: OutgoingFact, now: Date, data: Record<string, unknown> = {}): Promise<TransferRow | null> {
+  const decision = decideOutgoingTransfer(transfer.status as OutgoingStatus, fact);
+  if (!decision) return null;
+  const { count } = await db.outgoingTransfer.updateMany({
+    where: { id: transfer.id, status: transfer.status },
+    data: { ...data, status: decision.status, ...(decision.shouldReleaseResources ? { isReleased: true } : {}), updatedAt: now },
+  });
+  if (count === 0) return null;
+  if (decision.shouldReleaseResources) await db.outgoingOutpoint.deleteMany({ where: { transferId: transfer.id } });
+  return db.outgoingTransfer.findUniqueOrThrow({ where: { id: transfer.id } });
+}
+
+/** Takes (or renews) the signing lease of an address; false while another worker holds it. */
+async function takeLease(deps: Worker, network: string, address: string): Promise<boolean> {
+  const now = deps.now();
+  const until = new Date(now.getTime() + LEASE_MS);
+  const rows = await deps.db.$queryRaw<{ owner: string }[]>`
+    INSERT INTO signer_leases (network, address, owner, until) VALUES (${network}, ${address}, ${deps.owner}, ${until})
+    ON CONFLICT (network, address) DO UPDATE SET owner = EXCLUDED.owner, until = EXCLUDED.until
+    WHERE signer_leases.until <= ${now} OR signer_leases.owner = ${deps.owner}
+    RETURNING owner`;
+  return rows.length === 1;
+}
+
+function parseConsumes(text: string | null): ConsumedResources {
+  return text ? (JSON.parse(text) as ConsumedResources) : {};
+}
+
+function errorReason(error: unknown): string {
+  return (error instanceof Error ? error.message : "signing failed").slice(0, 500);
+}
