@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { fundMerchant } from "@/lib/testing/funding";
 import { callApi, getTestDb, makeMerchant, makeTestDeps, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { MAX_BODY_BYTES } from "./dispatch";
 import { hashRequestBody } from "./idempotency";
@@ -10,10 +11,21 @@ import { createRateLimiter } from "./rate-limit";
 // operation honours Idempotency-Key the same way, every public operation answers without a
 // signature, refuses oversized and malformed bodies, and is rate limited per client address.
 
-/** A body each idempotent operation accepts; an idempotent operation without one fails here. */
-const CREATING_BODIES: Record<string, (merchant: TestMerchant) => object> = {
-  "/v1/payment": () => ({ amount: "12.00", currency: "USD", to_currency: "USDT", network: "tron" }),
-  "/v1/payment/batch": () => ({ payments: [{ amount: "5.00", currency: "USD", to_currency: "USDT", network: "tron" }] }),
+/**
+ * A body each idempotent operation accepts from a fresh merchant (after any set-up it needs);
+ * an idempotent operation without one fails here. `isSameOnFreshKey`: the body names its
+ * resource (an order_id that is required), so a fresh key answers the same resource.
+ */
+const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<object>; isSameOnFreshKey?: boolean }> = {
+  "/v1/payment": { body: async () => ({ amount: "12.00", currency: "USD", to_currency: "USDT", network: "tron" }) },
+  "/v1/payment/batch": { body: async () => ({ payments: [{ amount: "5.00", currency: "USD", to_currency: "USDT", network: "tron" }] }) },
+  "/v1/payout": {
+    body: async (merchant) => {
+      await fundMerchant(merchant, "50.00");
+      return { amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `conformance-${randomUUID()}` };
+    },
+    isSameOnFreshKey: true,
+  },
 };
 
 const IDEMPOTENT = OPERATIONS.filter((entry) => entry.idempotent);
@@ -28,7 +40,7 @@ describe.each(IDEMPOTENT.map((entry) => [entry.path, entry] as const))("idempote
 
   it("runs once per key and replays the stored answer with Idempotent-Replayed: true", async () => {
     const merchant = await makeMerchant();
-    const body = JSON.stringify(CREATING_BODIES[path](merchant));
+    const body = JSON.stringify(await CREATING_BODIES[path].body(merchant));
     const key = randomUUID();
     const first = await send(merchant, body, key);
     expect(first.status).toBe(200);
@@ -37,14 +49,16 @@ describe.each(IDEMPOTENT.map((entry) => [entry.path, entry] as const))("idempote
     expect(repeat.status).toBe(200);
     expect(repeat.headers.get("idempotent-replayed")).toBe("true");
     expect(repeat.body).toEqual(first.body);
-    // A fresh key runs again.
+    // A fresh key runs again (and finds the same resource where the body names it).
     const other = await send(merchant, body, randomUUID());
-    expect(other.body).not.toEqual(first.body);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+    if (CREATING_BODIES[path].isSameOnFreshKey) expect(other.body).toEqual(first.body);
+    else expect(other.body).not.toEqual(first.body);
   });
 
   it("answers idempotency.key_reused 422 for the key with another body, and idempotency.bad_key 400 for a malformed key", async () => {
     const merchant = await makeMerchant();
-    const body = CREATING_BODIES[path](merchant);
+    const body = await CREATING_BODIES[path].body(merchant);
     const key = randomUUID();
     await send(merchant, JSON.stringify(body), key);
     const reused = await send(merchant, JSON.stringify({ ...body, padding: 1 }), key);
@@ -57,7 +71,7 @@ describe.each(IDEMPOTENT.map((entry) => [entry.path, entry] as const))("idempote
 
   it("answers idempotency.in_progress 409 while another attempt holds the key", async () => {
     const merchant = await makeMerchant();
-    const body = JSON.stringify(CREATING_BODIES[path](merchant));
+    const body = JSON.stringify(await CREATING_BODIES[path].body(merchant));
     const key = randomUUID();
     await getTestDb().idempotencyRecord.create({
       data: {

@@ -109,7 +109,7 @@ async function authenticate(
   body: Uint8Array,
   clientIp: string,
   deps: ApiDeps,
-): Promise<string> {
+): Promise<{ merchantId: string; actor: string }> {
   if (entry.auth.kind !== "signed") throw new Error("authenticate() is for signed operations");
   const timestamp = request.headers.get("x-timestamp");
   if (!isWellFormedTimestamp(timestamp)) throw new AppError("auth.bad_timestamp");
@@ -137,7 +137,7 @@ async function authenticate(
     if (!isAllowed) throw new AppError("auth.ip_not_allowed");
   }
   if (!entry.auth.keys.includes(key.kind)) throw new AppError("merchant.wrong_key_kind");
-  return key.merchantId;
+  return { merchantId: key.merchantId, actor: `key:${key.publicId}` };
 }
 
 function toResponse(status: number, bodyText: string, extraHeaders: Record<string, string> = {}): Response {
@@ -164,8 +164,9 @@ export async function dispatch(
     const { entry, params } = matched;
 
     const body = request.method === "GET" ? new Uint8Array() : await readBody(request);
-    const merchantId =
-      entry.auth.kind === "signed" ? await authenticate(request, entry, url.pathname + url.search, body, clientIp, deps) : null;
+    const caller = entry.auth.kind === "signed" ? await authenticate(request, entry, url.pathname + url.search, body, clientIp, deps) : null;
+    const merchantId = caller?.merchantId ?? null;
+    const actor = caller?.actor ?? null;
 
     const retryAfter = deps.rateLimiter.take(merchantId ? `merchant:${merchantId}` : `ip:${clientIp}`, deps.now().getTime());
     if (retryAfter > 0) return rateLimitedResponse(retryAfter);
@@ -183,7 +184,7 @@ export async function dispatch(
 
     const keyHeader = request.headers.get("idempotency-key");
     if (!entry.idempotent || keyHeader === null || merchantId === null) {
-      const outcome = await execute({ deps, merchantId, params, clientIp });
+      const outcome = await execute({ deps, merchantId, actor, params, clientIp });
       return jsonResponse(outcome.status, outcome.body);
     }
 
@@ -207,7 +208,7 @@ export async function dispatch(
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown };
     try {
-      outcome = await execute({ deps, merchantId, params, clientIp, completeWithin });
+      outcome = await execute({ deps, merchantId, actor, params, clientIp, completeWithin });
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>

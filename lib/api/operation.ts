@@ -10,6 +10,8 @@ export interface OperationContext {
   deps: ApiDeps;
   /** The calling merchant; null on public operations. */
   merchantId: string | null;
+  /** Who calls, as payouts record it (`key:<public id>`); null on public operations. */
+  actor: string | null;
   /** Values of `{name}` segments in the path. */
   params: Record<string, string>;
   clientIp: string;

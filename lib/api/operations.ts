@@ -18,6 +18,17 @@ import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
 import { batchInfoOp, createPaymentBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
+import {
+  approvePayoutOp,
+  balanceOp,
+  calculatePayoutOp,
+  cancelPayoutOp,
+  createPayoutOp,
+  getPayoutFeeConfigOp,
+  listPayoutsOp,
+  payoutInfoOp,
+  setPayoutFeeConfigOp,
+} from "./ops/payouts/payout-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -46,6 +57,17 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/batch/info", auth: signed(UNIFIED_AND_SPLIT), idempotent: false, envelope: "standard", operation: batchInfoOp },
   { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
   { method: "POST", path: "/v1/payment/accepted/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAcceptedOp },
+
+  // Payouts and balances
+  { method: "POST", path: "/v1/payout", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createPayoutOp },
+  { method: "POST", path: "/v1/payout/info", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: payoutInfoOp },
+  { method: "POST", path: "/v1/payout/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutsOp },
+  { method: "POST", path: "/v1/payout/approve", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: approvePayoutOp },
+  { method: "POST", path: "/v1/payout/cancel", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: cancelPayoutOp },
+  { method: "POST", path: "/v1/payout/calculate", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: calculatePayoutOp },
+  { method: "POST", path: "/v1/payout/fee-config/get", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: getPayoutFeeConfigOp },
+  { method: "POST", path: "/v1/payout/fee-config/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setPayoutFeeConfigOp },
+  { method: "POST", path: "/v1/balance", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: balanceOp },
 
   // Hosted payment page (public)
   { method: "GET", path: "/v1/pay/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getHostedPaymentOp },

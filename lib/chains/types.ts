@@ -154,12 +154,18 @@ export interface ChainSender {
   canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean>;
 }
 
-/** A failure talking to a chain; `retryable` says whether the same call may succeed later. */
+/**
+ * A failure talking to a chain; `retryable` says whether the same call may succeed later, and
+ * `isShortOfFunds` that a refusal is only for want of funds in the sending key (the same
+ * transfer may go once they arrive).
+ */
 export class ChainError extends Error {
   readonly retryable: boolean;
-  constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
+  readonly isShortOfFunds: boolean;
+  constructor(message: string, options: { retryable: boolean; isShortOfFunds?: boolean; cause?: unknown }) {
     super(message, { cause: options.cause });
     this.name = "ChainError";
     this.retryable = options.retryable;
+    this.isShortOfFunds = options.isShortOfFunds ?? false;
   }
 }

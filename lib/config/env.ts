@@ -21,6 +21,8 @@ export interface GatewayConfig {
   worker: WorkerDriver;
   /** How long credited funds mature before payouts may use them, in seconds. */
   maturityHoldSeconds: number;
+  /** How long payouts stay frozen after a payout-capable API key is created, in seconds. */
+  payoutFreezeSeconds: number;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
   /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
@@ -87,6 +89,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     rateProvider: readChoice("GATEWAY_RATE_PROVIDER", env.GATEWAY_RATE_PROVIDER, ["snapshot", "coinbase"] as const, "snapshot"),
     // spec: operator contract §3 — 0 in sandbox mode unless configured.
     maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),
+    // spec: issue — 24 h by default, 0 in sandbox mode.
+    payoutFreezeSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_FREEZE_SECONDS", env.GATEWAY_PAYOUT_FREEZE_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 86_400),
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,

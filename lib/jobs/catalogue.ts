@@ -13,6 +13,7 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getChainSender } from "@/lib/chains/registry";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { processPendingBatches } from "./handlers/process-batches";
@@ -90,6 +91,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
       }
       return { planned };
     },
+  },
+  {
+    name: "payout.send",
+    everySeconds: 2,
+    cron: "* * * * *",
+    run: (deps) => sendAllPayouts(deps),
   },
   {
     name: "invoice.expire",

@@ -18,6 +18,10 @@ export interface LedgerAudit {
   lotsVsMaturing: string[];
   /** Outgoing transfers whose booked fee differs from the fee recorded on them (or booked while not final). */
   outgoingVsFees: string[];
+  /** Merchant assets whose payout_held differs from the debits of their live payouts. */
+  payoutsVsHeld: string[];
+  /** Payouts whose journals do not match their status (reserved once; paid when confirmed; released when failed or cancelled; nothing else). */
+  payoutsVsJournals: string[];
 }
 
 export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
@@ -28,6 +32,8 @@ export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
   settledVsJournals: [],
   lotsVsMaturing: [],
   outgoingVsFees: [],
+  payoutsVsHeld: [],
+  payoutsVsJournals: [],
 };
 
 export function isCleanAudit(audit: LedgerAudit): boolean {
@@ -102,6 +108,25 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         WHERE (o.status = 'confirmed' AND COALESCE(f.fee, 0) <> COALESCE(o.fee_minor, 0))
            OR (o.status NOT IN ('confirmed', 'failed') AND f.journals IS NOT NULL)
            OR COALESCE(f.journals, 0) > 1`;
+      const held = await tx.$queryRaw<{ key: string }[]>`
+        SELECT COALESCE(p.merchant_id::text, a.owner) || '|' || COALESCE(p.asset, a.asset) AS key
+        FROM (SELECT merchant_id, currency || ':' || network AS asset, SUM(debit_minor) AS total FROM payouts
+              WHERE status IN ('pending', 'approved', 'broadcasting', 'sent') GROUP BY 1, 2) p
+        FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'payout_held' AND owner <> ${PLATFORM}) a
+          ON a.owner = p.merchant_id::text AND a.asset = p.asset
+        WHERE COALESCE(p.total, 0) <> COALESCE(a.balance, 0)`;
+      const payoutJournals = await tx.$queryRaw<{ id: string }[]>`
+        SELECT p.id::text AS id FROM payouts p
+        LEFT JOIN (
+          SELECT substring(reference FROM 8 FOR 36) AS payout_id,
+                 COUNT(*) FILTER (WHERE reference LIKE '%:reserve') AS reserved,
+                 COUNT(*) FILTER (WHERE reference LIKE '%:paid') AS paid,
+                 COUNT(*) FILTER (WHERE reference LIKE '%:release') AS released
+          FROM ledger_journals WHERE reference LIKE 'payout:%' GROUP BY 1
+        ) j ON j.payout_id = p.id::text
+        WHERE COALESCE(j.reserved, 0) <> 1
+           OR COALESCE(j.paid, 0) <> CASE WHEN p.status = 'confirmed' THEN 1 ELSE 0 END
+           OR COALESCE(j.released, 0) <> CASE WHEN p.status IN ('failed', 'cancelled') THEN 1 ELSE 0 END`;
       return {
         mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
         negative: negative.map((row) => row.id),
@@ -110,5 +135,7 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         settledVsJournals: settled.map((row) => row.id),
         lotsVsMaturing: lots.map((row) => row.key),
         outgoingVsFees: fees.map((row) => row.id),
+        payoutsVsHeld: held.map((row) => row.key),
+        payoutsVsJournals: payoutJournals.map((row) => row.id),
       };
 }

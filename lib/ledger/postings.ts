@@ -20,6 +20,8 @@ export type Bucket =
   | "payout_held"
   /** Platform only: fees taken. */
   | "fees"
+  /** Platform only: payout fees merchants paid (income apart from the fees taken at reception). */
+  | "payout_fees"
   /** Platform only: network fees paid for the service's own transfers (sweeps); an expense, below zero. */
   | "network_fees"
   /**
@@ -174,4 +176,42 @@ export function networkFeeJournal(input: { transferId: string; asset: string; fe
       { account: { owner: PLATFORM, asset: input.asset, bucket: "network_fees" }, amount: -input.fee },
     ],
   };
+}
+
+/** A payout's debit moves from what the merchant may spend to what is held for it: available → payout_held. */
+export function payoutReservedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint }): Journal {
+  return {
+    reference: `payout:${input.payoutId}:reserve`,
+    kind: "payout_reserved",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: -input.debit },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: input.debit },
+    ],
+  };
+}
+
+/** A payout that will not be sent (cancelled, rejected, given up) gives its reserve back: payout_held → available. */
+export function payoutReleasedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint }): Journal {
+  return {
+    reference: `payout:${input.payoutId}:release`,
+    kind: "payout_released",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: -input.debit },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: input.debit },
+    ],
+  };
+}
+
+/**
+ * A payout confirmed on chain: its amount goes to the outside world and its fee to the
+ * platform, both out of payout_held. The network fee the chain took is booked apart, from the
+ * transfer's receipt (networkFeeJournal).
+ */
+export function payoutPaidJournal(input: { payoutId: string; merchantId: string; asset: string; amount: bigint; fee: bigint }): Journal {
+  const postings: Posting[] = [
+    { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: -(input.amount + input.fee) },
+    { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: input.amount },
+  ];
+  if (input.fee > 0n) postings.push({ account: { owner: PLATFORM, asset: input.asset, bucket: "payout_fees" }, amount: input.fee });
+  return { reference: `payout:${input.payoutId}:paid`, kind: "payout_paid", postings };
 }

@@ -1,3 +1,5 @@
+import type { PayoutEventStatus } from "@/lib/domain/payout/transition";
+
 /**
  * Event bodies exactly as spec: Events — Body shapes lists them, and the event type of each.
  * Amounts are decimal strings; every body may carry `is_test: true` for test deliveries.
@@ -73,31 +75,7 @@ export const PAYMENT_EVENT_BY_STATUS = {
   cancel: "invoice.expired",
 } as const;
 
-/** Internal payout statuses; each sends `payout.<status>`. */
-export const PAYOUT_INTERNAL_STATUSES = ["pending", "approved", "awaiting_cosign", "broadcasting", "sent", "confirmed", "failed", "cancelled"] as const;
-export type PayoutInternalStatus = (typeof PAYOUT_INTERNAL_STATUSES)[number];
-
-/** spec: Payout status — the coarse status of the object and of webhook bodies. */
-export type CoarsePayoutStatus = "check" | "process" | "paid" | "fail" | "cancel";
-
-export function toCoarsePayoutStatus(status: PayoutInternalStatus): CoarsePayoutStatus {
-  switch (status) {
-    case "pending":
-    case "awaiting_cosign":
-      return "check";
-    case "approved":
-    case "broadcasting":
-    case "sent":
-      return "process";
-    case "confirmed":
-      return "paid";
-    case "failed":
-      return "fail";
-    case "cancelled":
-      return "cancel";
-  }
-}
-
-export function isFinalPayoutStatus(status: PayoutInternalStatus): boolean {
-  return status === "confirmed" || status === "failed" || status === "cancelled";
-}
+/** Internal payout statuses that have an event, `payout.<status>` (spec: Events). */
+export const PAYOUT_INTERNAL_STATUSES: readonly PayoutEventStatus[] = ["pending", "approved", "awaiting_cosign", "broadcasting", "sent", "confirmed", "failed", "cancelled"];
+export type PayoutInternalStatus = PayoutEventStatus;
+export { coarsePayoutStatus as toCoarsePayoutStatus, isFinalPayoutStatus, type CoarsePayoutStatus } from "@/lib/domain/payout/transition";

@@ -218,6 +218,7 @@ async function readFeeParameters(rpc: EvmRpc): Promise<FeeParameters> {
 }
 
 /** Refusals that will not change by retrying the same transfer. */
+const SHORT_OF_FUNDS = /insufficient funds|exceeds balance|insufficient balance/i;
 const FINAL_REFUSALS = /execution reverted|revert|insufficient funds|intrinsic gas too low|exceeds block gas limit|invalid sender|invalid chain ?id|transaction type not supported|tx type not supported/i;
 
 /**
@@ -228,7 +229,9 @@ function classifyRefusal(method: string, error: unknown): ChainError {
   if (!(error instanceof EvmRpcError)) return error instanceof ChainError ? error : new ChainError(`${method} failed`, { retryable: true, cause: error });
   // JSON-RPC code 3 is "execution reverted" with revert data (geth, anvil, erigon).
   if (error.nodeError && (error.nodeError.code === 3 || FINAL_REFUSALS.test(error.nodeError.message))) {
-    return new ChainError(`${method}: the transfer was refused (${error.nodeError.message.slice(0, 200)})`, { retryable: false, cause: error });
+    // A plain transfer the key cannot pay for, or a token transfer reverting for the balance.
+    const isShortOfFunds = SHORT_OF_FUNDS.test(error.nodeError.message);
+    return new ChainError(`${method}: the transfer was refused (${error.nodeError.message.slice(0, 200)})`, { retryable: false, isShortOfFunds, cause: error });
   }
   return error;
 }

@@ -26,6 +26,10 @@ function refuse(message: string, cause?: unknown): ChainError {
   return new ChainError(`solana: ${message}`, { retryable: false, cause });
 }
 
+function shortOfFunds(message: string): ChainError {
+  return new ChainError(`solana: ${message}`, { retryable: false, isShortOfFunds: true });
+}
+
 /** The web3.js keypair of a signing key; refuses keys that do not match their address. */
 export function solanaKeypairOf(key: SigningKey): Keypair {
   let keypair: Keypair;
@@ -128,10 +132,10 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
     const remaining = lamports - plan.lamportsNeeded;
     // The hot wallet must stay rent-exempt (or be emptied exactly), or the runtime refuses the transaction.
     if (remaining < 0n || (remaining > 0n && remaining < plan.minimumWalletBalance)) {
-      throw refuse(`insufficient SOL in the hot wallet: ${lamports} lamports, ${plan.lamportsNeeded} needed`);
+      throw shortOfFunds(`insufficient SOL in the hot wallet: ${lamports} lamports, ${plan.lamportsNeeded} needed`);
     }
     if (plan.tokens && plan.tokens.available < plan.tokens.needed) {
-      throw refuse(`insufficient tokens in the hot wallet: ${plan.tokens.available}, ${plan.tokens.needed} needed`);
+      throw shortOfFunds(`insufficient tokens in the hot wallet: ${plan.tokens.available}, ${plan.tokens.needed} needed`);
     }
   }
 

@@ -32,6 +32,10 @@ function refuse(message: string, cause?: unknown): ChainError {
   return new ChainError(`ton: ${message}`, { retryable: false, cause });
 }
 
+function shortOfFunds(message: string): ChainError {
+  return new ChainError(`ton: ${message}`, { retryable: false, isShortOfFunds: true });
+}
+
 /** What one transfer asks of the hot wallet. */
 interface TransferPlan {
   message: MessageRelaxed;
@@ -195,13 +199,13 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       if (previous && state.seqno <= previous.seqno! && chainTime * 1000 <= (previous.validUntilMs ?? 0)) {
         throw new ChainError("ton: the previous transfer of this wallet is still pending", { retryable: true });
       }
-      if (state.balance < plan.tonValue) throw refuse(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
+      if (state.balance < plan.tonValue) throw shortOfFunds(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
       if (plan.jetton) {
         const jettonWallet = plan.jetton.wallet;
         const jettonState = await call("getAccountState", () => access.getAccountState(jettonWallet));
         const balance =
           jettonState.status === "active" ? (await call("get_wallet_data", () => access.runGetMethod(jettonWallet, "get_wallet_data", []))).readBigNumber() : 0n;
-        if (balance < plan.jetton.amount) throw refuse(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
+        if (balance < plan.jetton.amount) throw shortOfFunds(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
       }
       const validUntil = chainTime + lifetime;
       const signed = signExternal(wallet, state, plan.message, validUntil);

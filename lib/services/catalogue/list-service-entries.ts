@@ -2,7 +2,8 @@ import type { GatewayConfig } from "@/lib/config/env";
 import { findNetwork, findSettlementSymbol, listSettlementAssets } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { DEFAULT_PLATFORM_FEE, formatPercentBps } from "@/lib/domain/fees/platform-fee";
-import { ESTIMATED_PAYOUT_FEE_USD_MINOR, MAXIMUM_AMOUNT_USD_MINOR } from "@/lib/domain/fees/limits";
+import { MAXIMUM_AMOUNT_USD_MINOR } from "@/lib/domain/fees/limits";
+import { payoutFeeMinor } from "@/lib/services/payouts/payout-fee";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { convertMinor, type Ratio } from "@/lib/domain/money/ratio";
 import type { RateProvider } from "@/lib/rates";
@@ -42,7 +43,7 @@ export async function listServiceEntries(
       side === "payment"
         ? // The fixed part is quoted rounded up: the merchant is never told a smaller fee than is taken.
           { fee_amount: toAsset(DEFAULT_PLATFORM_FEE.fixedUsdMinor, "up"), percent: formatPercentBps(DEFAULT_PLATFORM_FEE.percentBps) }
-        : { fee_amount: toAsset(ESTIMATED_PAYOUT_FEE_USD_MINOR[asset.network] ?? 0n, "up"), percent: "0" };
+        : { fee_amount: price ? formatAmount(payoutFeeMinor(asset, price), asset.decimals) : "0", percent: "0" };
     return {
       network: asset.network,
       currency: asset.symbol,

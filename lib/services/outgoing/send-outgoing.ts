@@ -16,6 +16,11 @@ export interface OutgoingDeps {
 /** The key that signs for a transfer's sending address. */
 export type KeyForTransfer = (transfer: { fromAddress: string; fromIndex: number }) => SigningKey;
 
+/** Limits a pass to the transfers of one sending address (a caller that holds only that key). */
+export interface OnlyFrom {
+  fromAddress?: string;
+}
+
 /** How long one worker holds an address's signing lease; a dead worker's successor waits this long. */
 const LEASE_MS = 60_000;
 
@@ -36,9 +41,9 @@ type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]
  * that settles nothing (no answer, a busy node) stops the address until the next pass, unless the
  * chain proves the bytes can no longer land (then they are replaced, and the purpose planned anew).
  */
-export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<{ broadcast: number }> {
+export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: OnlyFrom = {}): Promise<{ broadcast: number }> {
   const addresses = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: ["planned", "signed"] } },
+    where: { network, status: { in: ["planned", "signed"] }, ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}) },
     select: { fromAddress: true },
     distinct: ["fromAddress"],
   });
@@ -74,7 +79,8 @@ async function sendFromAddress(deps: Worker, network: string, fromAddress: strin
   const planned = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "planned" }, orderBy: { createdAt: "asc" } });
   for (const transfer of planned) {
     const stored = await signAndStore(deps, transfer, sender, keyFor);
-    if (!stored) return broadcast;
+    if (stored === "refused") continue; // this one cannot go (a bad recipient, funds short for it); the next may
+    if (stored === "wait") return broadcast;
     const outcome = await broadcastStored(deps, stored, sender, keyFor);
     if (outcome === "stop") return broadcast;
     if (outcome === "accepted") broadcast++;
@@ -82,8 +88,12 @@ async function sendFromAddress(deps: Worker, network: string, fromAddress: strin
   return broadcast;
 }
 
-/** Signs a planned transfer and stores it with its resources; null when it is not to go on now. */
-async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<TransferRow | null> {
+/**
+ * Signs a planned transfer and stores it with its resources. "refused": the chain's rules refuse
+ * it for good (it is failed; nothing was signed); "wait": a passing failure (a node error), the
+ * address waits for the next pass.
+ */
+async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<TransferRow | "refused" | "wait"> {
   const inFlight = await deps.db.outgoingTransfer.findMany({
     where: { network: transfer.network, fromAddress: transfer.fromAddress, status: { in: [...IN_FLIGHT_OUTGOING_STATUSES] } },
     select: { txid: true, consumes: true },
@@ -100,11 +110,12 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
     // By field, not class: the error may come from another copy of the chain modules.
     if ((error as Partial<ChainError>).retryable ?? true) {
       await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: reason, attempts: { increment: 1 }, updatedAt: deps.now() } });
-      return null;
+      return "wait";
     }
-    await applyFact(deps.db, transfer, { kind: "sign_refused" }, deps.now(), { lastError: reason });
-    log.error("outgoing transfer refused at signing; nothing was sent", { network: transfer.network, reference: transfer.reference, error: reason });
-    return null;
+    const isShortOfFunds = (error as Partial<ChainError>).isShortOfFunds ?? false;
+    await applyFact(deps.db, transfer, { kind: "sign_refused" }, deps.now(), { lastError: reason, isShortOfFunds });
+    log[isShortOfFunds ? "warn" : "error"]("outgoing transfer refused at signing; nothing was sent", { network: transfer.network, reference: transfer.reference, error: reason });
+    return "refused";
   }
   return withTransaction(deps.db, async (tx) => {
     // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may also sign.
@@ -166,8 +177,11 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
  * unable to land (then, and only then, its purpose may be sent anew). A transaction the chain
  * lost that can still land is broadcast again, the same bytes.
  */
-export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<{ confirmed: number }> {
-  const live = await deps.db.outgoingTransfer.findMany({ where: { network, status: { in: ["broadcast", "seen"] } }, orderBy: { createdAt: "asc" } });
+export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: OnlyFrom = {}): Promise<{ confirmed: number }> {
+  const live = await deps.db.outgoingTransfer.findMany({
+    where: { network, status: { in: ["broadcast", "seen"] }, ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
   let confirmed = 0;
   for (const transfer of live) {
     try {

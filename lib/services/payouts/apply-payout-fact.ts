@@ -1,0 +1,27 @@
+import type { Payout, Prisma } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
+import { decidePayout, type PayoutFact, type PayoutStatus } from "@/lib/domain/payout/transition";
+import { postJournal } from "@/lib/ledger/post";
+import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { recordPayoutEvent } from "./payout-events";
+
+/**
+ * The only writer of a payout's status after its creation, inside the caller's transaction: the
+ * domain decides; the row changes only from the status it was read in (compare-and-set); the
+ * reserve is paid out or released in the same transaction, at most once (the journals' unique
+ * references); and the new status is announced. Returns the updated payout, or null when the
+ * fact did not apply (another writer moved it first).
+ */
+export async function applyPayoutFact(tx: Tx, payout: Payout, fact: PayoutFact, now: Date, data: Prisma.PayoutUpdateManyMutationInput = {}): Promise<Payout | null> {
+  const decision = decidePayout(payout.status as PayoutStatus, fact);
+  if (!decision) return null;
+  const { count } = await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: decision.status, updatedAt: now } });
+  if (count === 0) return null;
+  const ledger = { payoutId: payout.id, merchantId: payout.merchantId, asset: assetKey(payout.currency, payout.network) };
+  if (decision.ledger === "release") await postJournal(tx, payoutReleasedJournal({ ...ledger, debit: toMinor(payout.debitMinor) }), now);
+  if (decision.ledger === "pay") await postJournal(tx, payoutPaidJournal({ ...ledger, amount: toMinor(payout.amountMinor), fee: toMinor(payout.feeMinor) }), now);
+  const updated = await tx.payout.findUniqueOrThrow({ where: { id: payout.id } });
+  await recordPayoutEvent(tx, updated, now);
+  return updated;
+}

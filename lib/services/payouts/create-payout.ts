@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import type { Payout } from "@/generated/prisma/client";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { addressChainOf } from "@/lib/chains/registry";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import { computePayoutAmounts, judgeReserve, type PayoutAmounts } from "@/lib/domain/payout/amounts";
+import type { PayoutStatus } from "@/lib/domain/payout/transition";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { AppError } from "@/lib/errors";
+import { postJournal } from "@/lib/ledger/post";
+import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
+import { lockSpendableBalance } from "@/lib/ledger/balances";
+import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import type { RateProvider } from "@/lib/rates";
+import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
+import { assertNotGatewayAddress } from "./gateway-addresses";
+import { resolvePayoutDestination, type PayoutDestination } from "./payout-destination";
+import { payoutFeeMinor } from "./payout-fee";
+import { recordPayoutEvent } from "./payout-events";
+import { assertPayoutsNotFrozen } from "./payout-freeze";
+
+export interface PayoutDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds">;
+  rates: RateProvider;
+  now(): Date;
+}
+
+/** spec: POST /v1/payout — the body, alone or as an element of a mass or batch call. */
+export interface CreatePayoutInput {
+  amount: string;
+  currency: string;
+  order_id?: string;
+  address?: string;
+  network?: string;
+  is_subtract?: boolean;
+  memo?: string;
+  url_callback?: string;
+  from_currency?: string;
+  source?: "api" | "manual";
+}
+
+export interface CreatePayoutOptions {
+  /** Who asks: `key:<public id>` or `user:<id>`; a manual payout needs another approver. */
+  actor: string;
+  /** Runs last inside the creating transaction with the payout (an idempotent answer commits with it). */
+  onWritten?: (tx: Tx, payout: Payout) => Promise<void>;
+}
+
+/** Everything about a request checked before the database: where it goes and what it costs. */
+interface PayoutTerms {
+  orderId: string;
+  source: "api" | "manual";
+  destination: PayoutDestination;
+  requestedMinor: bigint;
+  isSubtract: boolean;
+  /** Whether is_subtract was given (a repeat that omits it is not compared on it). */
+  isSubtractGiven: boolean;
+  amounts: PayoutAmounts;
+  urlCallback: string | undefined;
+}
+
+async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput): Promise<PayoutTerms> {
+  const orderId = input.order_id ?? "";
+  if (orderId === "") throw new AppError("payout.order_id_required");
+  await assertPayoutsNotFrozen(deps, merchantId);
+  const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
+  if (!networkAvailability(deps.config)(destination.network).payout) {
+    throw new AppError("payout.unknown_currency", `${destination.asset.symbol} on ${destination.network} is not paid out by this service.`);
+  }
+  if (input.from_currency !== undefined) await refuseConversion(input.from_currency, destination);
+  const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
+  if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount", `amount must be a positive decimal with at most ${destination.asset.decimals} places.`);
+  const urlCallback = await vetCallback(deps, input.url_callback);
+  await assertNotGatewayAddress(deps, destination);
+
+  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { payoutFeeOnTop: true } });
+  const isSubtract = input.is_subtract ?? merchant.payoutFeeOnTop;
+  const fee = await quoteFee(deps, destination);
+  const amounts = computePayoutAmounts({ requested: requestedMinor, fee, isSubtract });
+  if (amounts === "below_fee") throw new AppError("payout.amount_below_fee", `amount must be above the payout fee when the recipient bears it.`);
+  return { orderId, source: input.source ?? "api", destination, requestedMinor, isSubtract, isSubtractGiven: input.is_subtract !== undefined, amounts, urlCallback };
+}
+
+/** The payout fee of a destination now, in its minor units (what /v1/payout/services quotes). */
+export async function quoteFee(deps: Pick<PayoutDeps, "rates">, destination: Pick<PayoutDestination, "asset">): Promise<bigint> {
+  const prices = await fetchUsdPriceRatios(deps.rates, [destination.asset.symbol], "payout.convert_no_rate");
+  const price = prices.get(destination.asset.symbol);
+  if (!price) throw new AppError("payout.convert_no_rate", `No ${destination.asset.symbol} rate to quote the payout fee; retry later.`);
+  return payoutFeeMinor(destination.asset, price);
+}
+
+/** spec: `from_currency` — only USDT converts, into another asset. */
+async function refuseConversion(fromCurrency: string, destination: PayoutDestination): Promise<never> {
+  const from = fromCurrency.trim().toUpperCase();
+  if (from !== "USDT") throw new AppError("payout.from_currency_unsupported", "from_currency may only be USDT.");
+  if (destination.asset.symbol === "USDT") throw new AppError("payout.convert_same_asset", "from_currency is the payout's own currency.");
+  throw new AppError("payout.convert_unsupported", `Converting USDT to ${destination.asset.symbol} is not offered by this service.`);
+}
+
+async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<string | undefined> {
+  if (url === undefined || url === "") return undefined;
+  try {
+    return (await vetOutboundUrl(url, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw new AppError("payout.bad_url_callback", `url_callback: ${error.message}.`);
+    throw error;
+  }
+}
+
+/**
+ * spec: POST /v1/payout. In one transaction: the payout under its unique (merchant, order_id) —
+ * a repeat with the same terms returns the first, other terms are `payout.duplicate_reference` —
+ * then, under the balance's row lock, its debit reserved `available → payout_held`, and its
+ * first event. A payout made with an API key is approved at once; a manual one waits for
+ * another approver.
+ */
+export async function createPayout(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
+  const terms = await checkTerms(deps, merchantId, input);
+  const now = deps.now();
+  const { destination, amounts } = terms;
+  const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
+  return withTransaction(deps.db, async (tx) => {
+    const id = randomUUID();
+    const { count } = await tx.payout.createMany({
+      data: [
+        {
+          id,
+          merchantId,
+          orderId: terms.orderId,
+          source: terms.source,
+          status,
+          currency: destination.asset.symbol,
+          network: destination.network,
+          address: destination.address,
+          memo: destination.memo ?? null,
+          amountMinor: amounts.amount.toString(),
+          feeMinor: amounts.fee.toString(),
+          debitMinor: amounts.debit.toString(),
+          requestedAmount: terms.requestedMinor.toString(),
+          isSubtract: terms.isSubtract,
+          urlCallback: terms.urlCallback ?? null,
+          createdBy: options.actor,
+          approvedBy: status === "approved" ? options.actor : null,
+          approvedAt: status === "approved" ? now : null,
+          nextAttemptAt: now,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    if (count === 0) {
+      // The order_id is taken (the unique index waited for a concurrent creator to commit).
+      const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
+      if (!hasSameTerms(existing, terms)) {
+        throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
+      }
+      await options.onWritten?.(tx, existing);
+      return existing;
+    }
+    const asset = assetKey(destination.asset.symbol, destination.network);
+    const balance = await lockSpendableBalance(tx, merchantId, asset);
+    const verdict = judgeReserve(balance, amounts.debit);
+    if (verdict === "in_debt") throw new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
+    if (verdict === "funds_maturing") throw new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
+    if (verdict === "insufficient_funds") throw new AppError("payout.insufficient_funds");
+    await postJournal(tx, payoutReservedJournal({ payoutId: id, merchantId, asset, debit: amounts.debit }), now);
+    const payout = await tx.payout.findUniqueOrThrow({ where: { id } });
+    await recordPayoutEvent(tx, payout, now);
+    await options.onWritten?.(tx, payout);
+    return payout;
+  });
+}
+
+/** Whether a repeated request asks for the same payout as the one recorded under its order_id. */
+function hasSameTerms(existing: Payout, terms: PayoutTerms): boolean {
+  return (
+    existing.currency === terms.destination.asset.symbol &&
+    existing.network === terms.destination.network &&
+    existing.address === terms.destination.address &&
+    (existing.memo ?? undefined) === terms.destination.memo &&
+    existing.requestedAmount === terms.requestedMinor.toString() &&
+    existing.source === terms.source &&
+    (!terms.isSubtractGiven || existing.isSubtract === terms.isSubtract)
+  );
+}

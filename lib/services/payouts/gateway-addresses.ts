@@ -1,0 +1,29 @@
+import type { GatewayConfig } from "@/lib/config/env";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/client";
+import { listNetworks } from "@/lib/catalogue";
+import { getKeyTree } from "@/lib/chains/addresses/derivation-paths";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { hotWalletAddress } from "@/lib/chains/hot-wallet";
+import { addressChainOf } from "@/lib/chains/registry";
+import { AppError, type ErrorCode } from "@/lib/errors";
+import type { PayoutDestination } from "./payout-destination";
+
+/**
+ * spec: "Paying to a gateway-owned address is refused" — the network's hot wallet and every
+ * deposit address the service ever handed out (on any network: an EVM key is the same address
+ * on all of them). Money sent there would come back as somebody's deposit.
+ */
+export async function assertNotGatewayAddress(
+  deps: { db: Db; secretBox: SecretBox; config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints"> },
+  destination: Pick<PayoutDestination, "network" | "address">,
+  code: ErrorCode = "payout.destination_internal",
+): Promise<void> {
+  const keys = await loadKeyMaterial(deps.db, deps.secretBox);
+  const hot = hotWalletAddress(keys, destination.network, addressChainOf(deps.config, destination.network));
+  // Both sides are in the network's canonical form (EVM: checksummed), so equality is exact.
+  const isHotWallet = hot === destination.address;
+  const sameKeys = listNetworks().filter((network) => getKeyTree(network.id) === getKeyTree(destination.network)).map((network) => network.id);
+  const deposit = isHotWallet ? null : await deps.db.invoice.findFirst({ where: { network: { in: sameKeys }, address: destination.address }, select: { id: true } });
+  if (isHotWallet || deposit) throw new AppError(code, "The address belongs to this service; pay out to an outside address.");
+}

@@ -1,0 +1,133 @@
+import type { Payout } from "@/generated/prisma/client";
+import type { Db } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { addressChainOf } from "@/lib/chains/registry";
+import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { AppError } from "@/lib/errors";
+import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
+import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { applyPayoutFact } from "./apply-payout-fact";
+import { quoteFee, type PayoutDeps } from "./create-payout";
+import { assertPayoutsNotFrozen } from "./payout-freeze";
+import { resolvePayoutDestination } from "./payout-destination";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A payout of the merchant by uuid or order_id; another merchant's payout is not found. */
+export async function getMerchantPayoutOrThrow(db: Db, merchantId: string, lookup: { uuid?: string; order_id?: string }): Promise<Payout> {
+  if (lookup.uuid !== undefined && lookup.uuid !== "") {
+    if (!UUID.test(lookup.uuid)) throw new AppError("payout.bad_uuid");
+    const payout = await db.payout.findFirst({ where: { id: lookup.uuid, merchantId } });
+    if (!payout) throw new AppError("payout.not_found");
+    return payout;
+  }
+  if (lookup.order_id !== undefined && lookup.order_id !== "") {
+    const payout = await db.payout.findUnique({ where: { merchantId_orderId: { merchantId, orderId: lookup.order_id } } });
+    if (!payout) throw new AppError("payout.not_found");
+    return payout;
+  }
+  throw new AppError("payout.no_lookup");
+}
+
+/**
+ * Designed: /v1/payout/approve. A manual payout waits for someone other than its creator: with
+ * `approve` (the default) it is approved and goes out; with `approve: false` it is rejected
+ * (status `fail`) and its reserve returns to the balance.
+ */
+export async function decidePendingPayout(
+  deps: Pick<PayoutDeps, "db" | "config" | "now">,
+  merchantId: string,
+  input: { uuid?: string; order_id?: string; approve?: boolean },
+  actor: string,
+): Promise<Payout> {
+  const found = await getMerchantPayoutOrThrow(deps.db, merchantId, input);
+  const isApproval = input.approve ?? true;
+  if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout is approved or rejected.`);
+  if (found.createdBy === actor) throw new AppError("payout.approver_is_creator");
+  if (isApproval) await assertPayoutsNotFrozen(deps, merchantId);
+  const now = deps.now();
+  const decided = await withTransaction(deps.db, (tx) =>
+    applyPayoutFact(tx, found, { kind: isApproval ? "approve" : "reject" }, now, isApproval ? { approvedBy: actor, approvedAt: now, nextAttemptAt: now } : {}),
+  );
+  if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
+  return decided;
+}
+
+/** Designed: /v1/payout/cancel. Only a pending payout (not yet approved) can be cancelled; its reserve returns. */
+export async function cancelPayout(deps: Pick<PayoutDeps, "db" | "now">, merchantId: string, lookup: { uuid?: string; order_id?: string }): Promise<Payout> {
+  const found = await getMerchantPayoutOrThrow(deps.db, merchantId, lookup);
+  if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout can be cancelled.`);
+  const cancelled = await withTransaction(deps.db, (tx) => applyPayoutFact(tx, found, { kind: "cancel" }, deps.now()));
+  if (!cancelled) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
+  return cancelled;
+}
+
+/** Designed: payout fee-config — whether the fee goes on top of the amount when a payout does not say. */
+export async function getPayoutFeeConfig(db: Db, merchantId: string): Promise<{ is_subtract: boolean }> {
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { payoutFeeOnTop: true } });
+  return { is_subtract: merchant.payoutFeeOnTop };
+}
+
+export async function setPayoutFeeConfig(db: Db, merchantId: string, isSubtract: boolean): Promise<{ is_subtract: boolean }> {
+  await db.merchant.update({ where: { id: merchantId }, data: { payoutFeeOnTop: isSubtract } });
+  return { is_subtract: isSubtract };
+}
+
+/**
+ * Designed: /v1/payout/calculate — what a payout of `amount` would cost and deliver now, with
+ * the same rules as POST /v1/payout: the fee of /v1/payout/services, `is_subtract` or the
+ * fee-config default. An address, when given, fixes the network as the payout would.
+ */
+export async function calculatePayout(
+  deps: Pick<PayoutDeps, "db" | "config" | "rates">,
+  merchantId: string,
+  input: { amount: string; currency: string; network?: string; address?: string; is_subtract?: boolean },
+) {
+  const currency = normalizeSymbol(input.currency);
+  if (!isSettlementSymbol(currency)) throw new AppError("payout.unknown_currency");
+  let asset;
+  if (input.address !== undefined && input.address !== "") {
+    asset = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network)).asset;
+  } else {
+    const networks = listNetworksOfSymbol(currency);
+    const network = input.network !== undefined ? normalizeNetworkId(input.network) : networks.length === 1 ? networks[0] : undefined;
+    if (network === undefined) throw new AppError("payout.no_destination", `network is required: ${currency} is on ${networks.join(", ")}.`);
+    asset = findSettlementAsset(currency, network);
+    if (!asset) throw new AppError("payout.asset_mismatch", `${currency} is not carried on network ${input.network}.`);
+  }
+  const requested = parseAmount(input.amount, asset.decimals);
+  if (requested === null || requested <= 0n) throw new AppError("payout.bad_amount");
+  const isSubtract = input.is_subtract ?? (await getPayoutFeeConfig(deps.db, merchantId)).is_subtract;
+  const fee = await quoteFee(deps, { asset });
+  const amounts = computePayoutAmounts({ requested, fee, isSubtract });
+  if (amounts === "below_fee") throw new AppError("payout.amount_below_fee", "amount must be above the payout fee when the recipient bears it.");
+  const format = (minor: bigint) => formatAmount(minor, asset.decimals);
+  return {
+    currency: asset.symbol,
+    network: asset.network,
+    amount: format(requested),
+    is_subtract: isSubtract,
+    commission: format(fee),
+    receive_amount: format(amounts.amount),
+    debit_amount: format(amounts.debit),
+  };
+}
+
+/** Designed: /v1/payout/list — the merchant's payouts, newest first, with keyset pagination. */
+export async function listPayouts(db: Db, merchantId: string, filters: { status?: string[]; currency?: string; network?: string }, page: { limit: number; cursor?: string }) {
+  const position = page.cursor ? decodeCursor(page.cursor, "payout.bad_cursor") : null;
+  const rows = await db.payout.findMany({
+    where: {
+      merchantId,
+      ...(filters.status ? { status: { in: filters.status } } : {}),
+      ...(filters.currency ? { currency: filters.currency } : {}),
+      ...(filters.network ? { network: filters.network } : {}),
+      ...after(position),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: page.limit + 1,
+  });
+  const items = rows.slice(0, page.limit);
+  return { items, nextCursor: rows.length > page.limit ? encodeCursor(items[items.length - 1]) : null };
+}

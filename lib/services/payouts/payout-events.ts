@@ -1,0 +1,26 @@
+import type { Payout } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
+import { buildPayoutEventBody } from "@/lib/webhooks/payloads";
+import { recordWebhookEvent } from "@/lib/webhooks/record-event";
+import { describePayout } from "./payout-view";
+
+/**
+ * spec: Events — the payout entered its current status: `payout.<internal status>` with the
+ * coarse status in the body, to the registered endpoint and the payout's url_callback, in the
+ * transaction of the change.
+ */
+export async function recordPayoutEvent(tx: Tx, payout: Payout, now: Date): Promise<void> {
+  const view = describePayout(payout);
+  const body = buildPayoutEventBody({
+    uuid: payout.id,
+    order_id: payout.orderId,
+    amount: view.amount,
+    currency: payout.currency,
+    network: payout.network,
+    address: payout.address,
+    txid: payout.txid,
+    status: view.coarseStatus,
+    is_final: view.isFinal,
+  });
+  await recordWebhookEvent(tx, { merchantId: payout.merchantId, eventType: `payout.${payout.status}`, objectId: payout.id, body, callbackUrl: payout.urlCallback, now });
+}

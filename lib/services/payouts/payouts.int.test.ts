@@ -1,0 +1,385 @@
+import { describe, expect, it } from "vitest";
+import { getChainSender } from "@/lib/chains/registry";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { hotWalletAddress } from "@/lib/chains/hot-wallet";
+import { withTransaction } from "@/lib/db/transaction";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
+import { postJournal } from "@/lib/ledger/post";
+import { PLATFORM } from "@/lib/ledger/postings";
+import { addApiKey, callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { makeFundedMerchant } from "@/lib/testing/funding";
+import { sendPayouts } from "./send-payouts";
+
+// Payouts on sandbox chains (tron for USDT, ton for memos): every rule and error of POST
+// /v1/payout and the designed operations around it, then the way out on chain.
+
+const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
+const EVM_ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+const BTC_ADDRESS = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+
+async function availableOf(merchant: TestMerchant, currency = "USDT", network = "tron"): Promise<string> {
+  const balances = (await callSigned("/v1/balance", { currency, network }, merchant)).body.result.balances;
+  return balances[0]?.available ?? "0";
+}
+
+async function balanceOf(merchant: TestMerchant) {
+  return (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant)).body.result.balances[0];
+}
+
+function payout(overrides: Record<string, unknown> = {}) {
+  return { amount: "10", currency: "USDT", network: "tron", address: TRON_ADDRESS, order_id: `po-${Math.random().toString(36).slice(2)}`, ...overrides };
+}
+
+async function serviceFee(currency: string, network: string): Promise<string> {
+  const merchant = await makeMerchant();
+  const services = (await callSigned("/v1/payout/services", {}, merchant)).body.result as { currency: string; network: string; commission: { fee_amount: string } }[];
+  return services.find((entry) => entry.currency === currency && entry.network === network)!.commission.fee_amount;
+}
+
+describe("balances", () => {
+  it("shows a paid invoice's net amount as available, and nothing for an asset never held", async () => {
+    const { merchant, available } = await makeFundedMerchant("100.00");
+    expect(Number(available)).toBeGreaterThan(90);
+    const all = (await callSigned("/v1/balance", {}, merchant)).body.result.balances;
+    expect(all).toEqual([{ currency: "USDT", network: "tron", incoming: "0", maturing: "0", available, payout_held: "0", debt: "0" }]);
+    expect((await callSigned("/v1/balance", { currency: "BTC" }, merchant)).body.result.balances).toEqual([]);
+    expect((await callSigned("/v1/balance", { currency: "XYZ" }, merchant)).body.error.code).toBe("balance.unknown_currency");
+    expect((await callSigned("/v1/balance", { currency: "BTC", network: "tron" }, merchant)).body.error.code).toBe("balance.unknown_network");
+  });
+
+  it("answers only payout-capable keys", async () => {
+    const merchant = await makeMerchant();
+    const paymentKey = await addApiKey(merchant.merchantId, "payment");
+    const payoutKey = await addApiKey(merchant.merchantId, "payout");
+    expect((await callSigned("/v1/balance", {}, paymentKey)).body.error.code).toBe("merchant.wrong_key_kind");
+    expect((await callSigned("/v1/balance", {}, payoutKey)).status).toBe(200);
+  });
+});
+
+describe("creating a payout", () => {
+  it("reserves the debit, answers the payout object, and returns the same payout for a repeat", async () => {
+    const { merchant, available } = await makeFundedMerchant();
+    const fee = await serviceFee("USDT", "tron");
+    const body = payout({ amount: "25.5", order_id: "first-payout" });
+    const created = await callSigned("/v1/payout", body, merchant);
+    expect(created.status).toBe(200);
+    const result = created.body.result;
+    expect(result).toMatchObject({
+      order_id: "first-payout",
+      amount: "25.5",
+      currency: "USDT",
+      network: "tron",
+      address: TRON_ADDRESS,
+      txid: "",
+      status: "process",
+      is_final: false,
+      approval_required: false,
+      source: "api",
+      internal_status: "approved",
+      is_subtract: false,
+      commission: fee,
+      debit_amount: "25.5",
+    });
+    // The recipient bears the fee by default: it gets the amount less the fee.
+    expect(Number(result.receive_amount)).toBeCloseTo(25.5 - Number(fee), 6);
+    const after = await balanceOf(merchant);
+    expect(after.payout_held).toBe("25.5");
+    expect(Number(after.available)).toBeCloseTo(Number(available) - 25.5, 6);
+
+    const repeat = await callSigned("/v1/payout", body, merchant);
+    expect(repeat.body.result.uuid).toBe(result.uuid);
+    expect((await balanceOf(merchant)).payout_held).toBe("25.5");
+    const other = await callSigned("/v1/payout", { ...body, amount: "26" }, merchant);
+    expect(other.status).toBe(409);
+    expect(other.body.error.code).toBe("payout.duplicate_reference");
+
+    const events = await getTestDb().webhookDelivery.findMany({ where: { objectId: result.uuid } });
+    expect(events.map((event) => event.eventType)).toEqual([]); // no endpoint registered: nothing to deliver
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
+  it("puts the fee on top with is_subtract, or by the fee-config default, as /v1/payout/calculate says", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const calculated = (await callSigned("/v1/payout/calculate", { amount: "10", currency: "USDT", network: "tron", is_subtract: true }, merchant)).body.result;
+    expect(calculated).toMatchObject({ amount: "10", receive_amount: "10", is_subtract: true });
+    const onTop = (await callSigned("/v1/payout", payout({ amount: "10", is_subtract: true }), merchant)).body.result;
+    expect(onTop).toMatchObject({ receive_amount: "10", debit_amount: calculated.debit_amount, commission: calculated.commission });
+
+    expect((await callSigned("/v1/payout/fee-config/get", {}, merchant)).body.result).toEqual({ is_subtract: false });
+    expect((await callSigned("/v1/payout/fee-config/set", { is_subtract: true }, merchant)).body.result).toEqual({ is_subtract: true });
+    const byDefault = (await callSigned("/v1/payout", payout({ amount: "10" }), merchant)).body.result;
+    expect(byDefault).toMatchObject({ is_subtract: true, receive_amount: "10", debit_amount: calculated.debit_amount });
+    const calculatedByDefault = (await callSigned("/v1/payout/calculate", { amount: "10", currency: "USDT", address: TRON_ADDRESS }, merchant)).body.result;
+    expect(calculatedByDefault).toEqual(calculated);
+  });
+
+  it.each<[string, Record<string, unknown>, number, string]>([
+    ["an unknown currency", { currency: "XYZ" }, 400, "payout.unknown_currency"],
+    ["a malformed amount", { amount: "1e3" }, 400, "payout.bad_amount"],
+    ["a zero amount", { amount: "0" }, 400, "payout.bad_amount"],
+    ["more decimals than the asset has", { amount: "1.0000001" }, 400, "payout.bad_amount"],
+    ["no order_id", { order_id: undefined }, 400, "payout.order_id_required"],
+    ["an empty order_id", { order_id: "" }, 400, "payout.order_id_required"],
+    ["no address", { address: undefined }, 400, "payout.no_destination"],
+    ["a malformed address", { address: "T-not-an-address" }, 400, "payout.bad_address"],
+    ["an address of another network", { address: BTC_ADDRESS }, 400, "payout.address_network_mismatch"],
+    ["a network that does not carry the coin", { currency: "BTC" }, 400, "payout.asset_mismatch"],
+    ["no network where the address fits several", { network: undefined, address: EVM_ADDRESS }, 400, "payout.no_destination"],
+    ["a memo over 120 characters", { memo: "m".repeat(121) }, 400, "payout.memo_too_long"],
+    ["a memo where the network has none", { memo: "invoice 42" }, 400, "payout.memo_unsupported"],
+    ["a callback to a private address", { url_callback: "http://10.0.0.1/hook" }, 400, "payout.bad_url_callback"],
+    ["a conversion from a coin other than USDT", { from_currency: "BTC" }, 400, "payout.from_currency_unsupported"],
+    ["a conversion from USDT into USDT", { from_currency: "USDT" }, 400, "payout.convert_same_asset"],
+    ["an amount the fee swallows", { amount: "0.000001" }, 400, "payout.amount_below_fee"],
+    ["more than the balance", { amount: "100000" }, 409, "payout.insufficient_funds"],
+    ["an unknown source", { source: "cabinet" }, 400, "payout.bad_request"],
+  ])("refuses %s", async (_name, overrides, status, code) => {
+    const { merchant } = await makeFundedMerchant("50.00");
+    const response = await callSigned("/v1/payout", payout(overrides), merchant);
+    expect(response.status).toBe(status);
+    expect(response.body.error.code).toBe(code);
+    expect((await balanceOf(merchant)).payout_held).toBe("0");
+    expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+  });
+
+  it("finds the network from the address when the coin is on several", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const created = await callSigned("/v1/payout", payout({ network: undefined }), merchant);
+    expect(created.body.result.network).toBe("tron");
+  });
+
+  it("refuses a gateway-owned address: a deposit address, and the hot wallet", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const other = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "5.00", currency: "USD", to_currency: "USDT", network: "tron" }, other)).body.result;
+    const toDeposit = await callSigned("/v1/payout", payout({ address: invoice.address }), merchant);
+    expect(toDeposit.body.error.code).toBe("payout.destination_internal");
+    const deps = makeTestDeps();
+    const hot = hotWalletAddress(await loadKeyMaterial(deps.db, getTestSecretBox()), "tron", "main");
+    expect((await callSigned("/v1/payout", payout({ address: hot }), merchant)).body.error.code).toBe("payout.destination_internal");
+  });
+
+  it("tells maturing funds from missing ones, and refuses a merchant in debt", async () => {
+    const deps = makeTestDeps({}, { GATEWAY_MATURITY_HOLD_SECONDS: "3600" });
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant, { deps })).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant, { deps });
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant, { deps });
+    const balance = (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant, { deps })).body.result.balances[0];
+    expect(balance.available).toBe("0");
+    expect(Number(balance.maturing)).toBeGreaterThan(40);
+    const maturing = await callSigned("/v1/payout", payout({ amount: "10" }), merchant, { deps });
+    expect([maturing.status, maturing.body.error.code]).toEqual([409, "payout.funds_maturing"]);
+    const missing = await callSigned("/v1/payout", payout({ amount: "1000" }), merchant, { deps });
+    expect([missing.status, missing.body.error.code]).toEqual([409, "payout.insufficient_funds"]);
+
+    // A debt left by a reversal blocks payouts even with funds available.
+    const { merchant: indebted } = await makeFundedMerchant();
+    const debt = (sign: bigint) => ({
+      reference: `test:debt:${indebted.merchantId}:${sign}`,
+      kind: "test",
+      postings: [
+        { account: { owner: indebted.merchantId, asset: "USDT:tron", bucket: "debt" as const }, amount: -5n * sign },
+        { account: { owner: PLATFORM, asset: "USDT:tron", bucket: "chain" as const }, amount: 5n * sign },
+      ],
+    });
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt(1n), new Date()));
+    const refused = await callSigned("/v1/payout", payout({ amount: "5" }), indebted);
+    expect([refused.status, refused.body.error.code]).toEqual([409, "payout.insufficient_funds"]);
+    expect(refused.body.error.message).toMatch(/debt/);
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt(-1n), new Date()));
+    expect((await callSigned("/v1/payout", payout({ amount: "5" }), indebted)).status).toBe(200);
+  });
+
+  it("freezes payouts after a new payout-capable key, for the configured period", async () => {
+    const deps = makeTestDeps({}, { GATEWAY_PAYOUT_FREEZE_SECONDS: "86400" });
+    const { merchant } = await makeFundedMerchant();
+    await getTestDb().apiKey.updateMany({ where: { merchantId: merchant.merchantId }, data: { createdAt: new Date(Date.now() - 2 * 86_400_000) } });
+    expect((await callSigned("/v1/payout", payout(), merchant, { deps })).status).toBe(200);
+    // A payment key does not freeze payouts; a payout key does.
+    await addApiKey(merchant.merchantId, "payment");
+    expect((await callSigned("/v1/payout", payout(), merchant, { deps })).status).toBe(200);
+    await addApiKey(merchant.merchantId, "payout");
+    const frozen = await callSigned("/v1/payout", payout(), merchant, { deps });
+    expect([frozen.status, frozen.body.error.code]).toEqual([409, "payout.frozen"]);
+  });
+});
+
+describe("manual payouts", () => {
+  it("wait for approval by another key; the creator cannot approve; a decided payout is not decided again", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const approver = await addApiKey(merchant.merchantId, "payout");
+    const created = (await callSigned("/v1/payout", payout({ source: "manual", order_id: "manual-1" }), merchant)).body.result;
+    expect(created).toMatchObject({ status: "check", internal_status: "pending", approval_required: true, source: "manual" });
+    const byCreator = await callSigned("/v1/payout/approve", { uuid: created.uuid }, merchant);
+    expect([byCreator.status, byCreator.body.error.code]).toEqual([403, "payout.approver_is_creator"]);
+    const approved = await callSigned("/v1/payout/approve", { order_id: "manual-1" }, approver);
+    expect(approved.body.result).toMatchObject({ uuid: created.uuid, status: "process", internal_status: "approved" });
+    const again = await callSigned("/v1/payout/approve", { uuid: created.uuid }, approver);
+    expect([again.status, again.body.error.code]).toEqual([409, "payout.not_pending"]);
+    expect((await callSigned("/v1/payout/cancel", { uuid: created.uuid }, merchant)).body.error.code).toBe("payout.not_pending");
+  });
+
+  it("return their reserve once when cancelled or rejected", async () => {
+    const { merchant, available } = await makeFundedMerchant();
+    const approver = await addApiKey(merchant.merchantId, "payout");
+    const first = (await callSigned("/v1/payout", payout({ source: "manual", amount: "7" }), merchant)).body.result;
+    const second = (await callSigned("/v1/payout", payout({ source: "manual", amount: "8" }), merchant)).body.result;
+    expect((await balanceOf(merchant)).payout_held).toBe("15");
+    const cancels = await Promise.all([1, 2, 3].map(() => callSigned("/v1/payout/cancel", { uuid: first.uuid }, merchant)));
+    expect(cancels.filter((response) => response.status === 200)).toHaveLength(1);
+    expect(cancels.find((response) => response.status === 200)!.body.result).toMatchObject({ status: "cancel", is_final: true });
+    const rejected = await callSigned("/v1/payout/approve", { uuid: second.uuid, approve: false }, approver);
+    expect(rejected.body.result).toMatchObject({ status: "fail", internal_status: "failed", is_final: true });
+    expect(await balanceOf(merchant)).toMatchObject({ payout_held: "0", available });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
+  it("answers not_found for another merchant's payout and bad_uuid / no_lookup for bad lookups", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const stranger = await makeMerchant();
+    const created = (await callSigned("/v1/payout", payout(), merchant)).body.result;
+    expect((await callSigned("/v1/payout/info", { uuid: created.uuid }, stranger)).body.error.code).toBe("payout.not_found");
+    expect((await callSigned("/v1/payout/approve", { uuid: created.uuid }, stranger)).body.error.code).toBe("payout.not_found");
+    expect((await callSigned("/v1/payout/info", { uuid: "nope" }, merchant)).body.error.code).toBe("payout.bad_uuid");
+    expect((await callSigned("/v1/payout/info", {}, merchant)).body.error.code).toBe("payout.no_lookup");
+    expect((await callSigned("/v1/payout/info", { order_id: created.order_id }, merchant)).body.result.uuid).toBe(created.uuid);
+  });
+});
+
+describe("listing payouts", () => {
+  it("pages newest first and filters by coarse status", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const approver = await addApiKey(merchant.merchantId, "payout");
+    const made = [];
+    for (let index = 0; index < 5; index++) made.push((await callSigned("/v1/payout", payout({ amount: "3", source: index < 2 ? "manual" : "api" }), merchant)).body.result);
+    await callSigned("/v1/payout/approve", { uuid: made[0].uuid, approve: false }, approver);
+    const first = (await callSigned("/v1/payout/list", { limit: 3 }, merchant)).body.result;
+    expect(first.items.map((item: { uuid: string }) => item.uuid)).toEqual([made[4].uuid, made[3].uuid, made[2].uuid]);
+    const second = (await callSigned("/v1/payout/list", { limit: 3, cursor: first.paginate.next_cursor }, merchant)).body.result;
+    expect(second.items.map((item: { uuid: string }) => item.uuid)).toEqual([made[1].uuid, made[0].uuid]);
+    expect(second.paginate.next_cursor).toBeNull();
+    const waiting = (await callSigned("/v1/payout/list", { status: "check" }, merchant)).body.result.items;
+    expect(waiting.map((item: { uuid: string }) => item.uuid)).toEqual([made[1].uuid]);
+    expect((await callSigned("/v1/payout/list", { cursor: "garbage" }, merchant)).body.error.code).toBe("payout.bad_cursor");
+  });
+});
+
+describe("sending payouts on a sandbox chain", () => {
+  it("goes approved → broadcasting → sent → confirmed, pays the reserve out once and announces every status", async () => {
+    const deps = makeTestDeps();
+    const { merchant, available } = await makeFundedMerchant();
+    const receiver = await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/unused" }, merchant);
+    expect(receiver.status).toBe(201);
+    const created = (await callSigned("/v1/payout", payout({ amount: "12", url_callback: "http://127.0.0.1:9/payout-hook" }), merchant)).body.result;
+    const sender = getChainSender(deps.db, deps.config, "tron")!;
+
+    await sendPayouts(deps, "tron", sender);
+    const sent = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
+    expect(sent).toMatchObject({ internal_status: "sent", status: "process" });
+    expect(sent.txid).toMatch(/\S/);
+    const transfer = await getTestDb().outgoingTransfer.findUniqueOrThrow({ where: { reference: `payout:${created.uuid}:send:1` } });
+    expect(transfer).toMatchObject({ kind: "payout", toAddress: TRON_ADDRESS, currency: "USDT", txid: sent.txid });
+    expect(transfer.amountMinor.toFixed()).toBe(String(BigInt(Math.round(Number(created.receive_amount) * 1e6))));
+
+    // A second pass before the block changes nothing and sends nothing twice.
+    await sendPayouts(deps, "tron", sender);
+    expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${created.uuid}` } } })).toBe(1);
+
+    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await sendPayouts(deps, "tron", sender);
+    const confirmed = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
+    expect(confirmed).toMatchObject({ internal_status: "confirmed", status: "paid", is_final: true, txid: sent.txid });
+    const balance = await balanceOf(merchant);
+    expect(balance.payout_held).toBe("0");
+    expect(Number(balance.available)).toBeCloseTo(Number(available) - 12, 6);
+
+    const deliveries = await getTestDb().webhookDelivery.findMany({ where: { objectId: created.uuid, target: "endpoint" }, orderBy: { createdAt: "asc" } });
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual(["payout.approved", "payout.broadcasting", "payout.sent", "payout.confirmed"]);
+    expect(deliveries.map((delivery) => JSON.parse(delivery.body).status)).toEqual(["process", "process", "process", "paid"]);
+    expect(JSON.parse(deliveries[3].body)).toEqual({
+      type: "payout",
+      uuid: created.uuid,
+      order_id: created.order_id,
+      amount: "12",
+      currency: "USDT",
+      network: "tron",
+      address: TRON_ADDRESS,
+      txid: sent.txid,
+      status: "paid",
+      is_final: true,
+    });
+    expect(await getTestDb().webhookDelivery.count({ where: { objectId: created.uuid, target: "callback" } })).toBe(4);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
+  it("fails a payout the chain keeps refusing, after its attempts, and releases the reserve once", async () => {
+    const deps = makeTestDeps();
+    const { merchant, available } = await makeFundedMerchant();
+    const created = (await callSigned("/v1/payout", payout({ amount: "3" }), merchant)).body.result;
+    const sender = getChainSender(deps.db, deps.config, "tron")!;
+    const refusing = { ...sender, sign: async () => Promise.reject(Object.assign(new Error("refused by the node"), { retryable: false })) };
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
+      await sendPayouts(deps, "tron", refusing);
+    }
+    const failed = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
+    expect(failed).toMatchObject({ internal_status: "failed", status: "fail", is_final: true, wait_reason: "refused by the node" });
+    expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${created.uuid}` } } })).toBe(3);
+    expect(await balanceOf(merchant)).toMatchObject({ payout_held: "0", available });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
+  it("waits without failing while the hot wallet is short of funds, then goes out", async () => {
+    const deps = makeTestDeps();
+    const { merchant } = await makeFundedMerchant();
+    const created = (await callSigned("/v1/payout", payout({ amount: "4" }), merchant)).body.result;
+    const sender = getChainSender(deps.db, deps.config, "tron")!;
+    const short = { ...sender, sign: async () => Promise.reject(Object.assign(new Error("insufficient USDT in the hot wallet"), { retryable: false, isShortOfFunds: true })) };
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
+      await sendPayouts(deps, "tron", short);
+    }
+    const waiting = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
+    expect(waiting).toMatchObject({ internal_status: "approved", status: "process" });
+    expect(waiting.wait_reason).toMatch(/hot wallet cannot cover it yet: insufficient USDT/);
+    await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
+    await sendPayouts(deps, "tron", sender);
+    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await sendPayouts(deps, "tron", sender);
+    expect((await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result).toMatchObject({ internal_status: "confirmed", wait_reason: "" });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+});
+
+describe("payout races", () => {
+  it("never takes a balance below zero nor pays one order_id twice, however many requests race", async () => {
+    const { merchant, available } = await makeFundedMerchant("100.00");
+    const each = "9";
+    const affordable = Math.floor(Number(available) / Number(each));
+    const distinct = Array.from({ length: 30 }, (_, index) => callSigned("/v1/payout", payout({ amount: each, order_id: `race-${index}` }), merchant));
+    const repeated = Array.from({ length: 10 }, () => callSigned("/v1/payout", payout({ amount: each, order_id: "race-same" }), merchant));
+    const responses = await Promise.all([...distinct, ...repeated]);
+    const accepted = responses.filter((response) => response.status === 200);
+    const refused = responses.filter((response) => response.status !== 200);
+    expect(new Set(refused.map((response) => response.body.error.code))).toEqual(new Set(["payout.insufficient_funds"]));
+    const payouts = await getTestDb().payout.findMany({ where: { merchantId: merchant.merchantId } });
+    expect(payouts).toHaveLength(affordable);
+    expect(new Set(accepted.map((response) => response.body.result.uuid)).size).toBe(payouts.length);
+    expect(payouts.filter((row) => row.orderId === "race-same").length).toBeLessThanOrEqual(1);
+    const balance = await balanceOf(merchant);
+    expect(Number(balance.available)).toBeGreaterThanOrEqual(0);
+    expect(Number(balance.available)).toBeLessThan(Number(each));
+    expect(Number(balance.payout_held)).toBe(affordable * Number(each));
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+});
+
+describe("payout services", () => {
+  it("quotes as commission the fee a payout charges", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const fee = await serviceFee("USDT", "tron");
+    const created = (await callSigned("/v1/payout", payout({ amount: "10" }), merchant)).body.result;
+    expect(created.commission).toBe(fee);
+  });
+});

@@ -1,0 +1,188 @@
+import type { Payout } from "@/generated/prisma/client";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import type { NetworkId } from "@/lib/catalogue";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { addressChainOf, getChainSender } from "@/lib/chains/registry";
+import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
+import type { ChainSender } from "@/lib/chains/types";
+import { factsToCatchUp, type PayoutFact, type TransferProgress } from "@/lib/domain/payout/transition";
+import { log } from "@/lib/log";
+import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
+import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { applyPayoutFact } from "./apply-payout-fact";
+
+export interface PayoutSendDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">;
+  now(): Date;
+}
+
+/** Refusals of a payout's transfer (other than the hot wallet lacking funds) before it fails. */
+export const MAX_FAILED_ATTEMPTS = 3;
+/**
+ * The wait before the next attempt: doubling from 10 s, at most 10 minutes after a refusal, at
+ * most a minute while only funds are missing (they may arrive with the next sweep).
+ */
+function backoffMs(waits: number, isShortOfFunds: boolean): number {
+  return Math.min(10_000 * 2 ** Math.min(waits, 16), isShortOfFunds ? 60_000 : 600_000);
+}
+
+const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
+
+/**
+ * One pass of a network's payouts, idempotent over durable state (any number of workers): each
+ * approved payout gets its on-chain transfer planned from the hot wallet; the network's
+ * outgoing transfers are signed, broadcast and followed (lib/services/outgoing: bytes stored
+ * before broadcast, never signed twice); then each payout catches up with its transfer —
+ * broadcasting, sent, confirmed (the reserve paid out), or, when the transfer was refused or
+ * died, another attempt after a backoff (waiting without limit while the hot wallet is short of
+ * funds), or failed with its reserve released after repeated refusals.
+ */
+/** A pass over every network that has payouts on their way (networks without a sender wait). */
+export async function sendAllPayouts(deps: PayoutSendDeps): Promise<{ planned: number; confirmed: number }> {
+  const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
+  const total = { planned: 0, confirmed: 0 };
+  for (const { network } of networks) {
+    const sender = getChainSender(deps.db, deps.config, network);
+    if (!sender) continue;
+    try {
+      const pass = await sendPayouts(deps, network as NetworkId, sender);
+      total.planned += pass.planned;
+      total.confirmed += pass.confirmed;
+    } catch (error) {
+      log.warn("payout pass failed; the next pass retries", { network, error });
+    }
+  }
+  return total;
+}
+
+export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, sender: ChainSender): Promise<{ planned: number; confirmed: number }> {
+  const keys = await loadKeyMaterial(deps.db, deps.secretBox);
+  const hot = deriveSigningKey(keys.openSeed(), network, HOT_WALLET_INDEX, addressChainOf(deps.config, network));
+  const keyFor = (transfer: { fromIndex: number }) => {
+    if (transfer.fromIndex !== HOT_WALLET_INDEX) throw new Error("payouts are sent from the hot wallet only");
+    return hot;
+  };
+  const first = await advancePayouts(deps, network, hot.address);
+  // Sweeps share the network's senders: only payout transfers (from the hot wallet) go out here.
+  await sendOutgoingTransfers(deps, network, sender, keyFor, { fromAddress: hot.address });
+  await followOutgoingTransfers(deps, network, sender, keyFor, { fromAddress: hot.address });
+  const second = await advancePayouts(deps, network, hot.address);
+  return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };
+}
+
+async function advancePayouts(deps: PayoutSendDeps, network: NetworkId, hotAddress: string): Promise<{ planned: number; confirmed: number }> {
+  const due = await deps.db.payout.findMany({
+    where: { network, status: { in: SENDING_STATUSES } },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+  });
+  let planned = 0;
+  let confirmed = 0;
+  for (const { id } of due) {
+    try {
+      const outcome = await withTransaction(deps.db, (tx) => advancePayout(tx, id, hotAddress, deps.now()));
+      if (outcome === "planned") planned++;
+      if (outcome === "confirmed") confirmed++;
+    } catch (error) {
+      log.warn("payout not advanced; the next pass retries", { network, payoutId: id, error });
+    }
+  }
+  return { planned, confirmed };
+}
+
+type Advance = "planned" | "confirmed" | "moved" | "unchanged";
+
+/** One payout, under its row lock (a payout another worker holds is skipped this pass). */
+async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date): Promise<Advance> {
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM payouts WHERE id = ${id}::uuid AND status IN ('approved', 'broadcasting', 'sent') FOR UPDATE SKIP LOCKED`;
+  if (!locked) return "unchanged";
+  let payout = await tx.payout.findUniqueOrThrow({ where: { id } });
+  const reference = transferReference(payout);
+  const transfer = await tx.outgoingTransfer.findUnique({ where: { reference } });
+
+  if (!transfer) {
+    if (payout.status !== "approved" || payout.nextAttemptAt > now) return "unchanged";
+    await planOutgoingTransfer(
+      tx,
+      {
+        kind: "payout",
+        reference,
+        network: payout.network,
+        currency: payout.currency,
+        fromAddress: hotAddress,
+        fromIndex: HOT_WALLET_INDEX,
+        toAddress: payout.address,
+        memo: payout.memo ?? undefined,
+        amountMinor: toMinor(payout.amountMinor),
+        coveredMinor: toMinor(payout.amountMinor),
+      },
+      now,
+    );
+    return "planned";
+  }
+
+  const progress = progressOf(transfer.status);
+  if (progress === "dropped") return handleDroppedAttempt(tx, payout, transfer, now);
+  let outcome: Advance = "unchanged";
+  for (const kind of factsToCatchUp(payout.status as Parameters<typeof factsToCatchUp>[0], progress)) {
+    const moved = await applyPayoutFact(tx, payout, { kind } as PayoutFact, now, { txid: transfer.txid ?? "", waitReason: "" });
+    if (!moved) break;
+    payout = moved;
+    outcome = kind === "transfer_confirmed" ? "confirmed" : "moved";
+  }
+  return outcome;
+}
+
+/**
+ * The current attempt's transfer was refused or died without moving anything: the payout
+ * waits and tries again — without limit while the hot wallet lacks the funds, up to
+ * MAX_FAILED_ATTEMPTS for any other refusal, then it fails and its reserve comes back.
+ */
+async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastError: string; isShortOfFunds: boolean }, now: Date): Promise<Advance> {
+  const failedAttempts = payout.failedAttempts + (transfer.isShortOfFunds ? 0 : 1);
+  const reason = transfer.isShortOfFunds ? `the hot wallet cannot cover it yet: ${transfer.lastError}` : transfer.lastError || "the transfer was refused";
+  if (failedAttempts >= MAX_FAILED_ATTEMPTS) {
+    await applyPayoutFact(tx, payout, { kind: "transfer_gave_up" }, now, { failedAttempts, waitReason: reason.slice(0, 500) });
+    log.error("payout failed after repeated refusals; its reserve is released", { payoutId: payout.id, reason });
+    return "moved";
+  }
+  const retry = {
+    attempt: payout.attempt + 1,
+    failedAttempts,
+    waitReason: reason.slice(0, 500),
+    nextAttemptAt: new Date(now.getTime() + backoffMs(payout.attempt - 1, transfer.isShortOfFunds)),
+  };
+  if (payout.status === "approved") {
+    await tx.payout.update({ where: { id: payout.id }, data: { ...retry, updatedAt: now } });
+  } else {
+    await applyPayoutFact(tx, payout, { kind: "transfer_dropped" }, now, { ...retry, txid: "" });
+  }
+  return "moved";
+}
+
+export function transferReference(payout: Pick<Payout, "id" | "attempt">): string {
+  return `payout:${payout.id}:send:${payout.attempt}`;
+}
+
+function progressOf(status: string): TransferProgress {
+  switch (status) {
+    case "planned":
+      return "planned";
+    case "signed":
+      return "signed";
+    case "broadcast":
+    case "seen":
+      return "broadcast";
+    case "confirmed":
+      return "confirmed";
+    default:
+      return "dropped"; // failed or replaced: nothing moved
+  }
+}

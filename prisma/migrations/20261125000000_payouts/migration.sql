@@ -1,0 +1,50 @@
+-- Payouts: money a merchant sends out of its balance, sent as outgoing transfers.
+ALTER TABLE "merchants" ADD COLUMN "payout_fee_on_top" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "outgoing_transfers" ADD COLUMN "is_short_of_funds" BOOLEAN NOT NULL DEFAULT false;
+
+CREATE TABLE "payouts" (
+    "id" UUID NOT NULL,
+    "merchant_id" UUID NOT NULL,
+    "order_id" TEXT NOT NULL,
+    "kind" TEXT NOT NULL DEFAULT 'payout',
+    "source" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "currency" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "address" TEXT NOT NULL,
+    "memo" TEXT,
+    "amount_minor" DECIMAL(78,0) NOT NULL,
+    "fee_minor" DECIMAL(78,0) NOT NULL,
+    "debit_minor" DECIMAL(78,0) NOT NULL,
+    "requested_amount" TEXT NOT NULL,
+    "is_subtract" BOOLEAN NOT NULL,
+    "url_callback" TEXT,
+    "created_by" TEXT NOT NULL,
+    "approved_by" TEXT,
+    "approved_at" TIMESTAMPTZ(3),
+    "txid" TEXT NOT NULL DEFAULT '',
+    "attempt" INTEGER NOT NULL DEFAULT 1,
+    "failed_attempts" INTEGER NOT NULL DEFAULT 0,
+    "wait_reason" TEXT NOT NULL DEFAULT '',
+    "next_attempt_at" TIMESTAMPTZ(3) NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "payouts_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "payouts_status_check" CHECK ("status" IN ('pending', 'approved', 'broadcasting', 'sent', 'confirmed', 'failed', 'cancelled')),
+    CONSTRAINT "payouts_source_check" CHECK ("source" IN ('api', 'manual')),
+    CONSTRAINT "payouts_amounts_check" CHECK ("amount_minor" > 0 AND "fee_minor" >= 0 AND "debit_minor" = "amount_minor" + "fee_minor")
+);
+CREATE UNIQUE INDEX "payouts_merchant_id_order_id_key" ON "payouts"("merchant_id", "order_id");
+CREATE INDEX "payouts_merchant_id_created_at_idx" ON "payouts"("merchant_id", "created_at");
+CREATE INDEX "payouts_network_status_idx" ON "payouts"("network", "status");
+ALTER TABLE "payouts" ADD CONSTRAINT "payouts_merchant_id_fkey" FOREIGN KEY ("merchant_id") REFERENCES "merchants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Payout fees are platform income, apart from the fees taken at reception.
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_bucket_check";
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_bucket_check"
+  CHECK ("bucket" IN ('chain', 'incoming', 'maturing', 'available', 'payout_held', 'fees', 'payout_fees', 'network_fees', 'debt'));
+ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_sign_check";
+ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_sign_check"
+  CHECK (("owner" = 'platform' AND "bucket" <> 'debt') OR ("owner" <> 'platform' AND "bucket" NOT IN ('chain', 'fees', 'payout_fees', 'network_fees') AND
+         CASE WHEN "bucket" = 'debt' THEN "balance" <= 0 ELSE "balance" >= 0 END));
