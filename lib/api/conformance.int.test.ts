@@ -26,6 +26,14 @@ const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<ob
     },
     isSameOnFreshKey: true,
   },
+  "/v1/payout/batch": { body: async () => ({ payouts: [{ amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: "b-1" }] }) },
+  "/v1/payout/mass": {
+    body: async (merchant) => {
+      await fundMerchant(merchant, "50.00");
+      return { payouts: [{ amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `mass-${randomUUID()}` }] };
+    },
+    isSameOnFreshKey: true,
+  },
 };
 
 const IDEMPOTENT = OPERATIONS.filter((entry) => entry.idempotent);

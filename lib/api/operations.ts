@@ -15,7 +15,7 @@ import {
 } from "./ops/webhooks/webhook-ops";
 import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp, sendPaymentEmailOp } from "./ops/payments/payment-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
-import { batchInfoOp, createPaymentBatchOp } from "./ops/payments/batch-ops";
+import { batchInfoOp, createPaymentBatchOp, createPayoutBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import {
@@ -26,6 +26,7 @@ import {
   createPayoutOp,
   getPayoutFeeConfigOp,
   listPayoutsOp,
+  massPayoutOp,
   payoutInfoOp,
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
@@ -60,6 +61,8 @@ export const OPERATIONS: readonly OperationEntry[] = [
 
   // Payouts and balances
   { method: "POST", path: "/v1/payout", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createPayoutOp },
+  { method: "POST", path: "/v1/payout/batch", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createPayoutBatchOp },
+  { method: "POST", path: "/v1/payout/mass", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: massPayoutOp },
   { method: "POST", path: "/v1/payout/info", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: payoutInfoOp },
   { method: "POST", path: "/v1/payout/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutsOp },
   { method: "POST", path: "/v1/payout/approve", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: approvePayoutOp },

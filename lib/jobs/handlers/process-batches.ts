@@ -4,7 +4,10 @@ import { isAppError, parseInput } from "@/lib/errors";
 import { decideBatchItem } from "@/lib/domain/batch/transition";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
 import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
-import { batchElementId } from "@/lib/services/batches/payment-batches";
+import { batchElementId } from "@/lib/services/batches/batches";
+import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
+import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
+import { toPayoutObject } from "@/lib/services/payouts/payout-view";
 import { withTransaction } from "@/lib/db/transaction";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
@@ -13,7 +16,8 @@ const LEASE_SECONDS = 60;
 /** Elements of a `continue` batch in flight at once. */
 const ELEMENT_PARALLELISM = 8;
 
-export interface BatchDeps extends InvoiceDeps {
+export interface BatchDeps extends Omit<InvoiceDeps, "config">, Omit<PayoutDeps, "config"> {
+  config: InvoiceDeps["config"] & PayoutDeps["config"];
   /** The single call's answer for an invoice it created: what a done element records. */
   presentInvoice(invoice: Invoice): Promise<unknown>;
 }
@@ -48,9 +52,10 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   const batchId = await claimBatch(deps.db, deps.now());
   if (!batchId) return null;
   const batch = await deps.db.batch.findUniqueOrThrow({ where: { id: batchId } });
-  // Under `stop` the order decides what is skipped, so elements go one at a time; under
-  // `continue` they are independent and several run at once.
-  const parallelism = batch.onError === "stop" ? 1 : ELEMENT_PARALLELISM;
+  // Under `stop` the order decides what is skipped, and payouts are taken from the balance in
+  // order, so those go one at a time; the invoices of a `continue` batch are independent and
+  // several are made at once.
+  const parallelism = batch.onError === "stop" || batch.kind !== "payment" ? 1 : ELEMENT_PARALLELISM;
   // A `stop` batch whose worker died after a failure stays stopped when claimed again.
   let isStopped = batch.onError === "stop" && batch.failed > 0;
   for (;;) {
@@ -78,17 +83,34 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   return batchId;
 }
 
-/** Creates one element's invoice and records the outcome with the counters; true when it failed. */
-async function processElement(deps: BatchDeps, batch: { id: string; merchantId: string }, item: { idx: number; request: string }): Promise<boolean> {
+type BatchRow = { id: string; merchantId: string; kind: string; createdBy: string | null };
+
+/**
+ * What one element of each kind of batch makes, answered as the single call answers: with the
+ * same checks and codes. An element interrupted by a crash finds its object again when run
+ * anew — an invoice by the id derived from its position, a payout by its order_id.
+ */
+const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: number, request: unknown) => Promise<unknown>> = {
+  payment: async (deps, batch, idx, request) => {
+    const invoice = await createInvoice(deps, batch.merchantId, parseInput(CREATE_PAYMENT_INPUT, request), { invoiceId: batchElementId(batch.id, idx) });
+    return deps.presentInvoice(invoice);
+  },
+  payout: async (deps, batch, _idx, request) => {
+    const payout = await createPayout(deps, batch.merchantId, parseInput(CREATE_PAYOUT_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });
+    return toPayoutObject(payout);
+  },
+};
+
+/** Makes one element's object and records the outcome with the counters; true when it failed. */
+async function processElement(deps: BatchDeps, batch: BatchRow, item: { idx: number; request: string }): Promise<boolean> {
   let outcome: { result: string } | { error: string };
   // spec: Batch and item status — pending → processing → done or error.
   const start = decideBatchItem("started");
   await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: item.idx, status: { in: start.from } }, data: { status: start.to } });
   try {
-    // The same checks and codes as the single call.
-    const input = parseInput(CREATE_PAYMENT_INPUT, JSON.parse(item.request));
-    const invoice = await createInvoice(deps, batch.merchantId, input, { invoiceId: batchElementId(batch.id, item.idx) });
-    outcome = { result: JSON.stringify(await deps.presentInvoice(invoice)) };
+    const handler = ELEMENT_HANDLERS[batch.kind];
+    if (!handler) throw new Error(`no handler for ${batch.kind} batches`);
+    outcome = { result: JSON.stringify(await handler(deps, batch, item.idx, JSON.parse(item.request))) };
   } catch (error) {
     outcome = { error: messageOf(error) };
   }

@@ -20,3 +20,56 @@ export function describePayout(payout: Payout) {
     isFinal: isFinalPayoutStatus(status),
   };
 }
+
+/** spec: Payout — the fields of create and mass responses, then the designed ones of the full object. */
+export interface PayoutObject {
+  uuid: string;
+  order_id: string;
+  amount: string;
+  currency: string;
+  network: string;
+  address: string;
+  txid: string;
+  status: string;
+  is_final: boolean;
+  approval_required: boolean;
+  source: string;
+  created_at: string;
+  updated_at: string;
+  /** Designed: the internal status (spec: Payout status), e.g. `broadcasting`. */
+  internal_status: string;
+  memo: string;
+  is_subtract: boolean;
+  /** Designed: the payout fee, what the recipient receives, and what the balance gave. */
+  commission: string;
+  receive_amount: string;
+  debit_amount: string;
+  /** Designed: why an approved payout is not moving yet (empty when it is). */
+  wait_reason: string;
+}
+
+export function toPayoutObject(payout: Payout): PayoutObject {
+  const view = describePayout(payout);
+  return {
+    uuid: payout.id,
+    order_id: payout.orderId,
+    amount: view.amount,
+    currency: payout.currency,
+    network: payout.network,
+    address: payout.address,
+    txid: payout.txid,
+    status: view.coarseStatus,
+    is_final: view.isFinal,
+    approval_required: payout.source === "manual",
+    source: payout.source,
+    created_at: payout.createdAt.toISOString(),
+    updated_at: payout.updatedAt.toISOString(),
+    internal_status: payout.status,
+    memo: payout.memo ?? "",
+    is_subtract: payout.isSubtract,
+    commission: view.fee,
+    receive_amount: view.receiveAmount,
+    debit_amount: view.debitAmount,
+    wait_reason: payout.waitReason,
+  };
+}

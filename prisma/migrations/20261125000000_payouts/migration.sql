@@ -48,3 +48,6 @@ ALTER TABLE "ledger_accounts" DROP CONSTRAINT "ledger_accounts_sign_check";
 ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_sign_check"
   CHECK (("owner" = 'platform' AND "bucket" <> 'debt') OR ("owner" <> 'platform' AND "bucket" NOT IN ('chain', 'fees', 'payout_fees', 'network_fees') AND
          CASE WHEN "bucket" = 'debt' THEN "balance" <= 0 ELSE "balance" >= 0 END));
+
+-- A payout batch's payouts are created by whoever submitted it.
+ALTER TABLE "batches" ADD COLUMN "created_by" TEXT;

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { createPaymentBatch, getBatchInfo } from "@/lib/services/batches/payment-batches";
+import { createBatch, getBatchInfo } from "@/lib/services/batches/batches";
 import { defineOperation } from "../../operation";
 import { toBatch } from "../../serialize/batch";
-import { merchantOf } from "../context";
+import { actorOf, merchantOf } from "../context";
 
 export const createPaymentBatchOp = defineOperation({
   // Elements are checked one by one when processed: a bad element fails only itself.
@@ -12,7 +12,7 @@ export const createPaymentBatchOp = defineOperation({
   handle: async (input, context) => {
     const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" });
     const { completeWithin } = context;
-    const batch = await createPaymentBatch(context.deps.db, merchantOf(context), input, context.deps.now(), {
+    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "payment", elements: input.payments, on_error: input.on_error }, context.deps.now(), {
       onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
     });
     return answer(batch);
@@ -29,5 +29,21 @@ export const batchInfoOp = defineOperation({
     const offset = input.offset !== undefined && input.offset >= 0 ? input.offset : 0;
     const { batch, items } = await getBatchInfo(context.deps.db, merchantOf(context), { batch_id: input.batch_id, limit, offset });
     return toBatch(batch, items);
+  },
+});
+
+export const createPayoutBatchOp = defineOperation({
+  // spec: POST /v1/payout/batch — elements as in create, order_id mandatory in each (checked per element).
+  schema: z.object({ payouts: z.array(z.unknown()), on_error: z.enum(["continue", "stop"]).default("continue") }),
+  invalidBody: "batch.bad_request",
+  fieldErrors: { payouts: "batch.empty" },
+  handle: async (input, context) => {
+    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "payout", count: batch.total, status: "pending" });
+    const { completeWithin } = context;
+    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "payout", elements: input.payouts, on_error: input.on_error }, context.deps.now(), {
+      createdBy: actorOf(context),
+      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
+    });
+    return answer(batch);
   },
 });

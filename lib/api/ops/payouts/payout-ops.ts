@@ -2,10 +2,10 @@ import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
-import type { InputSpec } from "@/lib/errors";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { createPayout } from "@/lib/services/payouts/create-payout";
+import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
 import {
   calculatePayout,
   cancelPayout,
@@ -17,38 +17,11 @@ import {
 } from "@/lib/services/payouts/manage-payouts";
 import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 import { formatAmount } from "@/lib/domain/money/amount";
+import { AppError, isAppError, parseInput } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { defineOperation } from "../../operation";
 import { toPayoutObject } from "../../serialize/payout";
 import { actorOf, merchantOf } from "../context";
-
-/** spec: POST /v1/payout — the body, whether alone or as an element of a mass or batch call. */
-export const createPayoutBodySchema = z.object({
-  amount: z.string(),
-  currency: z.string(),
-  order_id: z.string().max(128).optional(),
-  address: z.string().max(256).optional(),
-  network: optionalText,
-  is_subtract: z.boolean().optional(),
-  memo: z.string().max(120).optional(),
-  url_callback: optionalText,
-  from_currency: optionalText,
-  source: z.enum(["api", "manual"]).optional(),
-});
-
-export const CREATE_PAYOUT_INPUT: InputSpec<typeof createPayoutBodySchema> = {
-  schema: createPayoutBodySchema,
-  invalidBody: "payout.bad_request",
-  fieldErrors: {
-    amount: "payout.bad_amount",
-    currency: "payout.unknown_currency",
-    order_id: "payout.order_id_required",
-    address: "payout.bad_address",
-    network: "payout.asset_mismatch",
-    memo: "payout.memo_too_long",
-    url_callback: "payout.bad_url_callback",
-    from_currency: "payout.from_currency_unsupported",
-  },
-};
 
 export const createPayoutOp = defineOperation({
   ...CREATE_PAYOUT_INPUT,
@@ -151,5 +124,35 @@ export const balanceOp = defineOperation({
         };
       }),
     };
+  },
+});
+
+/** spec: Limits — the legacy mass call takes at most 100 payouts. */
+const MAX_MASS_PAYOUTS = 100;
+
+/**
+ * spec: POST /v1/payout/mass (legacy) — synchronous, in order; each element idempotent by its
+ * order_id; a failed element answers a human message, not a code.
+ */
+export const massPayoutOp = defineOperation({
+  schema: z.object({ payouts: z.array(z.unknown()), source: z.enum(["api", "manual"]).optional() }),
+  invalidBody: "payout.bad_request",
+  fieldErrors: { payouts: "payout.empty_batch" },
+  handle: async (input, context) => {
+    if (input.payouts.length === 0) throw new AppError("payout.empty_batch");
+    if (input.payouts.length > MAX_MASS_PAYOUTS) throw new AppError("payout.batch_too_large");
+    const items = [];
+    for (const element of input.payouts) {
+      const orderId = typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : "";
+      try {
+        const withSource = typeof element === "object" && element !== null && input.source !== undefined ? { source: input.source, ...element } : element;
+        const payout = toPayoutObject(await createPayout(context.deps, merchantOf(context), parseInput(CREATE_PAYOUT_INPUT, withSource), { actor: actorOf(context) }));
+        items.push({ uuid: payout.uuid, order_id: payout.order_id, status: payout.status, is_final: payout.is_final, approval_required: payout.approval_required, success: true });
+      } catch (error) {
+        if (!isAppError(error) || error.status >= 500) log.warn("mass payout element failed", { orderId, error });
+        items.push({ order_id: orderId, success: false, message: isAppError(error) ? error.message : "internal error; the payout was not created" });
+      }
+    }
+    return { items };
   },
 });

@@ -6,28 +6,33 @@ import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { afterCommit, withTransaction } from "@/lib/db/transaction";
 import { notifyBatchCreated } from "@/lib/db/work-signals";
 
-/** spec: Limits — a payment batch holds 1 to 5000 elements. */
+/** spec: Limits — a payment, payout or refund batch holds 1 to 5000 elements. */
 export const MAX_BATCH_ELEMENTS = 5000;
 
 export type OnError = "continue" | "stop";
+export type BatchKind = "payment" | "payout" | "refund";
 
-/** spec: POST /v1/payment/batch — records the batch and its elements; the worker processes them. */
-export async function createPaymentBatch(
+/**
+ * spec: POST /v1/payment/batch, /v1/payout/batch — records the batch and its elements in one
+ * transaction; the worker processes them. Elements are checked one by one when processed, so a
+ * bad element fails only itself.
+ */
+export async function createBatch(
   db: Db,
   merchantId: string,
-  input: { payments: unknown[]; on_error: OnError },
+  input: { kind: BatchKind; elements: unknown[]; on_error: OnError },
   now: Date,
-  options: { onWritten?: (tx: Tx, batch: Batch) => Promise<void> } = {},
+  options: { createdBy?: string; onWritten?: (tx: Tx, batch: Batch) => Promise<void> } = {},
 ): Promise<Batch> {
-  if (input.payments.length === 0) throw new AppError("batch.empty");
-  if (input.payments.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
+  if (input.elements.length === 0) throw new AppError("batch.empty");
+  if (input.elements.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
   const id = randomUUID();
   return withTransaction(db, async (tx) => {
     const batch = await tx.batch.create({
-      data: { id, merchantId, kind: "payment", onError: input.on_error, total: input.payments.length, createdAt: now, updatedAt: now },
+      data: { id, merchantId, kind: input.kind, onError: input.on_error, total: input.elements.length, createdBy: options.createdBy ?? null, createdAt: now, updatedAt: now },
     });
     await tx.batchItem.createMany({
-      data: input.payments.map((element, idx) => ({
+      data: input.elements.map((element, idx) => ({
         batchId: id,
         idx,
         orderId: typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : null,

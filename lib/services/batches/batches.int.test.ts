@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { processOneBatch, SKIPPED_MESSAGE } from "@/lib/jobs/handlers/process-batches";
-import { batchElementId } from "./payment-batches";
+import { batchElementId } from "./batches";
 
 const good = (i: number) => ({ amount: String(10 + i), currency: "USD", to_currency: "USDT", network: "tron", order_id: `b-${i}` });
 
