@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { fundMerchant } from "@/lib/testing/funding";
+import { fundMerchant, payInvoice } from "@/lib/testing/funding";
 import { callApi, getTestDb, makeMerchant, makeTestDeps, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { MAX_BODY_BYTES } from "./dispatch";
 import { hashRequestBody } from "./idempotency";
@@ -24,6 +24,14 @@ const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<ob
       await fundMerchant(merchant, "50.00");
       return { amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `conformance-${randomUUID()}` };
     },
+    isSameOnFreshKey: true,
+  },
+  "/v1/payment/refund": {
+    body: async (merchant) => {
+      const paid = await payInvoice(merchant, "50.00");
+      return { uuid: paid.uuid, amount: "5" };
+    },
+    // The triple (payment, address, amount) names the refund: a fresh key finds it again.
     isSameOnFreshKey: true,
   },
   "/v1/payout/batch": { body: async () => ({ payouts: [{ amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: "b-1" }] }) },

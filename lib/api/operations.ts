@@ -30,6 +30,7 @@ import {
   payoutInfoOp,
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
+import { createRefundOp, getRefundFeeConfigOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -58,6 +59,11 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/batch/info", auth: signed(UNIFIED_AND_SPLIT), idempotent: false, envelope: "standard", operation: batchInfoOp },
   { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
   { method: "POST", path: "/v1/payment/accepted/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAcceptedOp },
+
+  // Refunds
+  { method: "POST", path: "/v1/payment/refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundOp },
+  { method: "POST", path: "/v1/refund/fee-config/get", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: getRefundFeeConfigOp },
+  { method: "POST", path: "/v1/refund/fee-config/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setRefundFeeConfigOp },
 
   // Payouts and balances
   { method: "POST", path: "/v1/payout", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createPayoutOp },

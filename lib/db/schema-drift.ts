@@ -142,9 +142,13 @@ export function shapeFromPrismaSchema(schemaPath = path.join(process.cwd(), "pri
 
 /**
  * Partial unique indexes the migrations create, which Prisma's schema language cannot express:
- * a nonce or seqno is held by one live outgoing transaction of an address at a time.
+ * a nonce or seqno is held by one live outgoing transaction of an address at a time; a live
+ * refund is unique per (payment, address, amount).
  */
 const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
+  payouts: {
+    payouts_live_refund_key: "unique(invoice_id, address, requested_amount) partial",
+  },
   outgoing_transfers: {
     outgoing_transfers_live_nonce_key: "unique(network, from_address, nonce) partial",
     outgoing_transfers_live_seqno_key: "unique(network, from_address, seqno) partial",

@@ -114,6 +114,15 @@ export const ERROR_CATALOGUE = {
   "payout.duplicate_reference": { status: 409, message: "order_id names a payout made with other terms." },
   "payout.not_pending": { status: 409, message: "Only a pending payout can be approved, rejected or cancelled." },
   "payout.convert_no_rate": { status: 503, message: "No exchange rate is available now; retry later." },
+  "refund.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+  "refund.no_address": { status: 400, message: "The payer's address is not known: give address." },
+  "refund.bad_amount": { status: 400, message: "amount must be a positive decimal string within the asset's decimals." },
+  "refund.nothing_to_refund": { status: 400, message: "The payment has nothing left to refund." },
+  "refund.dust": { status: 400, message: "The amount does not exceed the network fee of sending it." },
+  "refund.destination_internal": { status: 400, message: "The address belongs to this service; refund to an outside address." },
+  "refund.exceeds_refundable": { status: 400, message: "The amount exceeds what is left to refund of the payment." },
+  "refund.exceeds_excess": { status: 400, message: "The amount exceeds the overpaid excess." },
+  "refund.reference_collision": { status: 409, message: "The refund's reference is taken; retry." },
 
   // Exchange rates
   "rate.bad_request": { status: 400, message: "The request body does not match the operation's schema." },

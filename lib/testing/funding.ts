@@ -1,14 +1,21 @@
 import { callSigned, makeMerchant, type TestMerchant } from "./harness";
 
 /**
- * Gives a merchant an available balance the way money really arrives: an invoice in USDT on the
- * tron sandbox chain, paid in full and confirmed (the test configuration matures at once).
- * Returns the merchant's available USDT on tron afterwards.
+ * An invoice in USDT on the tron sandbox chain, paid in full from a sandbox payer address and
+ * confirmed (the test configuration matures at once): money arriving the way it really does.
+ * Returns the invoice as payment info shows it after payment.
  */
-export async function fundMerchant(merchant: TestMerchant, usd = "200.00"): Promise<string> {
-  const invoice = (await callSigned("/v1/payment", { amount: usd, currency: "USD", to_currency: "USDT", network: "tron" }, merchant)).body.result;
+export async function payInvoice(merchant: TestMerchant, usd = "200.00"): Promise<{ uuid: string; payer_amount: string; payer_address: string; order_id: string }> {
+  const orderId = `paid-${Math.random().toString(36).slice(2)}`;
+  const invoice = (await callSigned("/v1/payment", { amount: usd, currency: "USD", to_currency: "USDT", network: "tron", order_id: orderId }, merchant)).body.result;
   await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
   await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
+  return (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant)).body.result;
+}
+
+/** Gives a merchant an available balance through a paid invoice; returns its available USDT on tron. */
+export async function fundMerchant(merchant: TestMerchant, usd = "200.00"): Promise<string> {
+  await payInvoice(merchant, usd);
   const balances = (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant)).body.result.balances;
   return balances[0]?.available ?? "0";
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Payout } from "@/generated/prisma/client";
+import type { Payout, Prisma } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
@@ -125,56 +125,69 @@ export async function createPayout(deps: PayoutDeps, merchantId: string, input: 
   const { destination, amounts } = terms;
   const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
   return withTransaction(deps.db, async (tx) => {
-    const id = randomUUID();
-    const { count } = await tx.payout.createMany({
-      data: [
-        {
-          id,
-          merchantId,
-          orderId: terms.orderId,
-          source: terms.source,
-          status,
-          currency: destination.asset.symbol,
-          network: destination.network,
-          address: destination.address,
-          memo: destination.memo ?? null,
-          amountMinor: amounts.amount.toString(),
-          feeMinor: amounts.fee.toString(),
-          debitMinor: amounts.debit.toString(),
-          requestedAmount: terms.requestedMinor.toString(),
-          isSubtract: terms.isSubtract,
-          urlCallback: terms.urlCallback ?? null,
-          createdBy: options.actor,
-          approvedBy: status === "approved" ? options.actor : null,
-          approvedAt: status === "approved" ? now : null,
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        },
-      ],
-      skipDuplicates: true,
-    });
-    if (count === 0) {
-      // The order_id is taken (the unique index waited for a concurrent creator to commit).
-      const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
-      if (!hasSameTerms(existing, terms)) {
-        throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
-      }
-      await options.onWritten?.(tx, existing);
-      return existing;
+    const payout = await recordNewPayout(
+      tx,
+      {
+        id: randomUUID(),
+        merchantId,
+        orderId: terms.orderId,
+        source: terms.source,
+        status,
+        currency: destination.asset.symbol,
+        network: destination.network,
+        address: destination.address,
+        memo: destination.memo ?? null,
+        amountMinor: amounts.amount.toString(),
+        feeMinor: amounts.fee.toString(),
+        debitMinor: amounts.debit.toString(),
+        requestedAmount: terms.requestedMinor.toString(),
+        isSubtract: terms.isSubtract,
+        urlCallback: terms.urlCallback ?? null,
+        createdBy: options.actor,
+        approvedBy: status === "approved" ? options.actor : null,
+        approvedAt: status === "approved" ? now : null,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+      now,
+    );
+    if (payout) {
+      await options.onWritten?.(tx, payout);
+      return payout;
     }
-    const asset = assetKey(destination.asset.symbol, destination.network);
-    const balance = await lockSpendableBalance(tx, merchantId, asset);
-    const verdict = judgeReserve(balance, amounts.debit);
-    if (verdict === "in_debt") throw new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
-    if (verdict === "funds_maturing") throw new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
-    if (verdict === "insufficient_funds") throw new AppError("payout.insufficient_funds");
-    await postJournal(tx, payoutReservedJournal({ payoutId: id, merchantId, asset, debit: amounts.debit }), now);
-    const payout = await tx.payout.findUniqueOrThrow({ where: { id } });
-    await recordPayoutEvent(tx, payout, now);
-    await options.onWritten?.(tx, payout);
-    return payout;
+    // The order_id is taken (the unique index waited for a concurrent creator to commit).
+    const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
+    if (!hasSameTerms(existing, terms)) {
+      throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
+    }
+    await options.onWritten?.(tx, existing);
+    return existing;
   });
+}
+
+/**
+ * Inside the caller's transaction: records a new payout (or refund), then, under the balance's
+ * row lock, reserves its debit `available → payout_held` and announces its first status.
+ * Returns null, writing nothing, when a unique key (the merchant's order_id, a live refund's
+ * payment, address and amount) is taken — the unique index waits for a concurrent creator to
+ * commit, so the caller then finds the existing one.
+ */
+export async function recordNewPayout(tx: Tx, data: Prisma.PayoutCreateManyInput, now: Date): Promise<Payout | null> {
+  const { count } = await tx.payout.createMany({ data: [data], skipDuplicates: true });
+  if (count === 0) return null;
+  const id = data.id;
+  const asset = assetKey(data.currency, data.network);
+  const debit = BigInt(String(data.debitMinor));
+  const balance = await lockSpendableBalance(tx, data.merchantId, asset);
+  const verdict = judgeReserve(balance, debit);
+  if (verdict === "in_debt") throw new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
+  if (verdict === "funds_maturing") throw new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
+  if (verdict === "insufficient_funds") throw new AppError("payout.insufficient_funds");
+  await postJournal(tx, payoutReservedJournal({ payoutId: id, merchantId: data.merchantId, asset, debit }), now);
+  const payout = await tx.payout.findUniqueOrThrow({ where: { id } });
+  await recordPayoutEvent(tx, payout, now);
+  return payout;
 }
 
 /** Whether a repeated request asks for the same payout as the one recorded under its order_id. */

@@ -1,5 +1,6 @@
 -- Payouts: money a merchant sends out of its balance, sent as outgoing transfers.
 ALTER TABLE "merchants" ADD COLUMN "payout_fee_on_top" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "merchants" ADD COLUMN "refund_fee_payer" TEXT NOT NULL DEFAULT 'merchant' CHECK ("refund_fee_payer" IN ('merchant', 'customer'));
 ALTER TABLE "outgoing_transfers" ADD COLUMN "is_short_of_funds" BOOLEAN NOT NULL DEFAULT false;
 
 CREATE TABLE "payouts" (
@@ -7,6 +8,7 @@ CREATE TABLE "payouts" (
     "merchant_id" UUID NOT NULL,
     "order_id" TEXT NOT NULL,
     "kind" TEXT NOT NULL DEFAULT 'payout',
+    "invoice_id" UUID,
     "source" TEXT NOT NULL,
     "status" TEXT NOT NULL,
     "currency" TEXT NOT NULL,
@@ -33,11 +35,17 @@ CREATE TABLE "payouts" (
     CONSTRAINT "payouts_pkey" PRIMARY KEY ("id"),
     CONSTRAINT "payouts_status_check" CHECK ("status" IN ('pending', 'approved', 'broadcasting', 'sent', 'confirmed', 'failed', 'cancelled')),
     CONSTRAINT "payouts_source_check" CHECK ("source" IN ('api', 'manual')),
+    CONSTRAINT "payouts_kind_check" CHECK (("kind" = 'payout' AND "invoice_id" IS NULL) OR ("kind" = 'refund' AND "invoice_id" IS NOT NULL)),
     CONSTRAINT "payouts_amounts_check" CHECK ("amount_minor" > 0 AND "fee_minor" >= 0 AND "debit_minor" = "amount_minor" + "fee_minor")
 );
 CREATE UNIQUE INDEX "payouts_merchant_id_order_id_key" ON "payouts"("merchant_id", "order_id");
 CREATE INDEX "payouts_merchant_id_created_at_idx" ON "payouts"("merchant_id", "created_at");
 CREATE INDEX "payouts_network_status_idx" ON "payouts"("network", "status");
+CREATE INDEX "payouts_invoice_id_idx" ON "payouts"("invoice_id");
+-- spec: refunds are idempotent by (payment, address, amount) while the refund is live.
+CREATE UNIQUE INDEX "payouts_live_refund_key" ON "payouts"("invoice_id", "address", "requested_amount")
+  WHERE "kind" = 'refund' AND "status" NOT IN ('failed', 'cancelled');
+ALTER TABLE "payouts" ADD CONSTRAINT "payouts_invoice_id_fkey" FOREIGN KEY ("invoice_id") REFERENCES "invoices"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 ALTER TABLE "payouts" ADD CONSTRAINT "payouts_merchant_id_fkey" FOREIGN KEY ("merchant_id") REFERENCES "merchants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Payout fees are platform income, apart from the fees taken at reception.

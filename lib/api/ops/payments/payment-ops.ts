@@ -8,6 +8,9 @@ import { listInvoices } from "@/lib/services/invoices/list-invoices";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { sendInvoiceEmail } from "@/lib/services/invoices/send-invoice-email";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
+import { refundSummary } from "@/lib/services/payouts/create-refund";
+import { toRefundElement } from "@/lib/services/payouts/payout-view";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { defineOperation } from "../../operation";
 import { toPayment } from "../../serialize/payment";
 import { merchantOf } from "../context";
@@ -30,8 +33,12 @@ export const paymentInfoOp = defineOperation({
   fieldErrors: { uuid: "payment.bad_uuid" },
   handle: async (input, context) => {
     const invoice = await getMerchantInvoiceOrThrow(context.deps.db, merchantOf(context), input);
-    // Refunds come with the payout engine; until one exists every invoice has none.
-    return { ...(await toPayment(invoice, context.deps.config.publicBaseUrl)), refund_status: "none", refunds: [] };
+    const refunds = await context.deps.db.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund" }, orderBy: { createdAt: "asc" } });
+    return {
+      ...(await toPayment(invoice, context.deps.config.publicBaseUrl)),
+      refund_status: refundSummary(toMinor(invoice.amountPaidMinor), refunds),
+      refunds: refunds.map(toRefundElement),
+    };
   },
 });
 

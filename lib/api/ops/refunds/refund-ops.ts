@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { Payout } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
+import { toRefundObject } from "@/lib/services/payouts/payout-view";
+import { defineOperation } from "../../operation";
+import { actorOf, merchantOf } from "../context";
+
+export const createRefundOp = defineOperation({
+  schema: z.object({ uuid: z.string().optional(), order_id: z.string().optional(), address: optionalText, network: optionalText, amount: optionalText }),
+  invalidBody: "refund.bad_request",
+  fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
+  handle: async (input, context) => {
+    const { completeWithin } = context;
+    const merchantId = merchantOf(context);
+    const answer = async (refund: Payout) => {
+      const payment = await context.deps.db.invoice.findUniqueOrThrow({ where: { id: refund.invoiceId! }, select: { id: true, orderId: true } });
+      return toRefundObject(refund, payment);
+    };
+    const onWritten = completeWithin && (async (tx: Tx, refund: Payout) => completeWithin(tx, await answer(refund)));
+    return answer(await createRefund(context.deps, merchantId, input, { actor: actorOf(context), onWritten }));
+  },
+});
+
+export const getRefundFeeConfigOp = defineOperation({
+  schema: z.object({}),
+  invalidBody: "refund.bad_request",
+  handle: (_input, context) => getRefundFeeConfig(context.deps.db, merchantOf(context)),
+});
+
+export const setRefundFeeConfigOp = defineOperation({
+  schema: z.object({ payer: z.enum(["merchant", "customer"]) }),
+  invalidBody: "refund.bad_request",
+  handle: (input, context) => setRefundFeeConfig(context.deps.db, merchantOf(context), input.payer),
+});

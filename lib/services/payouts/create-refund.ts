@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import type { Payout, Prisma } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { findSettlementAsset, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
+import { validateAddress } from "@/lib/chains/addresses";
+import { addressChainOf } from "@/lib/chains/registry";
+import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { AppError } from "@/lib/errors";
+import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
+import { assertNotGatewayAddress } from "./gateway-addresses";
+
+/** spec: POST /v1/payment/refund — the body. */
+export interface CreateRefundInput {
+  uuid?: string;
+  order_id?: string;
+  address?: string;
+  network?: string;
+  amount?: string;
+}
+
+/** Refunds that count against what was paid: every one not failed or cancelled (spec: Refund summary). */
+export const COUNTED_REFUND_STATUSES = ["pending", "approved", "broadcasting", "sent", "confirmed"];
+
+/**
+ * spec: POST /v1/payment/refund. A refund is a payout of the coin the payment received, on its
+ * network, not revalued, auto-approved: by default everything received, to the payer's address.
+ * Under the invoice's row lock, the refunds of a payment never add up to more than it received,
+ * and a repeat of the same (payment, address, amount) while that refund is live returns it. The
+ * payout fee goes on top (the buyer gets the amount) unless the refund fee-config makes the
+ * customer bear it.
+ */
+export async function createRefund(
+  deps: PayoutDeps,
+  merchantId: string,
+  input: CreateRefundInput,
+  options: { actor: string; onWritten?: (tx: Tx, refund: Payout) => Promise<void> },
+): Promise<Payout> {
+  const found = await getMerchantInvoiceOrThrow(deps.db, merchantId, input);
+  if (!found.payerCurrency || !found.network || toMinor(found.amountPaidMinor) === 0n) {
+    throw new AppError("refund.nothing_to_refund", found.payerCurrency ? "The payment has received nothing." : "No coin was selected for this payment: it has received nothing.");
+  }
+  const network = found.network as NetworkId;
+  if (input.network !== undefined && input.network !== "" && normalizeNetworkId(input.network) !== network) {
+    throw new AppError("payout.asset_mismatch", `The payment was received on ${network}; a refund goes back on the same network.`);
+  }
+  const asset = findSettlementAsset(found.payerCurrency, network)!;
+  const address = refundAddress(deps, network, input.address, found.payerAddress);
+  await assertNotGatewayAddress(deps, { network, address }, "refund.destination_internal");
+
+  let requested: bigint | null = null;
+  if (input.amount !== undefined && input.amount !== "") {
+    requested = parseAmount(input.amount, asset.decimals);
+    if (requested === null || requested <= 0n) throw new AppError("refund.bad_amount", `amount must be a positive decimal with at most ${asset.decimals} places.`);
+  }
+  const fee = await quoteFee(deps, { asset });
+  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { refundFeePayer: true } });
+  const isFeeOnTop = merchant.refundFeePayer === "merchant";
+  const now = deps.now();
+
+  return withTransaction(deps.db, async (tx) => {
+    // One refund decision per payment at a time: what is refundable cannot change underneath.
+    await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${found.id}::uuid FOR UPDATE`;
+    const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: found.id } });
+    const counted = await tx.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund", status: { in: COUNTED_REFUND_STATUSES } } });
+    const refundable = toMinor(invoice.amountPaidMinor) - counted.reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+    const amount = requested ?? refundable;
+    // spec: idempotency by the triple (payment, address, amount) — the same refund, unless it failed.
+    const same = counted.find((refund) => refund.address === address && BigInt(refund.requestedAmount) === amount);
+    if (same) {
+      await options.onWritten?.(tx, same);
+      return same;
+    }
+    if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
+    if (amount > refundable) throw new AppError("refund.exceeds_refundable", `At most ${refundable} minor units of ${asset.symbol} are left to refund.`);
+    // Sending less than the fee would cost more than it returns.
+    if (amount <= fee) throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
+    const amounts = computePayoutAmounts({ requested: amount, fee, isSubtract: isFeeOnTop });
+    if (amounts === "below_fee") throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
+    const id = randomUUID();
+    const data: Prisma.PayoutCreateManyInput = {
+      id,
+      merchantId,
+      orderId: `refund:${id}`,
+      kind: "refund",
+      invoiceId: invoice.id,
+      source: "api",
+      status: "approved",
+      currency: asset.symbol,
+      network,
+      address,
+      amountMinor: amounts.amount.toString(),
+      feeMinor: amounts.fee.toString(),
+      debitMinor: amounts.debit.toString(),
+      requestedAmount: amount.toString(),
+      isSubtract: isFeeOnTop,
+      urlCallback: invoice.urlCallback,
+      createdBy: options.actor,
+      approvedBy: options.actor,
+      approvedAt: now,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const refund = await recordNewPayout(tx, data, now);
+    // Under the invoice lock no other live refund can take this (payment, address, amount).
+    if (!refund) throw new AppError("refund.reference_collision", "A refund with this reference exists; retry.");
+    await options.onWritten?.(tx, refund);
+    return refund;
+  });
+}
+
+/** The refund's destination: the given address, or the payer's; required where the payer is unknown (UTXO). */
+function refundAddress(deps: Pick<PayoutDeps, "config">, network: NetworkId, given: string | undefined, payerAddress: string): string {
+  const address = given !== undefined && given.trim() !== "" ? given.trim() : payerAddress;
+  if (address === "") throw new AppError("refund.no_address", "The payer's address is not known on this network: give address.");
+  const validation = validateAddress(network, address, { chain: addressChainOf(deps.config, network) });
+  if (!validation.ok) {
+    if (validation.reason === "wrong_network") throw new AppError("payout.address_network_mismatch", `${address} is an address of another network, not of ${network}.`);
+    throw new AppError("payout.bad_address", `${address} is not a valid ${network} address.`);
+  }
+  return validation.normalized;
+}
+
+/** spec: Refund summary — `none`, `partial` or `full`, over refunds not failed or cancelled. */
+export function refundSummary(amountPaidMinor: bigint, refunds: Pick<Payout, "status" | "requestedAmount">[]): "none" | "partial" | "full" {
+  const refunded = refunds.filter((refund) => COUNTED_REFUND_STATUSES.includes(refund.status)).reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+  if (refunded === 0n) return "none";
+  return refunded >= amountPaidMinor ? "full" : "partial";
+}
+
+/** Designed: refund fee-config — who bears a refund's payout fee. */
+export async function getRefundFeeConfig(db: PayoutDeps["db"], merchantId: string): Promise<{ payer: string }> {
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { refundFeePayer: true } });
+  return { payer: merchant.refundFeePayer };
+}
+
+export async function setRefundFeeConfig(db: PayoutDeps["db"], merchantId: string, payer: "merchant" | "customer"): Promise<{ payer: string }> {
+  await db.merchant.update({ where: { id: merchantId }, data: { refundFeePayer: payer } });
+  return { payer };
+}
