@@ -158,6 +158,57 @@ describe("invoices paid on anvil through the service", () => {
     expect(await getTestDb().ledgerJournal.count({ where: { reference: { in: allRows.map((row) => `outgoing:${row.id}:fee`) } } })).toBe(allRows.length);
   });
 
+  it("pays out ETH and an ERC-20 from the hot wallet: the recipient gets exactly what the payout says, payout.confirmed says paid", async () => {
+    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    await scanNetwork(deps, adapter);
+    const merchant = await makeMerchant();
+    await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/hook" }, merchant, { deps });
+    const ethInvoice = (await callSigned("/v1/payment", { amount: "80.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
+    const usdtInvoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
+    await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
+    await clients.walletClient.writeContract({ address: token.address, abi: token.abi, functionName: "transfer", args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)] });
+    await clients.testClient.mine({ blocks: 70 });
+    await scanNetwork(deps, adapter);
+
+    // The deposits reach the hot wallet (which needs some ETH of its own for the token sweep's gas).
+    const { loadKeyMaterial } = await import("@/lib/chains/key-material");
+    const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
+    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+    const sender = getChainSender(deps.db, deps.config, "ethereum")!;
+    for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
+
+    const recipient = "0x000000000000000000000000000000000000bEEF" as Address;
+    const tokenBalance = (address: string) =>
+      clients.publicClient.readContract({ address: token.address, abi: token.abi, functionName: "balanceOf", args: [address] }) as Promise<bigint>;
+    const ethBefore = await clients.publicClient.getBalance({ address: recipient });
+    const tokensBefore = await tokenBalance(recipient);
+    const ethPayout = (await callSigned("/v1/payout", { amount: "0.001", currency: "ETH", network: "ethereum", address: recipient, order_id: "anvil-eth", is_subtract: true }, merchant, { deps })).body.result;
+    const usdtPayout = (await callSigned("/v1/payout", { amount: "7.5", currency: "USDT", network: "ethereum", address: recipient, order_id: "anvil-usdt" }, merchant, { deps })).body.result;
+    expect(ethPayout).toMatchObject({ status: "process", receive_amount: "0.001" });
+    expect(usdtPayout).toMatchObject({ status: "process", amount: "7.5" });
+    for (let pass = 0; pass < 3; pass++) await sendPayouts(deps, "ethereum", sender);
+
+    for (const payout of [ethPayout, usdtPayout]) {
+      const info = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;
+      expect(info).toMatchObject({ internal_status: "confirmed", status: "paid", is_final: true });
+      const receipt = await clients.publicClient.getTransactionReceipt({ hash: info.txid });
+      expect(receipt.status).toBe("success");
+      const confirmed = await getTestDb().webhookDelivery.findFirstOrThrow({ where: { objectId: payout.uuid, eventType: "payout.confirmed", target: "endpoint" } });
+      expect(JSON.parse(confirmed.body)).toMatchObject({ type: "payout", uuid: payout.uuid, status: "paid", is_final: true, txid: info.txid });
+    }
+    expect((await clients.publicClient.getBalance({ address: recipient })) - ethBefore).toBe(toMinor(ethPayout.receive_amount, 18));
+    expect((await tokenBalance(recipient)) - tokensBefore).toBe(toMinor(usdtPayout.receive_amount, 6));
+    const { auditLedger, CLEAN_LEDGER_AUDIT } = await import("@/lib/ledger/audit");
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
   it("pays an invoice paid on a fresh node before the watcher's first pass, with blocks mined quickly after", async () => {
     // A second, fresh anvil serving "optimism", as a new operator would point RPC_OPTIMISM at one.
     const fresh = await startAnvil();
