@@ -131,6 +131,53 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     expect(await getTestDb().outgoingOutpoint.count({ where: { transferId: { in: sweeps.map((sweep) => sweep.id) } } })).toBe(0);
   });
 
+  it("pays out LTC from the hot wallet: the recipient gets exactly the payout's amount, the change returns to the hot wallet", async () => {
+    const env = { RPC_LITECOIN: node.rpcUrl };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
+    const merchant = await makeMerchant();
+    await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/hook" }, merchant, { deps });
+    const invoice = (await callSigned("/v1/payment", { amount: "80.00", currency: "USD", to_currency: "LTC" }, merchant, { deps })).body.result;
+    await node.rpc.call("sendtoaddress", [invoice.address, invoice.payer_amount], z.string());
+    await node.mine(invoice.required_confirmations);
+    await scanNetwork(deps, adapter);
+    const { getChainSender } = await import("@/lib/chains/registry");
+    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const sender = getChainSender(deps.db, deps.config, "litecoin")!;
+    await sweepNetwork(deps, "litecoin", sender);
+    await node.mine(1);
+    await sweepNetwork(deps, "litecoin", sender);
+
+    const recipient = await node.rpc.call("getnewaddress", [], z.string());
+    const holding = async (address: string) =>
+      parseAmount((await node.rpc.call("scantxoutset", ["start", [`addr(${address})`]], z.object({ total_amount: z.string() }))).total_amount, 8)!;
+    const payout = (await callSigned("/v1/payout", { amount: "0.05", currency: "LTC", address: recipient, order_id: "ltc-out", is_subtract: true }, merchant, { deps })).body.result;
+    expect(payout).toMatchObject({ network: "litecoin", status: "process", receive_amount: "0.05" });
+    await sendPayouts(deps, "litecoin", sender);
+    const sent = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;
+    expect(sent.internal_status).toBe("sent");
+    expect(await node.rpc.call("getrawmempool", [], z.array(z.string()))).toContain(sent.txid);
+    await node.mine(1);
+    await sendPayouts(deps, "litecoin", sender);
+    await sendPayouts(deps, "litecoin", sender);
+    const confirmed = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;
+    expect(confirmed).toMatchObject({ internal_status: "confirmed", status: "paid", txid: sent.txid });
+    expect(await holding(recipient)).toBe(parseAmount("0.05", 8));
+    // One transaction, and its change is the hot wallet's (the sender's own address), not a deposit's.
+    expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${payout.uuid}:` } } })).toBe(1);
+    const transaction = await node.rpc.call("getrawtransaction", [sent.txid, true], z.object({ vout: z.array(z.object({ scriptPubKey: z.object({ address: z.string().optional(), addresses: z.array(z.string()).optional() }) })) }));
+    const hot = (await getTestDb().outgoingTransfer.findFirstOrThrow({ where: { reference: `payout:${payout.uuid}:send:1` } })).fromAddress;
+    // (Older nodes list an output's address in `addresses`.)
+    const outputs = transaction.vout.map((output) => output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0]);
+    expect(new Set(outputs)).toEqual(new Set([recipient, hot]));
+    const event = await getTestDb().webhookDelivery.findFirstOrThrow({ where: { objectId: payout.uuid, eventType: "payout.confirmed", target: "endpoint" } });
+    expect(JSON.parse(event.body)).toMatchObject({ status: "paid", is_final: true, txid: sent.txid, currency: "LTC", network: "litecoin" });
+    const { auditLedger, CLEAN_LEDGER_AUDIT } = await import("@/lib/ledger/audit");
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
   it("refuses a node that reports a production chain while sandbox mode is on", async () => {
     const fake = await startFakeNode({
       getblockchaininfo: () => JSON.stringify({ chain: "main", blocks: 850000, bestblockhash: "00".repeat(32) }),
