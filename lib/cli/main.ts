@@ -14,6 +14,11 @@ Commands:
   mailbox [--json]         the e-mails kept locally (no SMTP_URL), newest first
   ledger audit [--json]    checks the books against themselves and the state they pay for;
                            exits 1 when it finds drift
+  compliance block --address <a> [--network <id>] [--reason <text>] [--json]
+                           refuses payouts, refunds and claims to the address (on one network,
+                           or on every network without --network)
+  compliance unblock --address <a> [--network <id>] [--json]
+  compliance list [--json]
 
 The CLI uses DATABASE_URL, or the embedded database under GATEWAY_DATA_DIR (default ./.data):
 the running service's, if it is up, else it opens the files itself.`;
@@ -58,6 +63,9 @@ function parseCommandLine(argv: string[]) {
       "public-id": { type: "string" },
       percent: { type: "string" },
       "fixed-usd": { type: "string" },
+      address: { type: "string" },
+      network: { type: "string" },
+      reason: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -197,6 +205,8 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
             settled_vs_journals: audit.settledVsJournals,
             lots_vs_maturing: audit.lotsVsMaturing,
             outgoing_vs_fees: audit.outgoingVsFees,
+            payouts_vs_held: audit.payoutsVsHeld,
+            payouts_vs_journals: audit.payoutsVsJournals,
             invoices_in_review: await countOpenInvoiceReviews(database.db),
           };
           const found = Object.entries(audit).filter(([, list]) => list.length > 0);
@@ -205,6 +215,33 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
         } finally {
           await database.close();
         }
+      }
+      case "compliance block":
+      case "compliance unblock":
+      case "compliance list": {
+        const { blockAddress, listBlockedAddresses, unblockAddress } = await import("@/lib/services/compliance/screening");
+        const database = await openCliDatabase();
+        try {
+          if (command === "compliance list") {
+            const blocked = await listBlockedAddresses(database.db);
+            print({ blocked }, blocked.map((row) => `${row.network.padEnd(10)} ${row.address}  ${row.reason}`).join("\n") || "(the deny list is empty)");
+          } else if (command === "compliance block") {
+            let blocked;
+            try {
+              blocked = await blockAddress(database.db, { address: required(values, "address"), network: values.network, reason: values.reason });
+            } catch (error) {
+              throw error instanceof UsageError ? error : new UsageError(error instanceof Error ? error.message : String(error));
+            }
+            print({ blocked }, `blocked ${blocked.address} on ${blocked.network === "*" ? "every network" : blocked.network}`);
+          } else {
+            const isRemoved = await unblockAddress(database.db, { address: required(values, "address"), network: values.network });
+            if (!isRemoved) throw new UsageError(`${values.address} is not on the deny list${values.network ? ` for ${values.network}` : ""}`);
+            print({ unblocked: true }, `unblocked ${values.address}`);
+          }
+        } finally {
+          await database.close();
+        }
+        return 0;
       }
       case "db migrate": {
         const database = await openCliDatabase();

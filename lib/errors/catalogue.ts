@@ -114,6 +114,8 @@ export const ERROR_CATALOGUE = {
   "payout.duplicate_reference": { status: 409, message: "order_id names a payout made with other terms." },
   "payout.not_pending": { status: 409, message: "Only a pending payout can be approved, rejected or cancelled." },
   "payout.convert_no_rate": { status: 503, message: "No exchange rate is available now; retry later." },
+  "compliance.blocked": { status: 403, message: "The destination failed compliance screening." },
+  "compliance.unavailable": { status: 503, message: "Compliance screening did not answer; nothing was sent. Retry later." },
   "refund.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "refund.no_address": { status: 400, message: "The payer's address is not known: give address." },
   "refund.bad_amount": { status: 400, message: "amount must be a positive decimal string within the asset's decimals." },

@@ -16,6 +16,7 @@ import { lockSpendableBalance } from "@/lib/ledger/balances";
 import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
 import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
+import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 import { resolvePayoutDestination, type PayoutDestination } from "./payout-destination";
 import { payoutFeeMinor } from "./payout-fee";
@@ -77,6 +78,7 @@ async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePay
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount", `amount must be a positive decimal with at most ${destination.asset.decimals} places.`);
   const urlCallback = await vetCallback(deps, input.url_callback);
   await assertNotGatewayAddress(deps, destination);
+  await screenDestination(deps, destination);
 
   const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { payoutFeeOnTop: true } });
   const isSubtract = input.is_subtract ?? merchant.payoutFeeOnTop;

@@ -11,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
+import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 
 /** spec: POST /v1/payment/refund — the body. */
@@ -50,6 +51,7 @@ export async function createRefund(
   const asset = findSettlementAsset(found.payerCurrency, network)!;
   const address = refundAddress(deps, network, input.address, found.payerAddress);
   await assertNotGatewayAddress(deps, { network, address }, "refund.destination_internal");
+  await screenDestination(deps, { network, address });
 
   let requested: bigint | null = null;
   if (input.amount !== undefined && input.amount !== "") {

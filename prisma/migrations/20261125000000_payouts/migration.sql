@@ -59,3 +59,15 @@ ALTER TABLE "ledger_accounts" ADD CONSTRAINT "ledger_accounts_sign_check"
 
 -- A payout batch's payouts are created by whoever submitted it.
 ALTER TABLE "batches" ADD COLUMN "created_by" TEXT;
+
+-- The operator's deny list: addresses no payout, refund or claim may go to.
+CREATE TABLE "compliance_blocks" (
+    "id" UUID NOT NULL,
+    "address" TEXT NOT NULL,
+    "network" TEXT NOT NULL DEFAULT '*',
+    "reason" TEXT NOT NULL DEFAULT '',
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "compliance_blocks_pkey" PRIMARY KEY ("id")
+);
+CREATE UNIQUE INDEX "compliance_blocks_address_network_key" ON "compliance_blocks"("address", "network");
