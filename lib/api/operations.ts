@@ -27,6 +27,9 @@ import {
   getPayoutFeeConfigOp,
   listPayoutsOp,
   massPayoutOp,
+  listAutoWithdrawOp,
+  setAutoWithdrawOp,
+  deleteAutoWithdrawOp,
   payoutInfoOp,
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
@@ -76,6 +79,9 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payout/calculate", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: calculatePayoutOp },
   { method: "POST", path: "/v1/payout/fee-config/get", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: getPayoutFeeConfigOp },
   { method: "POST", path: "/v1/payout/fee-config/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setPayoutFeeConfigOp },
+  { method: "POST", path: "/v1/auto-withdraw/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listAutoWithdrawOp },
+  { method: "POST", path: "/v1/auto-withdraw/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setAutoWithdrawOp },
+  { method: "POST", path: "/v1/auto-withdraw/delete", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: deleteAutoWithdrawOp },
   { method: "POST", path: "/v1/balance", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: balanceOp },
 
   // Hosted payment page (public)

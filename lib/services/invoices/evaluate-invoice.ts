@@ -13,6 +13,7 @@ import { receiptEmail } from "@/lib/email/templates";
 import { findSettlementAsset, requiredConfirmations } from "@/lib/catalogue";
 import { requiredConfirmationsForTransfer } from "@/lib/domain/invoice/transfer-confirmations";
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
+import { recordDueAutoWithdrawal } from "@/lib/services/payouts/auto-withdraw";
 import { withTransaction } from "@/lib/db/transaction";
 
 export interface EvaluationDeps {
@@ -149,10 +150,14 @@ async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: strin
   if (isMatureNow) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }, now);
 }
 
-/** maturing → available, and what the merchant owes in that asset is paid back from it first. */
+/**
+ * maturing → available; what the merchant owes in that asset is paid back from it first, and
+ * what is left goes out by the merchant's auto-withdraw rule, if it has one for the asset.
+ */
 async function makeLotAvailable(tx: Tx, lot: { id: string; merchantId: string; asset: string; amount: bigint }, now: Date): Promise<void> {
   await postJournal(tx, lotMaturedJournal({ lotId: lot.id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }), now);
-  await repayDebtFromAvailable(tx, { merchantId: lot.merchantId, asset: lot.asset, reference: `lot:${lot.id}:debt` }, now);
+  const repaid = await repayDebtFromAvailable(tx, { merchantId: lot.merchantId, asset: lot.asset, reference: `lot:${lot.id}:debt` }, now);
+  await recordDueAutoWithdrawal(tx, { id: lot.id, merchantId: lot.merchantId, asset: lot.asset, added: lot.amount - repaid }, now);
 }
 
 /** Periodic job: moves every lot whose hold ended from maturing to available. Idempotent. */

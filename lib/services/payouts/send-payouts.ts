@@ -14,6 +14,8 @@ import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { applyPayoutFact } from "./apply-payout-fact";
+import { processDueAutoWithdrawals } from "./auto-withdraw";
+import type { PayoutDeps } from "./create-payout";
 
 export interface PayoutSendDeps {
   db: Db;
@@ -44,7 +46,9 @@ const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
  * funds), or failed with its reserve released after repeated refusals.
  */
 /** A pass over every network that has payouts on their way (networks without a sender wait). */
-export async function sendAllPayouts(deps: PayoutSendDeps): Promise<{ planned: number; confirmed: number }> {
+export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
+  // Matured credits that auto-withdraw rules send out become payouts first.
+  await processDueAutoWithdrawals(deps);
   const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
   const total = { planned: 0, confirmed: 0 };
   for (const { network } of networks) {

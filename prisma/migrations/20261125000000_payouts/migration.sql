@@ -71,3 +71,34 @@ CREATE TABLE "compliance_blocks" (
     CONSTRAINT "compliance_blocks_pkey" PRIMARY KEY ("id")
 );
 CREATE UNIQUE INDEX "compliance_blocks_address_network_key" ON "compliance_blocks"("address", "network");
+
+-- Auto-withdraw: rules, and the matured credits they send out.
+CREATE TABLE "auto_withdraw_rules" (
+    "merchant_id" UUID NOT NULL,
+    "currency" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "address" TEXT NOT NULL,
+    "min_minor" DECIMAL(78,0) NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "auto_withdraw_rules_pkey" PRIMARY KEY ("merchant_id","currency","network"),
+    CONSTRAINT "auto_withdraw_rules_min_check" CHECK ("min_minor" >= 0)
+);
+CREATE TABLE "auto_withdrawals" (
+    "lot_id" UUID NOT NULL,
+    "merchant_id" UUID NOT NULL,
+    "currency" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "address" TEXT NOT NULL,
+    "amount_minor" DECIMAL(78,0) NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'due',
+    "payout_id" UUID,
+    "reason" TEXT NOT NULL DEFAULT '',
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "auto_withdrawals_pkey" PRIMARY KEY ("lot_id"),
+    CONSTRAINT "auto_withdrawals_status_check" CHECK ("status" IN ('due', 'paid_out', 'skipped', 'blocked'))
+);
+CREATE INDEX "auto_withdrawals_status_idx" ON "auto_withdrawals"("status");

@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/db/client";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import { listBalances } from "@/lib/services/balances/list-balances";
+import { deleteAutoWithdrawRule, listAutoWithdrawRules, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
 import {
@@ -155,4 +156,26 @@ export const massPayoutOp = defineOperation({
     }
     return { items };
   },
+});
+
+const autoWithdrawSchema = z.object({ currency: optionalText, network: optionalText, address: optionalText, min: optionalText });
+
+export const listAutoWithdrawOp = defineOperation({
+  schema: z.object({}),
+  invalidBody: "autowithdraw.bad_request",
+  handle: (_input, context) => listAutoWithdrawRules(context.deps.db, merchantOf(context)),
+});
+
+export const setAutoWithdrawOp = defineOperation({
+  schema: autoWithdrawSchema,
+  invalidBody: "autowithdraw.bad_request",
+  fieldErrors: { currency: "autowithdraw.unknown_currency", network: "autowithdraw.unknown_currency", address: "payout.bad_address", min: "autowithdraw.bad_min" },
+  handle: (input, context) => setAutoWithdrawRule(context.deps, merchantOf(context), input),
+});
+
+export const deleteAutoWithdrawOp = defineOperation({
+  schema: autoWithdrawSchema.pick({ currency: true, network: true }),
+  invalidBody: "autowithdraw.bad_request",
+  fieldErrors: { currency: "autowithdraw.unknown_currency" },
+  handle: (input, context) => deleteAutoWithdrawRule(context.deps.db, merchantOf(context), input),
 });
