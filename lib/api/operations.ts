@@ -33,7 +33,7 @@ import {
   payoutInfoOp,
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
-import { createRefundOp, getRefundFeeConfigOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
+import { createRefundOp, getAutorefundOp, getRefundFeeConfigOp, resolvePaymentOp, setAutorefundOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -65,6 +65,9 @@ export const OPERATIONS: readonly OperationEntry[] = [
 
   // Refunds
   { method: "POST", path: "/v1/payment/refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundOp },
+  { method: "POST", path: "/v1/payment/resolve", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: resolvePaymentOp },
+  { method: "POST", path: "/v1/payment/autorefund/get", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: getAutorefundOp },
+  { method: "POST", path: "/v1/payment/autorefund/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAutorefundOp },
   { method: "POST", path: "/v1/refund/fee-config/get", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: getRefundFeeConfigOp },
   { method: "POST", path: "/v1/refund/fee-config/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setRefundFeeConfigOp },
 

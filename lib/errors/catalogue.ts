@@ -120,6 +120,7 @@ export const ERROR_CATALOGUE = {
   "autowithdraw.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "compliance.blocked": { status: 403, message: "The destination failed compliance screening." },
   "compliance.unavailable": { status: 503, message: "Compliance screening did not answer; nothing was sent. Retry later." },
+  "payment.not_resolvable": { status: 409, message: "The payment needs no decision, or was resolved already." },
   "refund.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "refund.no_address": { status: 400, message: "The payer's address is not known: give address." },
   "refund.bad_amount": { status: 400, message: "amount must be a positive decimal string within the asset's decimals." },

@@ -4,9 +4,8 @@ import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { decideInvoice } from "@/lib/domain/invoice/transition";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal } from "@/lib/ledger/postings";
-import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
-import { recordWebhookEvent } from "@/lib/webhooks/record-event";
-import { describeInvoiceAmounts, toMinor } from "./invoice-view";
+import { recordInvoiceEvent } from "./invoice-events";
+import { toMinor } from "./invoice-view";
 import type { GatewayConfig } from "@/lib/config/env";
 import { queueEmail } from "@/lib/email/outbox";
 import { receiptEmail } from "@/lib/email/templates";
@@ -111,23 +110,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     },
   });
 
-  if (decision.eventType) {
-    const amounts = describeInvoiceAmounts(updated);
-    const body = buildPaymentEventBody({
-      uuid: updated.id,
-      order_id: updated.orderId ?? "",
-      amount: amounts.amount,
-      currency: updated.priceCurrency,
-      payment_amount: amounts.paymentAmount,
-      payer_amount: amounts.payerAmount,
-      payer_currency: updated.payerCurrency ?? "",
-      status: decision.status,
-      is_final: decision.isFinal,
-      txid: updated.txid,
-      additional_data: updated.additionalData ?? "",
-    });
-    await recordWebhookEvent(tx, { merchantId: updated.merchantId, eventType: decision.eventType, objectId: updated.id, body, callbackUrl: updated.urlCallback, now });
-  }
+  if (decision.eventType) await recordInvoiceEvent(tx, updated, now);
   // spec: payer_email — a receipt is sent automatically after payment.
   if (decision.shouldSendReceipt && updated.payerEmail && deps.email && deps.email.email.mode !== "off") {
     await queueEmail(tx, deps.email, { merchantId: updated.merchantId, recipient: updated.payerEmail, ...receiptEmail(updated) }, now);

@@ -1,10 +1,8 @@
 import type { Db } from "@/lib/db/client";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
 import { AppError } from "@/lib/errors";
-import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
-import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { getMerchantInvoiceOrThrow } from "./find-invoice";
-import { describeInvoiceAmounts } from "./invoice-view";
+import { recordInvoiceEvent } from "./invoice-events";
 import { withTransaction } from "@/lib/db/transaction";
 
 export interface ResendResult {
@@ -24,23 +22,7 @@ export async function resendInvoiceEvent(deps: { db: Db; now(): Date }, merchant
   const status = invoice.status as PaymentStatus;
   const eventType = eventTypeOfStatus(status);
   if (!eventType) throw new AppError("webhook.no_event");
-  const amounts = describeInvoiceAmounts(invoice);
-  const body = buildPaymentEventBody({
-    uuid: invoice.id,
-    order_id: invoice.orderId ?? "",
-    amount: amounts.amount,
-    currency: invoice.priceCurrency,
-    payment_amount: amounts.paymentAmount,
-    payer_amount: amounts.payerAmount,
-    payer_currency: invoice.payerCurrency ?? "",
-    status,
-    is_final: invoice.isFinal,
-    txid: invoice.txid,
-    additional_data: invoice.additionalData ?? "",
-  });
-  const deliveries = await withTransaction(deps.db, (tx) =>
-    recordWebhookEvent(tx, { merchantId, eventType, objectId: invoice.id, body, callbackUrl: invoice.urlCallback, now: deps.now() }),
-  );
+  const deliveries = await withTransaction(deps.db, (tx) => recordInvoiceEvent(tx, invoice, deps.now()));
   if (deliveries.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
   return { uuid: invoice.id, event_type: eventType, deliveries };
 }

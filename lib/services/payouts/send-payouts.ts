@@ -15,6 +15,7 @@ import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/o
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { processDueAutoWithdrawals } from "./auto-withdraw";
+import { processAutorefunds } from "./resolve-payment";
 import type { PayoutDeps } from "./create-payout";
 
 export interface PayoutSendDeps {
@@ -47,8 +48,9 @@ const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
  */
 /** A pass over every network that has payouts on their way (networks without a sender wait). */
 export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
-  // Matured credits that auto-withdraw rules send out become payouts first.
+  // Matured credits that auto-withdraw rules send out, and automatic refunds, become payouts first.
   await processDueAutoWithdrawals(deps);
+  await processAutorefunds(deps);
   const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
   const total = { planned: 0, confirmed: 0 };
   for (const { network } of networks) {

@@ -102,3 +102,15 @@ CREATE TABLE "auto_withdrawals" (
     CONSTRAINT "auto_withdrawals_status_check" CHECK ("status" IN ('due', 'paid_out', 'skipped', 'blocked'))
 );
 CREATE INDEX "auto_withdrawals_status_idx" ON "auto_withdrawals"("status");
+
+-- Payments that ended under- or overpaid: how they were settled, and the autorefund settings.
+ALTER TABLE "invoices" ADD COLUMN "resolution" TEXT CHECK ("resolution" IN ('accepted', 'refunded'));
+ALTER TABLE "merchants" ADD COLUMN "autorefund_underpaid_since" TIMESTAMPTZ(3);
+ALTER TABLE "merchants" ADD COLUMN "autorefund_overpaid_since" TIMESTAMPTZ(3);
+CREATE TABLE "auto_refund_refusals" (
+    "invoice_id" UUID NOT NULL,
+    "reason" TEXT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "auto_refund_refusals_pkey" PRIMARY KEY ("invoice_id")
+);

@@ -1,0 +1,117 @@
+import type { Invoice, Payout } from "@/generated/prisma/client";
+import { findSettlementAsset } from "@/lib/catalogue";
+import { withTransaction } from "@/lib/db/transaction";
+import { decideResolution, type ResolutionAction } from "@/lib/domain/invoice/resolution";
+import type { PaymentStatus } from "@/lib/domain/invoice/status";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { AppError, isAppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
+import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import type { PayoutDeps } from "./create-payout";
+import { createRefund } from "./create-refund";
+
+/**
+ * Designed: /v1/payment/resolve. A payment that ended underpaid (`wrong_amount`) or overpaid
+ * (`paid_over`) is settled once: `accept` makes an underpayment `paid` (event `invoice.paid`) or
+ * keeps an overpayment's excess; `refund` returns everything received (underpaid) or the excess
+ * (overpaid; `refund.exceeds_excess` above it) as a refund — a payout, with `payout.*` events.
+ */
+export async function resolvePayment(
+  deps: PayoutDeps,
+  merchantId: string,
+  input: { uuid?: string; order_id?: string; action: ResolutionAction; address?: string; amount?: string },
+  actor: string,
+): Promise<{ invoice: Invoice; refund: Payout | null }> {
+  const invoice = await getMerchantInvoiceOrThrow(deps.db, merchantId, input);
+  const decision = decideResolution({ status: invoice.status as PaymentStatus, resolution: invoice.resolution }, input.action);
+  if (!decision) {
+    throw new AppError("payment.not_resolvable", invoice.resolution ? `The payment was ${invoice.resolution} already.` : `A ${invoice.status} payment needs no decision.`);
+  }
+  const markResolved = async (tx: Parameters<Parameters<typeof withTransaction>[1]>[0]) => {
+    const { count } = await tx.invoice.updateMany({
+      where: { id: invoice.id, status: invoice.status, resolution: null },
+      data: { status: decision.status, resolution: decision.resolution, updatedAt: deps.now() },
+    });
+    if (count === 0) throw new AppError("payment.not_resolvable", "The payment was resolved meanwhile.");
+    const resolved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+    if (decision.status !== invoice.status) await recordInvoiceEvent(tx, resolved, deps.now());
+    return resolved;
+  };
+
+  if (decision.refund === null) {
+    return { invoice: await withTransaction(deps.db, markResolved), refund: null };
+  }
+  const decimals = findSettlementAsset(invoice.payerCurrency ?? "", invoice.network ?? "")?.decimals ?? 0;
+  const excess = toMinor(invoice.amountPaidMinor) - toMinor(invoice.payerAmountMinor);
+  let amount = input.amount;
+  if (decision.refund === "excess") {
+    const requested = amount === undefined || amount === "" ? excess : parseAmount(amount, decimals);
+    if (requested === null || requested <= 0n) throw new AppError("refund.bad_amount");
+    if (requested > excess) throw new AppError("refund.exceeds_excess", `At most the excess, ${formatAmount(excess, decimals)} ${invoice.payerCurrency}, is refunded.`);
+    amount = formatAmount(requested, decimals);
+  }
+  let resolved: Invoice | null = null;
+  const refund = await createRefund(deps, merchantId, { uuid: invoice.id, address: input.address, amount }, {
+    actor,
+    onWritten: async (tx) => {
+      resolved = await markResolved(tx);
+    },
+  });
+  return { invoice: resolved ?? (await deps.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })), refund };
+}
+
+/** Designed: /v1/payment/autorefund/get — whether under- and overpayments go back by themselves. */
+export async function getAutorefund(db: PayoutDeps["db"], merchantId: string): Promise<{ underpaid: boolean; overpaid: boolean }> {
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { autorefundUnderpaidSince: true, autorefundOverpaidSince: true } });
+  return { underpaid: merchant.autorefundUnderpaidSince !== null, overpaid: merchant.autorefundOverpaidSince !== null };
+}
+
+/**
+ * Designed: /v1/payment/autorefund/set. Applies to payments that end under- or overpaid from
+ * now on (a payment that ended before the switch keeps waiting for /v1/payment/resolve).
+ */
+export async function setAutorefund(deps: Pick<PayoutDeps, "db" | "now">, merchantId: string, input: { underpaid?: boolean; overpaid?: boolean }) {
+  const current = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { autorefundUnderpaidSince: true, autorefundOverpaidSince: true } });
+  const since = (isOn: boolean | undefined, was: Date | null) => (isOn === undefined ? was : isOn ? (was ?? deps.now()) : null);
+  await deps.db.merchant.update({
+    where: { id: merchantId },
+    data: { autorefundUnderpaidSince: since(input.underpaid, current.autorefundUnderpaidSince), autorefundOverpaidSince: since(input.overpaid, current.autorefundOverpaidSince) },
+  });
+  return getAutorefund(deps.db, merchantId);
+}
+
+/** Refusals after which an automatic refund is not tried again: the merchant decides with resolve. */
+const GIVE_UP: ReadonlySet<string> = new Set(["refund.dust", "refund.nothing_to_refund", "refund.destination_internal", "compliance.blocked", "payout.bad_address", "payout.address_network_mismatch"]);
+
+/**
+ * The autorefund pass: every payment that ended underpaid or overpaid after the merchant turned
+ * autorefund on, with a known payer address, is refunded (everything, or the excess) through
+ * resolve — once, since resolve settles a payment once. A payment whose refund cannot be made
+ * (dust, a blocked address) is left to the merchant; one that only waits (funds maturing, a
+ * freeze) is tried again on the next pass.
+ */
+export async function processAutorefunds(deps: PayoutDeps, limit = 100): Promise<number> {
+  const due = await deps.db.$queryRaw<{ id: string; merchant_id: string }[]>`
+    SELECT i.id::text AS id, i.merchant_id::text AS merchant_id FROM invoices i JOIN merchants m ON m.id = i.merchant_id
+    WHERE i.resolution IS NULL AND i.payer_address <> ''
+      AND ((i.status = 'wrong_amount' AND m.autorefund_underpaid_since IS NOT NULL AND i.updated_at >= m.autorefund_underpaid_since)
+        OR (i.status = 'paid_over' AND m.autorefund_overpaid_since IS NOT NULL AND i.updated_at >= m.autorefund_overpaid_since))
+      AND NOT EXISTS (SELECT 1 FROM auto_refund_refusals r WHERE r.invoice_id = i.id)
+    ORDER BY i.updated_at LIMIT ${limit}`;
+  let refunded = 0;
+  for (const row of due) {
+    try {
+      await resolvePayment(deps, row.merchant_id, { uuid: row.id, action: "refund" }, "autorefund");
+      refunded++;
+    } catch (error) {
+      if (isAppError(error) && GIVE_UP.has(error.code)) {
+        await deps.db.autoRefundRefusal.createMany({ data: [{ invoiceId: row.id, reason: `${error.code}: ${error.message}`.slice(0, 500), createdAt: deps.now() }], skipDuplicates: true });
+      } else {
+        log.warn("automatic refund not made yet; the next pass retries", { invoiceId: row.id, error });
+      }
+    }
+  }
+  return refunded;
+}
