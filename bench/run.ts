@@ -117,6 +117,43 @@ async function main(): Promise<void> {
       `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
         `${info!.succeeded} succeeded, ${info!.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
     );
+
+    // Payouts: one merchant funded by a paid sandbox invoice; every payout takes its balance's
+    // row lock, so this is the contended case.
+    const funding = (await signedPost(service.baseUrl, key, "/v1/payment", JSON.stringify({ amount: "900000.00", currency: "USD", to_currency: "USDT", network: "tron" }))).body.result;
+    await signedPost(service.baseUrl, key, "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: funding.address, amount: funding.payer_amount }));
+    await signedPost(service.baseUrl, key, "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
+    let payoutCounter = 0;
+    const createPayouts = await runLoad(
+      {
+        label: "create payout (POST /v1/payout, USDT on tron)",
+        method: "POST",
+        url: `${service.baseUrl}/v1/payout`,
+        prepare: () => {
+          const body = JSON.stringify({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-payout-${payoutCounter++}`, is_subtract: true });
+          return { headers: signedHeaders(key, "/v1/payout", body), body };
+        },
+      },
+      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+    );
+    console.log(`\n${formatRow(createPayouts)}`);
+    console.log(`payout creation runs at ${ratio(createPayouts)}; ${(createPayouts.requestsPerSecond / createInvoices.requestsPerSecond).toFixed(2)}× invoice creation`);
+
+    const payouts = Array.from({ length: batchSize }, (_, i) => ({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-batch-payout-${i}`, is_subtract: true }));
+    const payoutBatchStarted = performance.now();
+    const payoutBatch = await signedPost(service.baseUrl, key, "/v1/payout/batch", JSON.stringify({ payouts }));
+    const payoutBatchId = payoutBatch.body.result.batch_id as string;
+    let payoutInfo: { status: string; succeeded: number; failed: number } | undefined;
+    for (;;) {
+      payoutInfo = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: payoutBatchId, limit: 1 }))).body.result;
+      if (payoutInfo!.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const payoutBatchSeconds = (performance.now() - payoutBatchStarted) / 1000;
+    console.log(
+      `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
+        `${payoutInfo!.succeeded} succeeded, ${payoutInfo!.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
+    );
   } finally {
     await service.stop();
   }

@@ -231,8 +231,19 @@ export async function dispatch(
       const { status, body } = errorBody(error);
       return jsonResponse(status, body);
     }
+    if (isDatabaseBusy(error)) {
+      log.warn("database busy: no connection or transaction in time", { path: url.pathname, error });
+      const { status, body } = errorBody(new AppError("request.busy"));
+      return jsonResponse(status, body);
+    }
     log.error("unhandled error in operation", { path: url.pathname, error });
     const { status, body } = errorBody(new AppError("internal.error"));
     return jsonResponse(status, body);
   }
+}
+
+/** Prisma's "no connection from the pool in time" (P2024) and "transaction not started in time" (P2028): load, not a fault. */
+function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "P2024" || code === "P2028";
 }

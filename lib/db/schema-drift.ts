@@ -152,6 +152,7 @@ const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
   outgoing_transfers: {
     outgoing_transfers_live_nonce_key: "unique(network, from_address, nonce) partial",
     outgoing_transfers_live_seqno_key: "unique(network, from_address, seqno) partial",
+    outgoing_transfers_live_txid_key: "unique(network, txid) partial",
   },
 };
 

@@ -1,6 +1,13 @@
 import { log } from "@/lib/log";
 import type { Db, Tx } from "./client";
 
+/**
+ * How long a transaction may wait for a connection, and run: a burst queues for a connection
+ * for up to 10 s rather than failing at Prisma's default 2 s; a transaction running longer than
+ * 30 s is rolled back.
+ */
+const TRANSACTION_LIMITS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 /** What runs once a transaction has committed: wake-ups and notifications, never money. */
 type AfterCommitTask = () => void | Promise<void>;
 
@@ -14,11 +21,14 @@ const tasksOf = new WeakMap<Tx, AfterCommitTask[]>();
  */
 export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: Parameters<Db["$transaction"]>[1]): Promise<T> {
   let tasks: AfterCommitTask[] = [];
-  const result = await db.$transaction(async (tx) => {
-    tasks = [];
-    tasksOf.set(tx, tasks);
-    return work(tx);
-  }, options);
+  const result = await db.$transaction(
+    async (tx) => {
+      tasks = [];
+      tasksOf.set(tx, tasks);
+      return work(tx);
+    },
+    { ...TRANSACTION_LIMITS, ...options },
+  );
   for (const task of tasks) {
     try {
       await task();

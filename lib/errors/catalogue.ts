@@ -11,6 +11,7 @@ export const ERROR_CATALOGUE = {
   "request.method_not_allowed": { status: 405, message: "This operation does not accept this HTTP method." },
   "request.rate_limited": { status: 429, message: "Too many requests; retry after the interval in Retry-After." },
   "internal.error": { status: 500, message: "An internal error occurred; the request may be retried." },
+  "request.busy": { status: 503, message: "The service is busy; nothing was done. Retry with backoff (and the same Idempotency-Key)." },
 
   // Authentication
   "auth.bad_timestamp": { status: 401, message: "X-Timestamp is missing or not a number." },

@@ -16,9 +16,17 @@ export interface OutgoingDeps {
 /** The key that signs for a transfer's sending address. */
 export type KeyForTransfer = (transfer: { fromAddress: string; fromIndex: number }) => SigningKey;
 
-/** Limits a pass to the transfers of one sending address (a caller that holds only that key). */
-export interface OnlyFrom {
+/**
+ * Limits a pass to some transfers: those of one sending address (a caller that holds only that
+ * key), of some kinds (each job sends its own: sweeps and their gas, or payouts).
+ */
+export interface TransferFilter {
   fromAddress?: string;
+  kinds?: readonly string[];
+}
+
+function whereOf(only: TransferFilter) {
+  return { ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}), ...(only.kinds ? { kind: { in: [...only.kinds] } } : {}) };
 }
 
 /** How long one worker holds an address's signing lease; a dead worker's successor waits this long. */
@@ -41,9 +49,9 @@ type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]
  * that settles nothing (no answer, a busy node) stops the address until the next pass, unless the
  * chain proves the bytes can no longer land (then they are replaced, and the purpose planned anew).
  */
-export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: OnlyFrom = {}): Promise<{ broadcast: number }> {
+export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter = {}): Promise<{ broadcast: number }> {
   const addresses = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: ["planned", "signed"] }, ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}) },
+    where: { network, status: { in: ["planned", "signed"] }, ...whereOf(only) },
     select: { fromAddress: true },
     distinct: ["fromAddress"],
   });
@@ -53,7 +61,7 @@ export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string,
   for (const { fromAddress } of addresses) {
     if (!(await takeLease(worker, network, fromAddress))) continue; // another worker is on it
     try {
-      broadcast += await sendFromAddress(worker, network, fromAddress, sender, keyFor);
+      broadcast += await sendFromAddress(worker, network, fromAddress, sender, keyFor, only);
     } catch (error) {
       log.warn("outgoing transfers of an address stopped; the next pass goes on", { network, fromAddress, error });
     } finally {
@@ -66,17 +74,17 @@ export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string,
 /** A pass of the sender: the deps plus its name as a lease holder. */
 type Worker = OutgoingDeps & { owner: string };
 
-async function sendFromAddress(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer): Promise<number> {
+async function sendFromAddress(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter): Promise<number> {
   let broadcast = 0;
   // 1. What was signed before goes out first, as it was signed.
-  const signed = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "signed" }, orderBy: { createdAt: "asc" } });
+  const signed = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "signed", ...whereOf(only) }, orderBy: { createdAt: "asc" } });
   for (const transfer of signed) {
     const outcome = await broadcastStored(deps, transfer, sender, keyFor);
     if (outcome === "stop") return broadcast;
     if (outcome === "accepted") broadcast++;
   }
   // 2. Then the planned ones, one at a time: each signing sees the one before.
-  const planned = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "planned" }, orderBy: { createdAt: "asc" } });
+  const planned = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "planned", ...whereOf(only) }, orderBy: { createdAt: "asc" } });
   for (const transfer of planned) {
     const stored = await signAndStore(deps, transfer, sender, keyFor);
     if (stored === "refused") continue; // this one cannot go (a bad recipient, funds short for it); the next may
@@ -116,6 +124,13 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
     await applyFact(deps.db, transfer, { kind: "sign_refused" }, deps.now(), { lastError: reason, isShortOfFunds });
     log[isShortOfFunds ? "warn" : "error"]("outgoing transfer refused at signing; nothing was sent", { network: transfer.network, reference: transfer.reference, error: reason });
     return "refused";
+  }
+  // Identical bytes (Solana: the same transfer under the same blockhash) are the same
+  // transaction: storing them for a second purpose would count one payment twice.
+  const twin = await deps.db.outgoingTransfer.findFirst({ where: { network: transfer.network, txid: signed.txid, status: { notIn: ["failed", "replaced"] } }, select: { reference: true } });
+  if (twin) {
+    await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: `identical to the transaction of ${twin.reference}; waits for fresh chain state`, updatedAt: deps.now() } });
+    return "wait";
   }
   return withTransaction(deps.db, async (tx) => {
     // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may also sign.
@@ -177,9 +192,9 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
  * unable to land (then, and only then, its purpose may be sent anew). A transaction the chain
  * lost that can still land is broadcast again, the same bytes.
  */
-export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: OnlyFrom = {}): Promise<{ confirmed: number }> {
+export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter = {}): Promise<{ confirmed: number }> {
   const live = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: ["broadcast", "seen"] }, ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}) },
+    where: { network, status: { in: ["broadcast", "seen"] }, ...whereOf(only) },
     orderBy: { createdAt: "asc" },
   });
   let confirmed = 0;

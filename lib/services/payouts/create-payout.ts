@@ -4,6 +4,7 @@ import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
+import { createKeyedMutex } from "@/lib/chains/keyed-mutex";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { computePayoutAmounts, judgeReserve, type PayoutAmounts } from "@/lib/domain/payout/amounts";
@@ -126,7 +127,7 @@ export async function createPayout(deps: PayoutDeps, merchantId: string, input: 
   const now = deps.now();
   const { destination, amounts } = terms;
   const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
-  return withTransaction(deps.db, async (tx) => {
+  return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
     const payout = await recordNewPayout(
       tx,
       {
@@ -165,7 +166,18 @@ export async function createPayout(deps: PayoutDeps, merchantId: string, input: 
     }
     await options.onWritten?.(tx, existing);
     return existing;
-  });
+  }));
+}
+
+const balanceTurns = createKeyedMutex();
+
+/**
+ * Runs work that reserves from one merchant balance after this process's earlier such work has
+ * finished. The balance's row lock decides between processes; this keeps a burst for one
+ * balance from holding every pooled connection while its transactions wait on that lock.
+ */
+export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => Promise<T>): Promise<T> {
+  return balanceTurns(`${merchantId}|${asset}`, work);
 }
 
 /**

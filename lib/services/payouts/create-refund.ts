@@ -10,7 +10,8 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
-import { recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
+import { assetKey } from "@/lib/ledger/postings";
+import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 
@@ -63,7 +64,7 @@ export async function createRefund(
   const isFeeOnTop = merchant.refundFeePayer === "merchant";
   const now = deps.now();
 
-  return withTransaction(deps.db, async (tx) => {
+  return inBalanceTurn(merchantId, assetKey(asset.symbol, network), () => withTransaction(deps.db, async (tx) => {
     // One refund decision per payment at a time: what is refundable cannot change underneath.
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${found.id}::uuid FOR UPDATE`;
     const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: found.id } });
@@ -112,7 +113,7 @@ export async function createRefund(
     if (!refund) throw new AppError("refund.reference_collision", "A refund with this reference exists; retry.");
     await options.onWritten?.(tx, refund);
     return refund;
-  });
+  }));
 }
 
 /** The refund's destination: the given address, or the payer's; required where the payer is unknown (UTXO). */

@@ -2,6 +2,9 @@ import { findNetwork, findSettlementAsset, isSettlementSymbol, listNetworksOfSym
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
 import { AppError } from "@/lib/errors";
 
+/** Families whose transfers carry a memo: TON (a text comment; a jetton transfer's forward payload). */
+const MEMO_FAMILIES: ReadonlySet<string> = new Set(["ton"]);
+
 /** Where a payout goes, checked against the catalogue and the network's address format. */
 export interface PayoutDestination {
   asset: SettlementAsset;
@@ -45,6 +48,6 @@ export function resolvePayoutDestination(
     throw new AppError("payout.bad_address", `${address} is not a valid ${network} address.`);
   }
   const memo = input.memo === undefined || input.memo === "" ? undefined : input.memo;
-  if (memo !== undefined && !findNetwork(network)?.hasMemo) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
+  if (memo !== undefined && !MEMO_FAMILIES.has(findNetwork(network)?.family ?? "")) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
   return { asset: findSettlementAsset(currency, network)!, network, address: validation.normalized, memo };
 }

@@ -36,6 +36,8 @@ function backoffMs(waits: number, isShortOfFunds: boolean): number {
 }
 
 const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
+/** This job's transfers: payouts, from the hot wallet (sweeps and their gas are the sweeper's). */
+const PAYOUT_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kinds: ["payout"] });
 
 /**
  * One pass of a network's payouts, idempotent over durable state (any number of workers): each
@@ -75,9 +77,8 @@ export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, send
     return hot;
   };
   const first = await advancePayouts(deps, network, hot.address);
-  // Sweeps share the network's senders: only payout transfers (from the hot wallet) go out here.
-  await sendOutgoingTransfers(deps, network, sender, keyFor, { fromAddress: hot.address });
-  await followOutgoingTransfers(deps, network, sender, keyFor, { fromAddress: hot.address });
+  await sendOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address));
+  await followOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address));
   const second = await advancePayouts(deps, network, hot.address);
   return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };
 }

@@ -240,4 +240,24 @@ describe("payouts on litesvm", () => {
     expect(hotBefore - lamportsOf(chain, hot)).toBe(minor("0.05", "SOL") + BigInt(transfers[1].feeMinor!.toFixed()));
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
+
+  it("sends two identical payouts as two transactions: the second waits for a fresh blockhash instead of sharing the first's", async () => {
+    const { chain, hot, pass } = await solanaWorld();
+    chain.airdrop(hot, 5n * SOL);
+    const { merchant } = await fundedMerchant("SOL", "60.00");
+    const recipient = Keypair.generate().publicKey.toBase58();
+    const first = await createPayout(merchant, { amount: "0.05", currency: "SOL", address: recipient, is_subtract: true });
+    const second = await createPayout(merchant, { amount: "0.05", currency: "SOL", address: recipient, is_subtract: true });
+    await pass();
+    // Same blockhash, same transfer: the same signature, so the second is not stored as sent.
+    expect((await transfersOf(second.uuid))[0]).toMatchObject({ status: "planned", lastError: expect.stringMatching(/identical/) });
+    chain.advanceSlots(5);
+    await pass();
+    chain.advanceSlots(5);
+    await pass();
+    const [one, two] = [await expectPaid(merchant, first.uuid), await expectPaid(merchant, second.uuid)];
+    expect(one).not.toBe(two);
+    expect(lamportsOf(chain, recipient)).toBe(2n * minor("0.05", "SOL"));
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
 });

@@ -70,15 +70,11 @@ async function fundedMerchant(currency: "TON" | "USDT"): Promise<TestMerchant> {
   return merchant;
 }
 
-/**
- * POST /v1/payout, then the memo put on the payout row. Stand-in for sending `memo` in the
- * request: the API refuses any memo on ton today (see the it.fails below).
- */
+/** POST /v1/payout with a memo: approved at once, the memo kept on the payout. */
 async function createPayout(merchant: TestMerchant, body: Record<string, string>, memo: string) {
-  const response = await callSigned("/v1/payout", body, merchant);
+  const response = await callSigned("/v1/payout", { ...body, memo }, merchant);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  expect(response.body.result).toMatchObject({ status: "process", internal_status: "approved" });
-  await getTestDb().payout.update({ where: { id: response.body.result.uuid }, data: { memo } });
+  expect(response.body.result).toMatchObject({ status: "process", internal_status: "approved", memo });
   return response.body.result as { uuid: string; order_id: string; amount: string; receive_amount: string };
 }
 
@@ -170,11 +166,7 @@ describe("payout memos through the API", () => {
     expect(response.body.error.code).toBe("payout.memo_unsupported");
   });
 
-  // Known product bug: resolvePayoutDestination checks the catalogue's `hasMemo` (whether deposits
-  // need a memo: false on every network), so a memo on ton is refused although the TON sender
-  // sends it. This `it.fails` passes while the bug stands; once fixed, make it `it` and drop the
-  // row update in createPayout.
-  it.fails("accepts a memo on a TON payout", async () => {
+  it("accepts a memo on a TON payout", async () => {
     const merchant = await fundedMerchant("TON");
     const body = { amount: "1", currency: "TON", network: "ton", address: freshWalletAddress(), order_id: "memo-ton", memo: "order 43" };
     const response = await callSigned("/v1/payout", body, merchant);

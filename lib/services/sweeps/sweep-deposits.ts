@@ -18,6 +18,8 @@ export interface SweepDeps {
   now(): Date;
 }
 
+const SWEEP_TRANSFERS = { kinds: ["sweep", "gas"] };
+
 /** Families whose token transfers the deposit address must pay for in the native coin. */
 const GAS_FOR_TOKENS = new Set(["evm", "tron", "solana", "ton"]);
 /** Gas sent for a token sweep: the estimate with room for price moves. */
@@ -56,8 +58,9 @@ export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: 
   const keys = await keysFor(deps, network);
   const keyFor = (transfer: { fromIndex: number }) => (transfer.fromIndex === HOT_WALLET_INDEX ? keys.hot : keys.key(transfer.fromIndex));
   const planned = await planSweeps(deps, network, sender, keys);
-  const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor);
-  const { confirmed } = await followOutgoingTransfers(deps, network, sender, keyFor);
+  // The sweeper's own transfers; payouts from the hot wallet are the payout job's.
+  const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
+  const { confirmed } = await followOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
   return { planned, sent, confirmed };
 }
 

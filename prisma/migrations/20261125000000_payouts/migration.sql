@@ -2,6 +2,9 @@
 ALTER TABLE "merchants" ADD COLUMN "payout_fee_on_top" BOOLEAN NOT NULL DEFAULT false;
 ALTER TABLE "merchants" ADD COLUMN "refund_fee_payer" TEXT NOT NULL DEFAULT 'merchant' CHECK ("refund_fee_payer" IN ('merchant', 'customer'));
 ALTER TABLE "outgoing_transfers" ADD COLUMN "is_short_of_funds" BOOLEAN NOT NULL DEFAULT false;
+-- One live outgoing transfer per transaction: identical bytes never pay for two purposes.
+CREATE UNIQUE INDEX "outgoing_transfers_live_txid_key" ON "outgoing_transfers"("network", "txid")
+  WHERE "txid" IS NOT NULL AND "status" NOT IN ('failed', 'replaced');
 
 CREATE TABLE "payouts" (
     "id" UUID NOT NULL,
