@@ -103,6 +103,10 @@ describe("npm start with the embedded database", () => {
       settled_vs_journals: [],
       lots_vs_maturing: [],
       outgoing_vs_fees: [],
+      payouts_vs_held: [],
+      payouts_vs_journals: [],
+      payouts_vs_transfers: [],
+      refunds_vs_paid: [],
       invoices_in_review: 0,
     });
   });

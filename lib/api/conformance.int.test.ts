@@ -34,6 +34,7 @@ const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<ob
     // The triple (payment, address, amount) names the refund: a fresh key finds it again.
     isSameOnFreshKey: true,
   },
+  "/v1/refund/batch": { body: async () => ({ refunds: [{ uuid: randomUUID(), amount: "1" }] }) },
   "/v1/payout/batch": { body: async () => ({ payouts: [{ amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: "b-1" }] }) },
   "/v1/payout/mass": {
     body: async (merchant) => {

@@ -15,7 +15,7 @@ import {
 } from "./ops/webhooks/webhook-ops";
 import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp, sendPaymentEmailOp } from "./ops/payments/payment-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
-import { batchInfoOp, createPaymentBatchOp, createPayoutBatchOp } from "./ops/payments/batch-ops";
+import { batchInfoOp, createPaymentBatchOp, createPayoutBatchOp, createRefundBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import {
@@ -65,6 +65,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
 
   // Refunds
   { method: "POST", path: "/v1/payment/refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundOp },
+  { method: "POST", path: "/v1/refund/batch", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundBatchOp },
   { method: "POST", path: "/v1/payment/resolve", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: resolvePaymentOp },
   { method: "POST", path: "/v1/payment/autorefund/get", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: getAutorefundOp },
   { method: "POST", path: "/v1/payment/autorefund/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAutorefundOp },

@@ -207,6 +207,8 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
             outgoing_vs_fees: audit.outgoingVsFees,
             payouts_vs_held: audit.payoutsVsHeld,
             payouts_vs_journals: audit.payoutsVsJournals,
+            payouts_vs_transfers: audit.payoutsVsTransfers,
+            refunds_vs_paid: audit.refundsVsPaid,
             invoices_in_review: await countOpenInvoiceReviews(database.db),
           };
           const found = Object.entries(audit).filter(([, list]) => list.length > 0);

@@ -22,6 +22,10 @@ export interface LedgerAudit {
   payoutsVsHeld: string[];
   /** Payouts whose journals do not match their status (reserved once; paid when confirmed; released when failed or cancelled; nothing else). */
   payoutsVsJournals: string[];
+  /** Payouts with more than one transfer that may land or has landed, or confirmed without exactly one confirmed transfer of their amount. */
+  payoutsVsTransfers: string[];
+  /** Payments whose counted refunds exceed what they received. */
+  refundsVsPaid: string[];
 }
 
 export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
@@ -34,6 +38,8 @@ export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
   outgoingVsFees: [],
   payoutsVsHeld: [],
   payoutsVsJournals: [],
+  payoutsVsTransfers: [],
+  refundsVsPaid: [],
 };
 
 export function isCleanAudit(audit: LedgerAudit): boolean {
@@ -127,6 +133,23 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         WHERE COALESCE(j.reserved, 0) <> 1
            OR COALESCE(j.paid, 0) <> CASE WHEN p.status = 'confirmed' THEN 1 ELSE 0 END
            OR COALESCE(j.released, 0) <> CASE WHEN p.status IN ('failed', 'cancelled') THEN 1 ELSE 0 END`;
+      const payoutTransfers = await tx.$queryRaw<{ id: string }[]>`
+        SELECT p.id::text AS id FROM payouts p
+        LEFT JOIN (
+          SELECT substring(reference FROM 8 FOR 36) AS payout_id,
+                 COUNT(*) FILTER (WHERE status IN ('signed', 'broadcast', 'seen', 'confirmed')) AS live,
+                 COUNT(*) FILTER (WHERE status = 'confirmed') AS confirmed,
+                 MIN(amount_minor) FILTER (WHERE status = 'confirmed') AS confirmed_amount
+          FROM outgoing_transfers WHERE reference LIKE 'payout:%' GROUP BY 1
+        ) t ON t.payout_id = p.id::text
+        WHERE COALESCE(t.live, 0) > 1
+           OR (p.status = 'confirmed' AND (COALESCE(t.confirmed, 0) <> 1 OR t.confirmed_amount <> p.amount_minor))
+           OR (p.status IN ('pending', 'failed', 'cancelled') AND COALESCE(t.confirmed, 0) > 0)`;
+      const refunds = await tx.$queryRaw<{ id: string }[]>`
+        SELECT i.id::text AS id FROM invoices i
+        JOIN (SELECT invoice_id, SUM(requested_amount::numeric) AS refunded FROM payouts
+              WHERE kind = 'refund' AND status NOT IN ('failed', 'cancelled') GROUP BY invoice_id) r ON r.invoice_id = i.id
+        WHERE r.refunded > i.amount_paid_minor`;
       return {
         mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
         negative: negative.map((row) => row.id),
@@ -137,5 +160,7 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         outgoingVsFees: fees.map((row) => row.id),
         payoutsVsHeld: held.map((row) => row.key),
         payoutsVsJournals: payoutJournals.map((row) => row.id),
+        payoutsVsTransfers: payoutTransfers.map((row) => row.id),
+        refundsVsPaid: refunds.map((row) => row.id),
       };
 }

@@ -40,6 +40,20 @@ export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<
   }
 }
 
+/**
+ * Locks accounts in the ledger's one order (the order postJournal locks a journal's accounts
+ * in; a merchant's before the platform's), creating missing ones. A transaction that posts
+ * several journals calls this first with every account they touch: taking the locks journal by
+ * journal would take them out of that order, and two such transactions could deadlock.
+ */
+export async function lockAccounts(tx: Tx, accounts: readonly AccountKey[], now: Date): Promise<void> {
+  const byOrder = new Map(accounts.map((account) => [accountOrder(account), account]));
+  for (const key of [...byOrder.keys()].sort((a, b) => a.localeCompare(b))) {
+    const accountId = await ensureAccount(tx, byOrder.get(key)!, now);
+    await tx.$queryRaw`SELECT id FROM ledger_accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+  }
+}
+
 function accountOrder(account: AccountKey): string {
   return `${account.owner}|${account.asset}|${account.bucket}`;
 }

@@ -26,7 +26,7 @@ export {
   getDepositPath,
   getEd25519DepositPath,
 } from "@/lib/chains/addresses/derivation-paths";
-export { formatRawTonAddress, parseTonAddress, type TonAddress } from "@/lib/chains/addresses/ton-address";
+export { accountForms, formatRawTonAddress, formatTonAddress, parseTonAddress, type TonAddress } from "@/lib/chains/addresses/ton-address";
 export {
   validateAddress,
   type AddressRejection,

@@ -133,3 +133,14 @@ export function parseTonAddress(text: string): TonAddress | null {
     isTestOnly: (bytes[0] & FLAG_TEST_ONLY) !== 0,
   };
 }
+
+/**
+ * Every written form of the account behind an address: itself and, for a TON address (friendly
+ * or raw), its four flag variants (bounceable or not, test-only or not) — all one account.
+ */
+export function accountForms(address: string): string[] {
+  const ton = parseTonAddress(address);
+  if (!ton) return [address];
+  const variants = [false, true].flatMap((isBounceable) => [false, true].map((isTestOnly) => formatTonAddress({ ...ton, isBounceable, isTestOnly })));
+  return [...new Set([address, ...variants])];
+}

@@ -164,7 +164,8 @@ describe("createUtxoSender against litecoind -regtest", () => {
     // One confirmed coin is left; the change of the five is unconfirmed and not spent.
     await expect(sender.send(wallet, { currency: "LTC", toAddress: recipients[0], amountMinor: 150_000_000n })).rejects.toMatchObject({
       name: "ChainError",
-      retryable: true,
+      retryable: false,
+      isShortOfFunds: true,
       message: expect.stringMatching(/hot wallet has 100000000 spendable/),
     });
 
@@ -212,10 +213,11 @@ describe("createUtxoSender against litecoind -regtest", () => {
     const spentByA = new Set(a.consumes.outpoints);
     expect(b.consumes.outpoints?.length).toBeGreaterThan(0);
     expect(b.consumes.outpoints?.filter((outpoint) => spentByA.has(outpoint))).toEqual([]);
-    // Both coins in flight: nothing is left (retryable: change confirms, or a top-up comes).
+    // Both coins in flight: nothing is left — short of funds, not wrong (change confirms, or a top-up comes).
     await expect(sender.sign(wallet, payout(third), { inFlight: [a, b] })).rejects.toMatchObject({
       name: "ChainError",
-      retryable: true,
+      retryable: false,
+      isShortOfFunds: true,
       message: expect.stringMatching(/hot wallet has 0 spendable/),
     });
 
@@ -224,7 +226,7 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(await sender.broadcast(a)).toEqual({ kind: "accepted" });
     expect(await mempool()).toEqual(expect.arrayContaining([a.txid, b.txid]));
     // Coins a mempool transaction spends are skipped even when the caller does not name it.
-    await expect(sender.sign(wallet, payout(third), { inFlight: [] })).rejects.toMatchObject({ retryable: true, message: expect.stringMatching(/hot wallet has 0 spendable/) });
+    await expect(sender.sign(wallet, payout(third), { inFlight: [] })).rejects.toMatchObject({ isShortOfFunds: true, message: expect.stringMatching(/hot wallet has 0 spendable/) });
     await node.mine(1);
     expect((await sender.getTransaction(a.txid)).state).toBe("confirmed");
     expect((await sender.getTransaction(b.txid)).state).toBe("confirmed");

@@ -7,7 +7,8 @@ import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-inp
 import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
 import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
-import { toPayoutObject } from "@/lib/services/payouts/payout-view";
+import { toPayoutObject, toRefundObject } from "@/lib/services/payouts/payout-view";
+import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
 import { withTransaction } from "@/lib/db/transaction";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
@@ -94,6 +95,17 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
   payment: async (deps, batch, idx, request) => {
     const invoice = await createInvoice(deps, batch.merchantId, parseInput(CREATE_PAYMENT_INPUT, request), { invoiceId: batchElementId(batch.id, idx) });
     return deps.presentInvoice(invoice);
+  },
+  refund: async (deps, batch, _idx, request) => {
+    // Found again when run anew: by (payment, address, amount), as a repeated refund call is.
+    let answer: unknown;
+    await createRefund(deps, batch.merchantId, parseInput(CREATE_REFUND_INPUT, request), {
+      actor: batch.createdBy ?? `batch:${batch.id}`,
+      onWritten: async (_tx, refund, payment) => {
+        answer = toRefundObject(refund, payment);
+      },
+    });
+    return answer;
   },
   payout: async (deps, batch, _idx, request) => {
     const payout = await createPayout(deps, batch.merchantId, parseInput(CREATE_PAYOUT_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });

@@ -45,7 +45,7 @@ describe("compliance screening", () => {
   it("blocks an address on every network without --network, whatever its letter case", async () => {
     const merchant = await makeMerchant();
     await blockAddress(getTestDb(), { address: EVM_ADDRESS.toLowerCase(), network: "ethereum" });
-    await blockAddress(getTestDb(), { address: EVM_ADDRESS });
+    await blockAddress(getTestDb(), { address: EVM_ADDRESS.toLowerCase() });
     try {
       const { screenDestination } = await import("./screening");
       await expect(screenDestination({ db: getTestDb() }, { network: "ethereum", address: EVM_ADDRESS })).rejects.toMatchObject({ code: "compliance.blocked" });
@@ -53,7 +53,7 @@ describe("compliance screening", () => {
       expect(merchant.merchantId).toBeTruthy();
     } finally {
       await unblockAddress(getTestDb(), { address: EVM_ADDRESS.toLowerCase(), network: "ethereum" });
-      await unblockAddress(getTestDb(), { address: EVM_ADDRESS });
+      await unblockAddress(getTestDb(), { address: EVM_ADDRESS.toLowerCase() });
     }
     const { screenDestination } = await import("./screening");
     await expect(screenDestination({ db: getTestDb() }, { network: "ethereum", address: EVM_ADDRESS })).resolves.toBeUndefined();

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/client";
 import { findNetwork, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
-import { validateAddress } from "@/lib/chains/addresses";
+import { accountForms, validateAddress } from "@/lib/chains/addresses";
+import { normalizeEvmAddress } from "@/lib/chains/addresses/evm-address";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -32,7 +33,8 @@ export function denyListProvider(db: Db): ScreeningProvider {
   return {
     name: "deny-list",
     async screen(destination) {
-      const candidates = [destination.address, canonical(destination.network, destination.address)].filter((value): value is string => value !== null);
+      const canonicalForm = canonical(destination.network, destination.address);
+      const candidates = [destination.address, ...(canonicalForm ? accountForms(canonicalForm) : [])];
       const block = await db.complianceBlock.findFirst({ where: { address: { in: [...new Set(candidates)] }, network: { in: [destination.network, "*"] } } });
       return block ? { isBlocked: true, reason: block.reason || "on the deny list" } : { isBlocked: false };
     },
@@ -76,11 +78,18 @@ function canonical(network: string, address: string): string | null {
   return validation.ok ? validation.normalized : null;
 }
 
+/** How the deny list stores an address: canonical for its network; for every network, EVM addresses checksummed. */
+function canonicalOn(network: string, address: string): string {
+  const text = address.trim();
+  if (network !== "*") return canonical(network, text) ?? text;
+  return normalizeEvmAddress(text) ?? text;
+}
+
 /** Operator: adds an address to the deny list (canonical for its network when one is named). */
 export async function blockAddress(db: Db, input: { address: string; network?: string; reason?: string }): Promise<{ address: string; network: string; reason: string }> {
   const network = input.network ? normalizeNetworkId(input.network) : "*";
   if (network !== "*" && !findNetwork(network)) throw new Error(`Unknown network ${input.network}`);
-  const address = (network === "*" ? null : canonical(network, input.address)) ?? input.address.trim();
+  const address = canonicalOn(network, input.address);
   if (address === "") throw new Error("--address is required");
   const reason = input.reason ?? "";
   await db.complianceBlock.upsert({
@@ -94,7 +103,7 @@ export async function blockAddress(db: Db, input: { address: string; network?: s
 /** Operator: removes an address from the deny list; false when it was not there. */
 export async function unblockAddress(db: Db, input: { address: string; network?: string }): Promise<boolean> {
   const network = input.network ? normalizeNetworkId(input.network) : "*";
-  const address = (network === "*" ? null : canonical(network, input.address)) ?? input.address.trim();
+  const address = canonicalOn(network, input.address);
   const { count } = await db.complianceBlock.deleteMany({ where: { address, network } });
   return count > 0;
 }

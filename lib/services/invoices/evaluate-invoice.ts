@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/db/client";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { decideInvoice } from "@/lib/domain/invoice/transition";
-import { postJournal } from "@/lib/ledger/post";
-import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal } from "@/lib/ledger/postings";
+import { lockAccounts, postJournal } from "@/lib/ledger/post";
+import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal, PLATFORM, type Bucket } from "@/lib/ledger/postings";
 import { recordInvoiceEvent } from "./invoice-events";
 import { toMinor } from "./invoice-view";
 import type { GatewayConfig } from "@/lib/config/env";
@@ -50,6 +50,15 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   const asset = invoice.payerCurrency && invoice.network ? assetKey(invoice.payerCurrency, invoice.network) : null;
 
   const settlementAsset = invoice.payerCurrency && invoice.network ? findSettlementAsset(invoice.payerCurrency, invoice.network) : undefined;
+  // Before the first journal: every account a credit, a settlement and a maturing lot touch, in
+  // the ledger's order (payouts and refunds lock the same merchant accounts in the same order).
+  let isLocked = false;
+  const lockMoney = async () => {
+    if (isLocked || !asset) return;
+    isLocked = true;
+    const merchant = (bucket: Bucket) => ({ owner: invoice.merchantId, asset, bucket });
+    await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
+  };
   let confirmedMinor = 0n;
   let pendingMinor = 0n;
   for (const transfer of transfers) {
@@ -64,6 +73,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     if (transfer.status === "seen" && transfer.confirmations >= required && asset) {
       // Each inclusion is its own numbered credit: one reversed by a reorganisation is followed by the next.
       const credit = transfer.credits + 1;
+      await lockMoney();
       await postJournal(tx, depositConfirmedJournal({ transferId: transfer.id, credit, merchantId: invoice.merchantId, asset, amount }), now);
       await tx.chainTransfer.update({ where: { id: transfer.id }, data: { status: "confirmed", credits: credit, updatedAt: now } });
       transfer.status = "confirmed";
@@ -90,6 +100,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   const { settlement } = decision;
   if (settlement && asset) {
     const { receivedMinor: received, feeMinor: fee } = settlement;
+    await lockMoney();
     await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee }), now);
     await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: received - fee, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
   }

@@ -170,9 +170,11 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
     await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 } });
     return "accepted";
   }
-  if (outcome.kind === "uncertain" || outcome.retryable) {
+  // Bytes broadcast before may have landed: a refusal now ("nonce too low", "already known")
+  // proves nothing until the chain shows they cannot be there.
+  if (outcome.kind === "uncertain" || outcome.retryable || transfer.broadcasts > 0) {
     // Bytes that can never land (their blockhash expired, an input spent elsewhere) stop waiting.
-    if (!(await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer)))) {
+    if (await isProvablyDead(transfer, sender, keyFor)) {
       await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500) });
       log.warn("signed outgoing transfer can no longer land; its purpose may be sent anew", { network: transfer.network, reference: transfer.reference });
       return "refused";
@@ -208,7 +210,7 @@ export async function followOutgoingTransfers(deps: OutgoingDeps, network: strin
         log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid });
       } else if (state.state === "pending") {
         if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
-      } else if (await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer))) {
+      } else if (!(await isProvablyDead(transfer, sender, keyFor))) {
         await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
       } else {
         await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { lastError: "dropped by the chain and can no longer land" });
@@ -219,6 +221,17 @@ export async function followOutgoingTransfers(deps: OutgoingDeps, network: strin
     }
   }
   return { confirmed };
+}
+
+/**
+ * Whether a transaction the chain did not report can never land: the sender says so (its nonce,
+ * seqno or inputs used by another, its lifetime over), and the chain, asked again after that,
+ * still does not know it — it may have landed between the first look and the proof, and then the
+ * proof is its own doing.
+ */
+async function isProvablyDead(transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<boolean> {
+  if (await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer))) return false;
+  return (await sender.getTransaction(transfer.txid!)).state === "unknown";
 }
 
 /** A final on-chain outcome and, in the same transaction, the fee the chain took, once. */

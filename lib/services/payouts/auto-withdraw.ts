@@ -94,7 +94,7 @@ export async function processDueAutoWithdrawals(deps: PayoutDeps, limit = 200): 
   for (const withdrawal of due) {
     const decimals = findSettlementAsset(withdrawal.currency, withdrawal.network)?.decimals ?? 0;
     try {
-      const payout = await createPayout(
+      await createPayout(
         deps,
         withdrawal.merchantId,
         {
@@ -105,19 +105,20 @@ export async function processDueAutoWithdrawals(deps: PayoutDeps, limit = 200): 
           order_id: `autowithdraw:${withdrawal.lotId}`,
           is_subtract: false,
         },
-        { actor: "autowithdraw" },
+        {
+          actor: "autowithdraw",
+          // Marked paid out in the payout's own transaction: a crash cannot leave it due, to be refused later.
+          onWritten: async (tx, payout) => {
+            await tx.autoWithdrawal.updateMany({ where: { lotId: withdrawal.lotId, status: "due" }, data: { status: "paid_out", payoutId: payout.id, reason: "", updatedAt: deps.now() } });
+          },
+        },
       );
-      await deps.db.autoWithdrawal.update({ where: { lotId: withdrawal.lotId }, data: { status: "paid_out", payoutId: payout.id, reason: "", updatedAt: deps.now() } });
       paidOut++;
     } catch (error) {
       const outcome = isAppError(error) ? FINAL_REFUSALS[error.code] : undefined;
       const reason = isAppError(error) ? `${error.code}: ${error.message}` : "internal error";
-      if (outcome) {
-        await deps.db.autoWithdrawal.update({ where: { lotId: withdrawal.lotId }, data: { status: outcome, reason: reason.slice(0, 500), updatedAt: deps.now() } });
-      } else {
-        await deps.db.autoWithdrawal.update({ where: { lotId: withdrawal.lotId }, data: { reason: reason.slice(0, 500), updatedAt: deps.now() } });
-        log.warn("auto-withdrawal not sent yet; the next pass retries", { lotId: withdrawal.lotId, error });
-      }
+      await deps.db.autoWithdrawal.updateMany({ where: { lotId: withdrawal.lotId, status: "due" }, data: { ...(outcome ? { status: outcome } : {}), reason: reason.slice(0, 500), updatedAt: deps.now() } });
+      if (!outcome) log.warn("auto-withdrawal not sent yet; the next pass retries", { lotId: withdrawal.lotId, error });
     }
   }
   return paidOut;

@@ -9,7 +9,7 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { computePayoutAmounts, judgeReserve, type PayoutAmounts } from "@/lib/domain/payout/amounts";
 import type { PayoutStatus } from "@/lib/domain/payout/transition";
-import { parseAmount } from "@/lib/domain/money/amount";
+import { MAX_MINOR_UNITS, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
@@ -86,6 +86,7 @@ async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePay
   const fee = await quoteFee(deps, destination);
   const amounts = computePayoutAmounts({ requested: requestedMinor, fee, isSubtract });
   if (amounts === "below_fee") throw new AppError("payout.amount_below_fee", `amount must be above the payout fee when the recipient bears it.`);
+  if (amounts.debit > MAX_MINOR_UNITS) throw new AppError("payout.bad_amount", "amount with the fee on top exceeds the largest amount this service holds.");
   return { orderId, source: input.source ?? "api", destination, requestedMinor, isSubtract, isSubtractGiven: input.is_subtract !== undefined, amounts, urlCallback };
 }
 
@@ -123,6 +124,12 @@ async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<s
  * another approver.
  */
 export async function createPayout(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
+  // A repeat answers the payout it names before anything that may have changed since (a freeze,
+  // the rate, screening, the node) is asked again: the payout exists and will be sent.
+  if (input.order_id) {
+    const existing = await deps.db.payout.findUnique({ where: { merchantId_orderId: { merchantId, orderId: input.order_id } } });
+    if (existing) return answerRepeat(deps, existing, input, options);
+  }
   const terms = await checkTerms(deps, merchantId, input);
   const now = deps.now();
   const { destination, amounts } = terms;
@@ -204,8 +211,19 @@ export async function recordNewPayout(tx: Tx, data: Prisma.PayoutCreateManyInput
   return payout;
 }
 
+/** The payout an order_id names, when the repeat asks for the same; `payout.duplicate_reference` otherwise. */
+async function answerRepeat(deps: PayoutDeps, existing: Payout, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
+  const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
+  const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
+  if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount");
+  const terms = { destination, requestedMinor, source: input.source ?? "api", isSubtract: input.is_subtract ?? false, isSubtractGiven: input.is_subtract !== undefined };
+  if (!hasSameTerms(existing, terms)) throw new AppError("payout.duplicate_reference", `order_id ${existing.orderId} is payout ${existing.id}, made with other terms.`);
+  if (options.onWritten) await withTransaction(deps.db, (tx) => options.onWritten!(tx, existing));
+  return existing;
+}
+
 /** Whether a repeated request asks for the same payout as the one recorded under its order_id. */
-function hasSameTerms(existing: Payout, terms: PayoutTerms): boolean {
+function hasSameTerms(existing: Payout, terms: Pick<PayoutTerms, "destination" | "requestedMinor" | "source" | "isSubtract" | "isSubtractGiven">): boolean {
   return (
     existing.currency === terms.destination.asset.symbol &&
     existing.network === terms.destination.network &&

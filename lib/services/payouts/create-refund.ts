@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { InputSpec } from "@/lib/errors";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 import type { Payout, Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
@@ -15,14 +18,15 @@ import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./cre
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 
-/** spec: POST /v1/payment/refund — the body. */
-export interface CreateRefundInput {
-  uuid?: string;
-  order_id?: string;
-  address?: string;
-  network?: string;
-  amount?: string;
-}
+/** spec: POST /v1/payment/refund — the body, alone or as an element of a refund batch. */
+export const createRefundBodySchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional(), address: optionalText, network: optionalText, amount: optionalText });
+export type CreateRefundInput = z.output<typeof createRefundBodySchema>;
+
+export const CREATE_REFUND_INPUT: InputSpec<typeof createRefundBodySchema> = {
+  schema: createRefundBodySchema,
+  invalidBody: "refund.bad_request",
+  fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
+};
 
 /** Refunds that count against what was paid: every one not failed or cancelled (spec: Refund summary). */
 export const COUNTED_REFUND_STATUSES = ["pending", "approved", "broadcasting", "sent", "confirmed"];
@@ -39,7 +43,7 @@ export async function createRefund(
   deps: PayoutDeps,
   merchantId: string,
   input: CreateRefundInput,
-  options: { actor: string; onWritten?: (tx: Tx, refund: Payout) => Promise<void> },
+  options: { actor: string; onWritten?: (tx: Tx, refund: Payout, payment: { id: string; orderId: string | null }) => Promise<void> },
 ): Promise<Payout> {
   const found = await getMerchantInvoiceOrThrow(deps.db, merchantId, input);
   if (!found.payerCurrency || !found.network || toMinor(found.amountPaidMinor) === 0n) {
@@ -70,11 +74,13 @@ export async function createRefund(
     const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: found.id } });
     const counted = await tx.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund", status: { in: COUNTED_REFUND_STATUSES } } });
     const refundable = toMinor(invoice.amountPaidMinor) - counted.reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
-    const amount = requested ?? refundable;
+    // Without an amount: what is left — or, when nothing is, the whole payment, so that a repeat
+    // of a full refund finds it (spec: idempotency by payment, address and amount).
+    const amount = requested ?? (refundable > 0n ? refundable : toMinor(invoice.amountPaidMinor));
     // spec: idempotency by the triple (payment, address, amount) — the same refund, unless it failed.
     const same = counted.find((refund) => refund.address === address && BigInt(refund.requestedAmount) === amount);
     if (same) {
-      await options.onWritten?.(tx, same);
+      await options.onWritten?.(tx, same, invoice);
       return same;
     }
     if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
@@ -111,7 +117,7 @@ export async function createRefund(
     const refund = await recordNewPayout(tx, data, now);
     // Under the invoice lock no other live refund can take this (payment, address, amount).
     if (!refund) throw new AppError("refund.reference_collision", "A refund with this reference exists; retry.");
-    await options.onWritten?.(tx, refund);
+    await options.onWritten?.(tx, refund, invoice);
     return refund;
   }));
 }

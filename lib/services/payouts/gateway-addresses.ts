@@ -3,6 +3,7 @@ import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
 import { listNetworks } from "@/lib/catalogue";
 import { getKeyTree } from "@/lib/chains/addresses/derivation-paths";
+import { accountForms } from "@/lib/chains/addresses";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { addressChainOf } from "@/lib/chains/registry";
@@ -21,9 +22,11 @@ export async function assertNotGatewayAddress(
 ): Promise<void> {
   const keys = await loadKeyMaterial(deps.db, deps.secretBox);
   const hot = hotWalletAddress(keys, destination.network, addressChainOf(deps.config, destination.network));
-  // Both sides are in the network's canonical form (EVM: checksummed), so equality is exact.
-  const isHotWallet = hot === destination.address;
+  // The forms one account has: EVM addresses are checksummed on both sides; a TON account has a
+  // form per flag (bounceable, test-only) besides its raw one, and every form is the same account.
+  const forms = accountForms(destination.address);
+  const isHotWallet = forms.includes(hot);
   const sameKeys = listNetworks().filter((network) => getKeyTree(network.id) === getKeyTree(destination.network)).map((network) => network.id);
-  const deposit = isHotWallet ? null : await deps.db.invoice.findFirst({ where: { network: { in: sameKeys }, address: destination.address }, select: { id: true } });
+  const deposit = isHotWallet ? null : await deps.db.invoice.findFirst({ where: { network: { in: sameKeys }, address: { in: forms } }, select: { id: true } });
   if (isHotWallet || deposit) throw new AppError(code, "The address belongs to this service; pay out to an outside address.");
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
+import { formatRawTonAddress, formatTonAddress, parseTonAddress } from "@/lib/chains/addresses";
 import { withTransaction } from "@/lib/db/transaction";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { postJournal } from "@/lib/ledger/post";
@@ -157,6 +158,23 @@ describe("creating a payout", () => {
     const deps = makeTestDeps();
     const hot = hotWalletAddress(await loadKeyMaterial(deps.db, getTestSecretBox()), "tron", "main");
     expect((await callSigned("/v1/payout", payout({ address: hot }), merchant)).body.error.code).toBe("payout.destination_internal");
+    // A TON account in any of its written forms (bounceable or not, raw) is the same account.
+    const ton = (await callSigned("/v1/payment", { amount: "5.00", currency: "USD", to_currency: "TON" }, other)).body.result;
+    const parsed = parseTonAddress(ton.address)!;
+    for (const form of [formatTonAddress({ ...parsed, isBounceable: !parsed.isBounceable }), formatRawTonAddress(parsed)]) {
+      expect((await callSigned("/v1/payout", payout({ currency: "TON", network: "ton", address: form }), merchant)).body.error.code).toBe("payout.destination_internal");
+    }
+  });
+
+  it("answers a repeat with its payout even once a freeze, a block or another rate would refuse it anew", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const body = payout({ order_id: "repeat-later" });
+    const first = (await callSigned("/v1/payout", body, merchant)).body.result;
+    await addApiKey(merchant.merchantId, "payout");
+    const frozen = makeTestDeps({}, { GATEWAY_PAYOUT_FREEZE_SECONDS: "86400" });
+    const repeat = await callSigned("/v1/payout", body, merchant, { deps: frozen });
+    expect([repeat.status, repeat.body.result?.uuid]).toEqual([200, first.uuid]);
+    expect((await callSigned("/v1/payout", { ...body, order_id: "new-one" }, merchant, { deps: frozen })).body.error.code).toBe("payout.frozen");
   });
 
   it("tells maturing funds from missing ones, and refuses a merchant in debt", async () => {

@@ -136,4 +136,40 @@ describe("refunds", () => {
     expect(JSON.parse(events[3].body)).toMatchObject({ type: "payout", uuid: refund.uuid, status: "paid", address: paid.payer_address });
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
+
+  it("repeats a full refund made without an amount: the same refund, not nothing_to_refund", async () => {
+    const merchant = await makeMerchant();
+    const paid = await payInvoice(merchant, "50.00");
+    await payInvoice(merchant, "50.00");
+    const first = (await callSigned("/v1/payment/refund", { uuid: paid.uuid }, merchant)).body.result;
+    const again = await callSigned("/v1/payment/refund", { uuid: paid.uuid }, merchant);
+    expect(again.status).toBe(200);
+    expect(again.body.result.uuid).toBe(first.uuid);
+  });
+});
+
+describe("refund batches", () => {
+  it("makes each element's refund in order, as the single call would, and reports it with kind refund", async () => {
+    const merchant = await makeMerchant();
+    const paid = await payInvoice(merchant, "60.00");
+    await payInvoice(merchant, "60.00");
+    const refunds = [
+      { uuid: paid.uuid, amount: "10", address: REFUND_ADDRESS },
+      { uuid: paid.uuid, amount: "1000" },
+      { uuid: "00000000-0000-4000-8000-000000000000" },
+      { order_id: paid.order_id, amount: "5" },
+    ];
+    const created = await callSigned("/v1/refund/batch", { refunds }, merchant);
+    expect(created.body.result).toEqual({ batch_id: expect.any(String), kind: "refund", count: 4, status: "pending" });
+    const { processOneBatch } = await import("@/lib/jobs/handlers/process-batches");
+    while (await processOneBatch(makeTestDeps()));
+    const info = (await callSigned("/v1/batch/info", { batch_id: created.body.result.batch_id }, merchant)).body.result;
+    expect(info).toMatchObject({ kind: "refund", status: "completed", succeeded: 2, failed: 2 });
+    expect(info.items.map((item: { status: string }) => item.status)).toEqual(["done", "error", "error", "done"]);
+    expect(info.items[0].result).toMatchObject({ payment_uuid: paid.uuid, amount: "10", address: REFUND_ADDRESS });
+    expect(info.items[1].error).toMatch(/refund.exceeds_refundable/);
+    expect(info.items[2].error).toMatch(/payment.not_found/);
+    expect((await callSigned("/v1/payment/info", { uuid: paid.uuid }, merchant)).body.result.refunds).toHaveLength(2);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
 });

@@ -137,6 +137,10 @@ async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date):
 
   const progress = progressOf(transfer.status);
   if (progress === "dropped") return handleDroppedAttempt(tx, payout, transfer, now);
+  // A transfer that waits (a node error, fresh chain state needed) says why on the payout.
+  if ((progress === "planned" || progress === "signed") && transfer.lastError && payout.waitReason !== transfer.lastError) {
+    await tx.payout.update({ where: { id }, data: { waitReason: transfer.lastError.slice(0, 500), updatedAt: now } });
+  }
   let outcome: Advance = "unchanged";
   for (const kind of factsToCatchUp(payout.status as Parameters<typeof factsToCatchUp>[0], progress)) {
     const moved = await applyPayoutFact(tx, payout, { kind } as PayoutFact, now, { txid: transfer.txid ?? "", waitReason: "" });

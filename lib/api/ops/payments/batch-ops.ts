@@ -47,3 +47,19 @@ export const createPayoutBatchOp = defineOperation({
     return answer(batch);
   },
 });
+
+export const createRefundBatchOp = defineOperation({
+  // Designed like the payment batch: elements as in POST /v1/payment/refund, checked one by one.
+  schema: z.object({ refunds: z.array(z.unknown()), on_error: z.enum(["continue", "stop"]).default("continue") }),
+  invalidBody: "batch.bad_request",
+  fieldErrors: { refunds: "batch.empty" },
+  handle: async (input, context) => {
+    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "refund", count: batch.total, status: "pending" });
+    const { completeWithin } = context;
+    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "refund", elements: input.refunds, on_error: input.on_error }, context.deps.now(), {
+      createdBy: actorOf(context),
+      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
+    });
+    return answer(batch);
+  },
+});

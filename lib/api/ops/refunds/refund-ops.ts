@@ -2,25 +2,27 @@ import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { optionalText } from "@/lib/services/invoices/create-invoice-input";
-import { createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
+import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
 import { toRefundObject } from "@/lib/services/payouts/payout-view";
 import { getAutorefund, resolvePayment, setAutorefund } from "@/lib/services/payouts/resolve-payment";
 import { defineOperation } from "../../operation";
 import { actorOf, merchantOf } from "../context";
 
 export const createRefundOp = defineOperation({
-  schema: z.object({ uuid: z.string().optional(), order_id: z.string().optional(), address: optionalText, network: optionalText, amount: optionalText }),
-  invalidBody: "refund.bad_request",
-  fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
+  ...CREATE_REFUND_INPUT,
   handle: async (input, context) => {
     const { completeWithin } = context;
-    const merchantId = merchantOf(context);
-    const answer = async (refund: Payout) => {
-      const payment = await context.deps.db.invoice.findUniqueOrThrow({ where: { id: refund.invoiceId! }, select: { id: true, orderId: true } });
-      return toRefundObject(refund, payment);
-    };
-    const onWritten = completeWithin && (async (tx: Tx, refund: Payout) => completeWithin(tx, await answer(refund)));
-    return answer(await createRefund(context.deps, merchantId, input, { actor: actorOf(context), onWritten }));
+    // The answer is made from what the refund's own transaction read: nothing outside it while it is open.
+    const onWritten = completeWithin && ((tx: Tx, refund: Payout, payment: { id: string; orderId: string | null }) => completeWithin(tx, toRefundObject(refund, payment)));
+    let answer: ReturnType<typeof toRefundObject> | undefined;
+    const refund = await createRefund(context.deps, merchantOf(context), input, {
+      actor: actorOf(context),
+      onWritten: async (tx, written, payment) => {
+        answer = toRefundObject(written, payment);
+        await onWritten?.(tx, written, payment);
+      },
+    });
+    return answer ?? toRefundObject(refund, { id: refund.invoiceId!, orderId: null });
   },
 });
 
