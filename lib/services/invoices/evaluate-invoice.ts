@@ -112,6 +112,8 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     data: {
       status: decision.status,
       isFinal: decision.isFinal,
+      // When it ended: set once, the first time it becomes final (late money does not move it).
+      ...(decision.isFinal && !invoice.isFinal ? { finalAt: now } : {}),
       amountPaidMinor: confirmedMinor.toString(),
       confirmations: deepest,
       txid: first?.txid ?? invoice.txid,
@@ -141,17 +143,17 @@ async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: strin
   await tx.maturityLot.create({
     data: { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount.toString(), maturesAt, maturedAt: isMatureNow ? now : null, reference: lot.reference, createdAt: now },
   });
-  if (isMatureNow) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }, now);
+  if (isMatureNow) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount, reference: lot.reference }, now);
 }
 
 /**
  * maturing → available; what the merchant owes in that asset is paid back from it first, and
  * what is left goes out by the merchant's auto-withdraw rule, if it has one for the asset.
  */
-async function makeLotAvailable(tx: Tx, lot: { id: string; merchantId: string; asset: string; amount: bigint }, now: Date): Promise<void> {
+async function makeLotAvailable(tx: Tx, lot: { id: string; merchantId: string; asset: string; amount: bigint; reference: string }, now: Date): Promise<void> {
   await postJournal(tx, lotMaturedJournal({ lotId: lot.id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount }), now);
   const repaid = await repayDebtFromAvailable(tx, { merchantId: lot.merchantId, asset: lot.asset, reference: `lot:${lot.id}:debt` }, now);
-  await recordDueAutoWithdrawal(tx, { id: lot.id, merchantId: lot.merchantId, asset: lot.asset, added: lot.amount - repaid }, now);
+  await recordDueAutoWithdrawal(tx, { id: lot.id, merchantId: lot.merchantId, asset: lot.asset, reference: lot.reference, added: lot.amount - repaid }, now);
 }
 
 /** Periodic job: moves every lot whose hold ended from maturing to available. Idempotent. */
@@ -165,7 +167,7 @@ export async function matureDueLots(db: import("@/lib/db/client").Db, now: Date)
       if (count === 0) return false; // another worker got it, or a clawback took it all
       const lot = await tx.maturityLot.findUniqueOrThrow({ where: { id } });
       // A lot clawed back to nothing by a reorganisation has nothing left to mature.
-      if (toMinor(lot.amount) > 0n) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount) }, now);
+      if (toMinor(lot.amount) > 0n) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount), reference: lot.reference }, now);
       return true;
     });
     if (didMature) matured++;

@@ -60,15 +60,30 @@ export async function deleteAutoWithdrawRule(db: Db, merchantId: string, input: 
  * and what the lot added to `available` reaches its threshold, the withdrawal is recorded (once
  * per lot); the payout job sends it.
  */
-export async function recordDueAutoWithdrawal(tx: Tx, lot: { id: string; merchantId: string; asset: string; added: bigint }, now: Date): Promise<void> {
+export async function recordDueAutoWithdrawal(tx: Tx, lot: { id: string; merchantId: string; asset: string; reference: string; added: bigint }, now: Date): Promise<void> {
   if (lot.added <= 0n) return;
   const [currency, network] = lot.asset.split(":");
   const rule = await tx.autoWithdrawRule.findUnique({ where: { merchantId_currency_network: { merchantId: lot.merchantId, currency, network } } });
   if (!rule || lot.added < toMinor(rule.minMinor)) return;
+  if (await isOwedBack(tx, lot.reference)) return;
   await tx.autoWithdrawal.createMany({
     data: [{ lotId: lot.id, merchantId: lot.merchantId, currency, network, address: rule.address, amountMinor: lot.added.toString(), createdAt: now, updatedAt: now }],
     skipDuplicates: true,
   });
+}
+
+/**
+ * Whether the credit's payment is one autorefund will pay back (underpaid, or overpaid: its
+ * lot stays on the balance for that refund instead of going out).
+ */
+async function isOwedBack(tx: Tx, lotReference: string): Promise<boolean> {
+  const invoiceId = /^invoice:([0-9a-f-]{36}):settle:/.exec(lotReference)?.[1];
+  if (!invoiceId) return false;
+  const [row] = await tx.$queryRaw<{ owed: boolean }[]>`
+    SELECT ((i.status = 'wrong_amount' AND m.autorefund_underpaid_since IS NOT NULL) OR (i.status = 'paid_over' AND m.autorefund_overpaid_since IS NOT NULL))
+           AND i.resolution IS NULL AND i.payer_address <> '' AS owed
+    FROM invoices i JOIN merchants m ON m.id = i.merchant_id WHERE i.id = ${invoiceId}::uuid`;
+  return row?.owed ?? false;
 }
 
 /** Refusals after which the withdrawal stays on the balance for good (anything else is retried). */

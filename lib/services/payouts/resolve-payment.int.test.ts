@@ -63,6 +63,9 @@ describe("autorefund", () => {
     const before = await endedPayment(merchant, 0.5);
     expect((await callSigned("/v1/payment/autorefund/get", {}, merchant)).body.result).toEqual({ underpaid: false, overpaid: false });
     expect((await callSigned("/v1/payment/autorefund/set", { underpaid: true, overpaid: true }, merchant)).body.result).toEqual({ underpaid: true, overpaid: true });
+    // Late money to a payment that ended before the switch does not make it one to refund.
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: before.address, amount: "0.5" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
     const under = await endedPayment(merchant, 0.4);
     const over = await endedPayment(merchant, 1.2);
     await sendAllPayouts(deps);

@@ -83,34 +83,44 @@ export async function setAutorefund(deps: Pick<PayoutDeps, "db" | "now">, mercha
 }
 
 /** Refusals after which an automatic refund is not tried again: the merchant decides with resolve. */
-const GIVE_UP: ReadonlySet<string> = new Set(["refund.dust", "refund.nothing_to_refund", "refund.destination_internal", "compliance.blocked", "payout.bad_address", "payout.address_network_mismatch"]);
+const GIVE_UP: ReadonlySet<string> = new Set(["refund.dust", "refund.nothing_to_refund", "refund.exceeds_refundable", "refund.destination_internal", "compliance.blocked", "payout.bad_address", "payout.address_network_mismatch"]);
+/** Attempts of a refund that only waits (funds maturing, a freeze, no rate) before it is left to the merchant. */
+const MAX_AUTOREFUND_ATTEMPTS = 50;
 
 /**
  * The autorefund pass: every payment that ended underpaid or overpaid after the merchant turned
  * autorefund on, with a known payer address, is refunded (everything, or the excess) through
- * resolve — once, since resolve settles a payment once. A payment whose refund cannot be made
- * (dust, a blocked address) is left to the merchant; one that only waits (funds maturing, a
- * freeze) is tried again on the next pass.
+ * resolve — once, since resolve settles a payment once. A refund that cannot be made (dust, a
+ * blocked address, already refunded by hand) is left to the merchant; one that only waits is
+ * tried again after a backoff (10 s doubling to 10 minutes), at most 50 times.
  */
 export async function processAutorefunds(deps: PayoutDeps, limit = 100): Promise<number> {
+  const now = deps.now();
   const due = await deps.db.$queryRaw<{ id: string; merchant_id: string }[]>`
     SELECT i.id::text AS id, i.merchant_id::text AS merchant_id FROM invoices i JOIN merchants m ON m.id = i.merchant_id
-    WHERE i.resolution IS NULL AND i.payer_address <> ''
-      AND ((i.status = 'wrong_amount' AND m.autorefund_underpaid_since IS NOT NULL AND i.updated_at >= m.autorefund_underpaid_since)
-        OR (i.status = 'paid_over' AND m.autorefund_overpaid_since IS NOT NULL AND i.updated_at >= m.autorefund_overpaid_since))
-      AND NOT EXISTS (SELECT 1 FROM auto_refund_refusals r WHERE r.invoice_id = i.id)
-    ORDER BY i.updated_at LIMIT ${limit}`;
+    LEFT JOIN auto_refund_attempts a ON a.invoice_id = i.id
+    WHERE i.resolution IS NULL AND i.payer_address <> '' AND i.final_at IS NOT NULL
+      AND ((i.status = 'wrong_amount' AND m.autorefund_underpaid_since IS NOT NULL AND i.final_at >= m.autorefund_underpaid_since)
+        OR (i.status = 'paid_over' AND m.autorefund_overpaid_since IS NOT NULL AND i.final_at >= m.autorefund_overpaid_since))
+      AND (a.invoice_id IS NULL OR (NOT a.is_given_up AND a.next_attempt_at <= ${now}))
+    ORDER BY i.final_at LIMIT ${limit}`;
   let refunded = 0;
   for (const row of due) {
     try {
       await resolvePayment(deps, row.merchant_id, { uuid: row.id, action: "refund" }, "autorefund");
       refunded++;
     } catch (error) {
-      if (isAppError(error) && GIVE_UP.has(error.code)) {
-        await deps.db.autoRefundRefusal.createMany({ data: [{ invoiceId: row.id, reason: `${error.code}: ${error.message}`.slice(0, 500), createdAt: deps.now() }], skipDuplicates: true });
-      } else {
-        log.warn("automatic refund not made yet; the next pass retries", { invoiceId: row.id, error });
-      }
+      const reason = (isAppError(error) ? `${error.code}: ${error.message}` : "internal error").slice(0, 500);
+      const previous = await deps.db.autoRefundAttempt.findUnique({ where: { invoiceId: row.id } });
+      const attempts = (previous?.attempts ?? 0) + 1;
+      const isGivenUp = (isAppError(error) && GIVE_UP.has(error.code)) || attempts >= MAX_AUTOREFUND_ATTEMPTS;
+      const nextAttemptAt = new Date(now.getTime() + Math.min(10_000 * 2 ** Math.min(attempts - 1, 16), 600_000));
+      await deps.db.autoRefundAttempt.upsert({
+        where: { invoiceId: row.id },
+        create: { invoiceId: row.id, attempts, isGivenUp, nextAttemptAt, lastError: reason },
+        update: { attempts, isGivenUp, nextAttemptAt, lastError: reason },
+      });
+      if (!isGivenUp) log.warn("automatic refund not made yet; it is tried again later", { invoiceId: row.id, attempts, error });
     }
   }
   return refunded;

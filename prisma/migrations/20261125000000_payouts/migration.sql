@@ -110,10 +110,15 @@ CREATE INDEX "auto_withdrawals_status_idx" ON "auto_withdrawals"("status");
 ALTER TABLE "invoices" ADD COLUMN "resolution" TEXT CHECK ("resolution" IN ('accepted', 'refunded'));
 ALTER TABLE "merchants" ADD COLUMN "autorefund_underpaid_since" TIMESTAMPTZ(3);
 ALTER TABLE "merchants" ADD COLUMN "autorefund_overpaid_since" TIMESTAMPTZ(3);
-CREATE TABLE "auto_refund_refusals" (
+ALTER TABLE "invoices" ADD COLUMN "final_at" TIMESTAMPTZ(3);
+UPDATE "invoices" SET "final_at" = "updated_at" WHERE "is_final";
+CREATE TABLE "auto_refund_attempts" (
     "invoice_id" UUID NOT NULL,
-    "reason" TEXT NOT NULL,
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "is_given_up" BOOLEAN NOT NULL DEFAULT false,
+    "next_attempt_at" TIMESTAMPTZ(3) NOT NULL,
+    "last_error" TEXT NOT NULL DEFAULT '',
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "auto_refund_refusals_pkey" PRIMARY KEY ("invoice_id")
+    CONSTRAINT "auto_refund_attempts_pkey" PRIMARY KEY ("invoice_id")
 );
