@@ -3,12 +3,11 @@ import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import type { NetworkId } from "@/lib/catalogue";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
-import { postJournal } from "@/lib/ledger/post";
-import { PLATFORM } from "@/lib/ledger/postings";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { scanNetwork } from "./scan-network";
-import { withTransaction } from "@/lib/db/transaction";
+import { getChainSender } from "@/lib/chains/registry";
+import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 
 // How the watcher accounts for what chains do: reorganisations that return a transaction, credits
 // the merchant has already spent, payments on the wrong network, transfers larger than the
@@ -80,21 +79,15 @@ describe("the watcher's accounting", () => {
     const [credited] = await listMerchantBalances(getTestDb(), merchant.merchantId);
     expect(credited).toMatchObject({ bucket: "available", asset: "USDT:tron" });
 
-    // The funds leave (as a payout would take them) …
-    await withTransaction(getTestDb(), (tx) =>
-      postJournal(
-        tx,
-        {
-          reference: `test:spend:${invoice.uuid}`,
-          kind: "test_spend",
-          postings: [
-            { account: { owner: merchant.merchantId, asset: "USDT:tron", bucket: "available" }, amount: -credited.balance },
-            { account: { owner: PLATFORM, asset: "USDT:tron", bucket: "chain" }, amount: credited.balance },
-          ],
-        },
-        new Date(),
-      ),
-    );
+    // The funds leave in a real payout, sent and confirmed …
+    const payout = (
+      await callSigned("/v1/payout", { amount: formatAmount(credited.balance, 6), currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `spend-${invoice.uuid}` }, merchant)
+    ).body.result;
+    const deps = makeTestDeps();
+    await sendPayouts(deps, "tron", getChainSender(deps.db, deps.config, "tron")!);
+    await mine(merchant, "tron", 1);
+    await sendPayouts(deps, "tron", getChainSender(deps.db, deps.config, "tron")!);
+    expect((await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant)).body.result.status).toBe("paid");
     // … then the payment vanishes from the chain: its block is replaced by one without it.
     await getTestDb().sandboxTransaction.delete({ where: { txid } });
     await orphanByHash(txid, "22".repeat(32));
@@ -103,6 +96,9 @@ describe("the watcher's accounting", () => {
     expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "check", is_final: false, amount_paid: "0" });
     expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual([{ owner: merchant.merchantId, asset: "USDT:tron", bucket: "debt", balance: -credited.balance }]);
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+    // In debt, the merchant pays nothing out, whatever else it holds.
+    const refused = await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `while-in-debt-${invoice.uuid}` }, merchant);
+    expect([refused.status, refused.body.error.code]).toEqual([409, "payout.insufficient_funds"]);
 
     // A later payment pays the debt back before anything becomes available.
     const second = await newInvoice(merchant, { network: "tron", amount: "300.00" });

@@ -70,6 +70,8 @@ describe("outgoing transfers on anvil", () => {
         else await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(signed, "the worker signed and stored the sweep").not.toBeNull();
+      // The broadcast follows the commit of the signed bytes: wait until the node was asked.
+      for (let i = 0; i < 100 && !proxy.methods.includes("eth_sendRawTransaction"); i++) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(proxy.methods).toContain("eth_sendRawTransaction");
       worker.child.kill("SIGKILL");
       expect((await worker.exited).signal).toBe("SIGKILL");
