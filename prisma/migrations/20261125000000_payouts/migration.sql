@@ -122,3 +122,16 @@ CREATE TABLE "auto_refund_attempts" (
 
     CONSTRAINT "auto_refund_attempts_pkey" PRIMARY KEY ("invoice_id")
 );
+
+-- A merchant's own wallets, where transfers to a personal wallet go.
+CREATE TABLE "personal_wallets" (
+    "merchant_id" UUID NOT NULL,
+    "currency" TEXT NOT NULL,
+    "network" TEXT NOT NULL,
+    "address" TEXT NOT NULL,
+    "label" TEXT NOT NULL DEFAULT '',
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "personal_wallets_pkey" PRIMARY KEY ("merchant_id","currency","network")
+);
