@@ -26,18 +26,30 @@ export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<
   if (inserted.count === 0) throw new LedgerError(`journal ${journal.reference} is already posted`);
   // Lock accounts in a fixed order so two journals touching the same accounts cannot deadlock.
   const postings = [...journal.postings].sort((a, b) => accountOrder(a.account).localeCompare(accountOrder(b.account)));
+  const rows: { id: string; journalId: string; accountId: string; amount: string; createdAt: Date }[] = [];
   for (const posting of postings) {
-    const accountId = await ensureAccount(tx, posting.account, now);
-    const [updated] = await tx.$queryRaw<{ balance: string }[]>`
-      UPDATE ledger_accounts SET balance = balance + ${posting.amount.toString()}::numeric, updated_at = ${now}
-      WHERE id = ${accountId}::uuid RETURNING balance::text AS balance`;
+    // One statement per posting to an existing account (updated, and so locked); a new account is
+    // created at zero first (the sign CHECK judges the row proposed for insertion, so the amount
+    // is added by the update, never inserted).
+    const amount = posting.amount.toString();
+    let [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
+      INSERT INTO ledger_accounts (id, owner, asset, bucket, balance, created_at, updated_at)
+      VALUES (${randomUUID()}::uuid, ${posting.account.owner}, ${posting.account.asset}, ${posting.account.bucket}, 0, ${now}, ${now})
+      ON CONFLICT (owner, asset, bucket) DO UPDATE SET balance = ledger_accounts.balance + ${amount}::numeric, updated_at = ${now}
+      RETURNING id::text AS id, balance::text AS balance, (xmax = 0) AS is_new`;
+    if (updated.is_new) {
+      [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
+        UPDATE ledger_accounts SET balance = balance + ${amount}::numeric WHERE id = ${updated.id}::uuid
+        RETURNING id::text AS id, balance::text AS balance, false AS is_new`;
+    }
     const balance = BigInt(updated.balance);
     if (balance < 0n && !mayGoNegative(posting.account)) {
       throw new LedgerError(`journal ${journal.reference} would make ${accountOrder(posting.account)} negative`);
     }
     if (balance > 0n && posting.account.bucket === "debt") throw new LedgerError(`journal ${journal.reference} would repay more debt than is owed`);
-    await tx.ledgerPosting.create({ data: { id: randomUUID(), journalId, accountId, amount: posting.amount.toString(), createdAt: now } });
+    rows.push({ id: randomUUID(), journalId, accountId: updated.id, amount: posting.amount.toString(), createdAt: now });
   }
+  await tx.ledgerPosting.createMany({ data: rows });
 }
 
 /**

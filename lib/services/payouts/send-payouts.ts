@@ -83,12 +83,21 @@ export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, send
   return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };
 }
 
+/** Payouts advanced per pass (oldest first); the rest wait for the next pass. */
+const ADVANCE_LIMIT = 2000;
+
 async function advancePayouts(deps: PayoutSendDeps, network: NetworkId, hotAddress: string): Promise<{ planned: number; confirmed: number }> {
-  const due = await deps.db.payout.findMany({
-    where: { network, status: { in: SENDING_STATUSES } },
-    select: { id: true },
-    orderBy: { createdAt: "asc" },
-  });
+  // Only payouts with something to do: a transfer to plan, a transfer that moved on, a wait to show.
+  const due = await deps.db.$queryRaw<{ id: string }[]>`
+    SELECT p.id::text AS id FROM payouts p
+    LEFT JOIN outgoing_transfers t ON t.reference = 'payout:' || p.id::text || ':send:' || p.attempt::text
+    WHERE p.network = ${network} AND p.status IN ('approved', 'broadcasting', 'sent') AND (
+         (t.id IS NULL AND p.status = 'approved' AND p.next_attempt_at <= ${deps.now()})
+      OR (t.status = 'signed' AND p.status = 'approved')
+      OR (t.status IN ('broadcast', 'seen') AND p.status <> 'sent')
+      OR t.status IN ('confirmed', 'failed', 'replaced')
+      OR (t.status IN ('planned', 'signed') AND t.last_error <> '' AND t.last_error <> p.wait_reason))
+    ORDER BY p.created_at LIMIT ${ADVANCE_LIMIT}`;
   let planned = 0;
   let confirmed = 0;
   for (const { id } of due) {
