@@ -49,3 +49,8 @@ export function spawnTestWorker(script: string, env: Record<string, string>): Te
   );
   return { child, printed, exited };
 }
+
+/** Starts payout-worker.ts (batches, then payouts of one network, until nothing is left) as its own process. */
+export function spawnPayoutWorker(network: string, env: Record<string, string>): TestWorker {
+  return spawnTestWorker(path.join(import.meta.dirname, "../services/payouts/testing/payout-worker.ts"), { PAYOUT_NETWORK: network, ...env });
+}

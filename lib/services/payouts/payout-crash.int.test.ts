@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Address } from "viem";
+import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
+import { resetRealChains } from "@/lib/chains/real-chains";
+import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
+import { sendPayouts } from "./send-payouts";
+
+// A worker process killed in the middle of a 500-payout batch on anvil ("base"): another worker
+// finishes the batch and the sending, and every payout reaches its recipient exactly once.
+
+let anvil: Anvil;
+beforeAll(async () => {
+  anvil = await startAnvil();
+  resetRealChains();
+}, 120_000);
+afterAll(async () => {
+  resetRealChains();
+  await anvil?.stop();
+});
+
+const COUNT = 500;
+const EACH = "0.0001";
+const recipient = (index: number) => `0x${(0x10000 + index).toString(16).padStart(40, "0")}` as Address;
+
+describe("a payout batch on anvil whose worker is killed", () => {
+  it("sends every payout exactly once on chain", { timeout: 300_000 }, async () => {
+    const env = { RPC_BASE: anvil.url };
+    const deps = makeTestDeps({}, env);
+    await verifyChains(deps.config, deps.db, env);
+    const clients = anvilClients(anvil.url);
+    const adapter = getChainAdapter(deps.db, deps.config, "base")!;
+    await scanNetwork(deps, adapter);
+
+    // The merchant's ETH comes from a paid invoice; the hot wallet holds the coins on chain.
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "400.00", currency: "USD", to_currency: "ETH", network: "base" }, merchant, { deps })).body.result;
+    await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });
+    await clients.testClient.mine({ blocks: invoice.required_confirmations + 1 });
+    await scanNetwork(deps, adapter);
+    expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
+    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "base", HOT_WALLET_INDEX, "test");
+    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+
+    const payouts = Array.from({ length: COUNT }, (_, index) => ({ amount: EACH, currency: "ETH", network: "base", address: recipient(index), order_id: `crash-${index}`, is_subtract: true }));
+    const created = await callSigned("/v1/payout/batch", { payouts }, merchant, { deps });
+    expect(created.status).toBe(200);
+
+    // A worker process takes the batch and starts sending; it is killed half-way.
+    const worker = spawnPayoutWorker("base", env);
+    const sentSoFar = () => getTestDb().outgoingTransfer.count({ where: { network: "base", kind: "payout", status: { in: ["broadcast", "seen", "confirmed"] } } });
+    for (let i = 0; i < 1200 && (await sentSoFar()) < COUNT / 5; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    worker.child.kill("SIGKILL");
+    const exit = await worker.exited;
+    expect(exit.signal, exit.stderr).toBe("SIGKILL");
+    const atKill = await sentSoFar();
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(COUNT);
+
+    // Another worker, once the dead one's leases have lapsed, finishes the batch and the sending.
+    const later = { ...deps, now: () => new Date(Date.now() + 61_000) };
+    const sender = getChainSender(later.db, later.config, "base")!;
+    while (await processPendingBatches(later));
+    for (let pass = 0; pass < 20; pass++) {
+      await sendPayouts(later, "base", sender);
+      const open = await getTestDb().payout.count({ where: { merchantId: merchant.merchantId, status: { not: "confirmed" } } });
+      if (open === 0) break;
+    }
+    const info = (await callSigned("/v1/batch/info", { batch_id: created.body.result.batch_id, limit: 1 }, merchant, { deps })).body.result;
+    expect(info).toMatchObject({ status: "completed", succeeded: COUNT, failed: 0 });
+    const rows = await getTestDb().payout.findMany({ where: { merchantId: merchant.merchantId } });
+    expect(rows).toHaveLength(COUNT);
+    expect(rows.every((row) => row.status === "confirmed")).toBe(true);
+
+    // On chain: each recipient holds exactly one payout, and the hot wallet sent exactly COUNT transactions.
+    const each = parseAmount(EACH, 18)!;
+    const balances = await Promise.all(payouts.map((payout) => clients.publicClient.getBalance({ address: payout.address })));
+    expect(balances.filter((balance) => balance !== each)).toEqual([]);
+    const sent = await getTestDb().outgoingTransfer.findMany({ where: { network: "base", kind: "payout", status: "confirmed" } });
+    expect(sent).toHaveLength(COUNT);
+    expect(await clients.publicClient.getTransactionCount({ address: hot.address as Address, blockTag: "latest" })).toBe(COUNT);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+});
