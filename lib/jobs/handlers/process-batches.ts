@@ -8,6 +8,7 @@ import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
 import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
 import { toPayoutObject, toRefundObject } from "@/lib/services/payouts/payout-view";
+import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
 import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -60,8 +61,12 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   // A `stop` batch whose worker died after a failure stays stopped when claimed again.
   let isStopped = batch.onError === "stop" && batch.failed > 0;
   for (;;) {
-    const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: 100 });
+    const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: batch.kind === "payout" ? PAYOUT_CHUNK : 100 });
     if (items.length === 0) break;
+    if (batch.kind === "payout" && batch.onError === "continue") {
+      await processPayoutChunk(deps, batch, items);
+      continue;
+    }
     let next = 0;
     const runner = async () => {
       while (!isStopped && next < items.length) {
@@ -112,6 +117,49 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
     return toPayoutObject(payout);
   },
 };
+
+/** Payout elements reserved together (see createPayoutsInOrder). */
+const PAYOUT_CHUNK = 250;
+
+/**
+ * The payout elements of a `continue` batch, a chunk at a time: made in order against the
+ * balance by createPayoutsInOrder (one reservation transaction per chunk), then recorded with
+ * the counters in one transaction. A crash in between leaves the chunk to run again: its
+ * payouts are found again by their order_id, never made twice.
+ */
+async function processPayoutChunk(deps: BatchDeps, batch: BatchRow, items: { idx: number; request: string }[]): Promise<void> {
+  const start = decideBatchItem("started");
+  await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: { in: items.map((item) => item.idx) }, status: { in: start.from } }, data: { status: start.to } });
+  const requests = items.map((item) => {
+    try {
+      return JSON.parse(item.request) as unknown;
+    } catch {
+      return null;
+    }
+  });
+  const outcomes = await createPayoutsInOrder(deps, batch.merchantId, requests, batch.createdBy ?? `batch:${batch.id}`);
+  const now = deps.now();
+  await withTransaction(deps.db, async (tx) => {
+    let succeeded = 0;
+    let failed = 0;
+    for (const [index, item] of items.entries()) {
+      const outcome = outcomes[index];
+      const finish = decideBatchItem("payout" in outcome ? "succeeded" : "failed");
+      const { count } = await tx.batchItem.updateMany({
+        where: { batchId: batch.id, idx: item.idx, status: { in: finish.from } },
+        data: "payout" in outcome ? { status: finish.to, result: JSON.stringify(toPayoutObject(outcome.payout)) } : { status: finish.to, error: messageOf(outcome.error) },
+      });
+      if (count === 1) {
+        if ("payout" in outcome) succeeded++;
+        else failed++;
+      }
+    }
+    await tx.batch.update({
+      where: { id: batch.id },
+      data: { succeeded: { increment: succeeded }, failed: { increment: failed }, leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
+    });
+  });
+}
 
 /** Makes one element's object and records the outcome with the counters; true when it failed. */
 async function processElement(deps: BatchDeps, batch: BatchRow, item: { idx: number; request: string }): Promise<boolean> {

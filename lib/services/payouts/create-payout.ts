@@ -54,7 +54,7 @@ export interface CreatePayoutOptions {
 }
 
 /** Everything about a request checked before the database: where it goes and what it costs. */
-interface PayoutTerms {
+export interface PayoutTerms {
   orderId: string;
   source: "api" | "manual";
   destination: PayoutDestination;
@@ -66,10 +66,29 @@ interface PayoutTerms {
   urlCallback: string | undefined;
 }
 
-async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput): Promise<PayoutTerms> {
+/**
+ * What the requests of one merchant made together share, asked once: the freeze, the fee-config,
+ * each asset's fee, each destination's gateway and screening checks (see createPayoutsInOrder).
+ */
+export interface TermsMemo {
+  freeze?: Promise<void>;
+  feeOnTop?: Promise<boolean>;
+  fees: Map<string, Promise<bigint>>;
+  checkedDestinations: Map<string, Promise<void>>;
+}
+
+function remembered<T>(map: Map<string, Promise<T>> | undefined, key: string, make: () => Promise<T>): Promise<T> {
+  if (!map) return make();
+  let found = map.get(key);
+  if (!found) map.set(key, (found = make()));
+  return found;
+}
+
+export async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput, memo?: TermsMemo): Promise<PayoutTerms> {
   const orderId = input.order_id ?? "";
   if (orderId === "") throw new AppError("payout.order_id_required");
-  await assertPayoutsNotFrozen(deps, merchantId);
+  if (memo) await (memo.freeze ??= assertPayoutsNotFrozen(deps, merchantId));
+  else await assertPayoutsNotFrozen(deps, merchantId);
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   if (!networkAvailability(deps.config)(destination.network).payout) {
     throw new AppError("payout.unknown_currency", `${destination.asset.symbol} on ${destination.network} is not paid out by this service.`);
@@ -78,12 +97,14 @@ async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePay
   const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount", `amount must be a positive decimal with at most ${destination.asset.decimals} places.`);
   const urlCallback = await vetCallback(deps, input.url_callback);
-  await assertNotGatewayAddress(deps, destination);
-  await screenDestination(deps, destination);
+  await remembered(memo?.checkedDestinations, `${destination.network}|${destination.address}`, async () => {
+    await assertNotGatewayAddress(deps, destination);
+    await screenDestination(deps, destination);
+  });
 
-  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { payoutFeeOnTop: true } });
-  const isSubtract = input.is_subtract ?? merchant.payoutFeeOnTop;
-  const fee = await quoteFee(deps, destination);
+  const feeOnTop = async () => (await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { payoutFeeOnTop: true } })).payoutFeeOnTop;
+  const isSubtract = input.is_subtract ?? (await (memo ? (memo.feeOnTop ??= feeOnTop()) : feeOnTop()));
+  const fee = await remembered(memo?.fees, assetKey(destination.asset.symbol, destination.network), () => quoteFee(deps, destination));
   const amounts = computePayoutAmounts({ requested: requestedMinor, fee, isSubtract });
   if (amounts === "below_fee") throw new AppError("payout.amount_below_fee", `amount must be above the payout fee when the recipient bears it.`);
   if (amounts.debit > MAX_MINOR_UNITS) throw new AppError("payout.bad_amount", "amount with the fee on top exceeds the largest amount this service holds.");
@@ -132,36 +153,9 @@ export async function createPayout(deps: PayoutDeps, merchantId: string, input: 
   }
   const terms = await checkTerms(deps, merchantId, input);
   const now = deps.now();
-  const { destination, amounts } = terms;
-  const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
+  const { destination } = terms;
   return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
-    const payout = await recordNewPayout(
-      tx,
-      {
-        id: randomUUID(),
-        merchantId,
-        orderId: terms.orderId,
-        source: terms.source,
-        status,
-        currency: destination.asset.symbol,
-        network: destination.network,
-        address: destination.address,
-        memo: destination.memo ?? null,
-        amountMinor: amounts.amount.toString(),
-        feeMinor: amounts.fee.toString(),
-        debitMinor: amounts.debit.toString(),
-        requestedAmount: terms.requestedMinor.toString(),
-        isSubtract: terms.isSubtract,
-        urlCallback: terms.urlCallback ?? null,
-        createdBy: options.actor,
-        approvedBy: status === "approved" ? options.actor : null,
-        approvedAt: status === "approved" ? now : null,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      },
-      now,
-    );
+    const payout = await recordNewPayout(tx, newPayoutRow(randomUUID(), merchantId, terms, options.actor, now), now);
     if (payout) {
       await options.onWritten?.(tx, payout);
       return payout;
@@ -187,6 +181,42 @@ export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => 
   return balanceTurns(`${merchantId}|${asset}`, work);
 }
 
+/** A new payout's row: approved at once when made with an API key, pending when manual. */
+export function newPayoutRow(id: string, merchantId: string, terms: PayoutTerms, actor: string, now: Date): Prisma.PayoutCreateManyInput & { id: string } {
+  const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
+  const { destination, amounts } = terms;
+  return {
+    id,
+    merchantId,
+    orderId: terms.orderId,
+    source: terms.source,
+    status,
+    currency: destination.asset.symbol,
+    network: destination.network,
+    address: destination.address,
+    memo: destination.memo ?? null,
+    amountMinor: amounts.amount.toString(),
+    feeMinor: amounts.fee.toString(),
+    debitMinor: amounts.debit.toString(),
+    requestedAmount: terms.requestedMinor.toString(),
+    isSubtract: terms.isSubtract,
+    urlCallback: terms.urlCallback ?? null,
+    createdBy: actor,
+    approvedBy: status === "approved" ? actor : null,
+    approvedAt: status === "approved" ? now : null,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The refusal of a reservation the balance cannot take. */
+export function reserveRefusal(verdict: "in_debt" | "funds_maturing" | "insufficient_funds"): AppError {
+  if (verdict === "in_debt") return new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
+  if (verdict === "funds_maturing") return new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
+  return new AppError("payout.insufficient_funds");
+}
+
 /**
  * Inside the caller's transaction: records a new payout (or refund), then, under the balance's
  * row lock, reserves its debit `available → payout_held` and announces its first status.
@@ -202,9 +232,7 @@ export async function recordNewPayout(tx: Tx, data: Prisma.PayoutCreateManyInput
   const debit = BigInt(String(data.debitMinor));
   const balance = await lockSpendableBalance(tx, data.merchantId, asset);
   const verdict = judgeReserve(balance, debit);
-  if (verdict === "in_debt") throw new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
-  if (verdict === "funds_maturing") throw new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
-  if (verdict === "insufficient_funds") throw new AppError("payout.insufficient_funds");
+  if (verdict !== "ok") throw reserveRefusal(verdict);
   await postJournal(tx, payoutReservedJournal({ payoutId: id, merchantId: data.merchantId, asset, debit }), now);
   const payout = await tx.payout.findUniqueOrThrow({ where: { id } });
   await recordPayoutEvent(tx, payout, now);
@@ -212,7 +240,7 @@ export async function recordNewPayout(tx: Tx, data: Prisma.PayoutCreateManyInput
 }
 
 /** The payout an order_id names, when the repeat asks for the same; `payout.duplicate_reference` otherwise. */
-async function answerRepeat(deps: PayoutDeps, existing: Payout, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
+export async function answerRepeat(deps: PayoutDeps, existing: Payout, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount");
@@ -223,7 +251,7 @@ async function answerRepeat(deps: PayoutDeps, existing: Payout, input: CreatePay
 }
 
 /** Whether a repeated request asks for the same payout as the one recorded under its order_id. */
-function hasSameTerms(existing: Payout, terms: Pick<PayoutTerms, "destination" | "requestedMinor" | "source" | "isSubtract" | "isSubtractGiven">): boolean {
+export function hasSameTerms(existing: Payout, terms: Pick<PayoutTerms, "destination" | "requestedMinor" | "source" | "isSubtract" | "isSubtractGiven">): boolean {
   return (
     existing.currency === terms.destination.asset.symbol &&
     existing.network === terms.destination.network &&

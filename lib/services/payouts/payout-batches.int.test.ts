@@ -58,6 +58,20 @@ describe("payout batches (asynchronous)", () => {
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
+  it("answers an order_id repeated inside the batch with the first element's payout, or duplicate_reference for other terms", async () => {
+    const { merchant } = await makeFundedMerchant("100.00");
+    const payouts = [element("same"), element("same"), element("same", "11"), element("bad", "-1"), element("after")];
+    const created = await callSigned("/v1/payout/batch", { payouts }, merchant);
+    await processAll();
+    const info = (await callSigned("/v1/batch/info", { batch_id: created.body.result.batch_id }, merchant)).body.result;
+    expect(info.items.map((item: { status: string }) => item.status)).toEqual(["done", "done", "error", "error", "done"]);
+    expect(info.items[1].result.uuid).toBe(info.items[0].result.uuid);
+    expect(info.items[2].error).toMatch(/payout.duplicate_reference/);
+    expect(info.items[3].error).toMatch(/payout.bad_amount/);
+    expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId } })).toBe(2);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
   it("makes manual payouts that another key approves, not the one that sent the batch", async () => {
     const { merchant } = await makeFundedMerchant("50.00");
     const approver = await addApiKey(merchant.merchantId, "payout");

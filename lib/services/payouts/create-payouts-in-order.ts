@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import type { Payout } from "@/generated/prisma/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { judgeReserve } from "@/lib/domain/payout/amounts";
+import { AppError, parseInput } from "@/lib/errors";
+import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balances";
+import { postJournal } from "@/lib/ledger/post";
+import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
+import { answerRepeat, checkTerms, hasSameTerms, newPayoutRow, reserveRefusal, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
+import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
+import { recordPayoutEvent } from "./payout-events";
+
+/** What became of one element: its payout, or why there is none. */
+export type ElementOutcome = { payout: Payout } | { error: AppError | Error };
+
+/**
+ * Many payouts of one merchant, in order against its balances, as the single call would make
+ * each — but checked with what they share asked once (the freeze, the fee-config, each asset's
+ * fee, each address's screening) and reserved in one transaction under each balance's lock,
+ * so a batch of thousands does not pay a transaction and a lock per element. A repeated
+ * order_id answers its payout; an element that does not fit the balance left by the ones
+ * before it is refused as the single call would refuse it, and the next ones still may fit.
+ */
+export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string, requests: unknown[], actor: string): Promise<ElementOutcome[]> {
+  const outcomes: (ElementOutcome | null)[] = requests.map(() => null);
+  const memo: TermsMemo = { fees: new Map(), checkedDestinations: new Map() };
+  const inputs: (CreatePayoutInput | null)[] = requests.map((request, index) => {
+    try {
+      return parseInput(CREATE_PAYOUT_INPUT, request);
+    } catch (error) {
+      outcomes[index] = { error: error as Error };
+      return null;
+    }
+  });
+  const orderIds = inputs.flatMap((input) => (input?.order_id ? [input.order_id] : []));
+  const existing = new Map((await deps.db.payout.findMany({ where: { merchantId, orderId: { in: orderIds } } })).map((payout) => [payout.orderId, payout]));
+
+  const fresh: { index: number; terms: PayoutTerms }[] = [];
+  for (const [index, input] of inputs.entries()) {
+    if (!input) continue;
+    try {
+      const earlier = input.order_id ? existing.get(input.order_id) : undefined;
+      // (A second element with an order_id of this batch finds the first's payout when reserved.)
+      if (earlier) outcomes[index] = { payout: await answerRepeat(deps, earlier, input, { actor }) };
+      else fresh.push({ index, terms: await checkTerms(deps, merchantId, input, memo) });
+    } catch (error) {
+      outcomes[index] = { error: error as Error };
+    }
+  }
+
+  if (fresh.length > 0) {
+    const now = deps.now();
+    const assets = [...new Set(fresh.map(({ terms }) => assetKey(terms.destination.asset.symbol, terms.destination.network)))].sort();
+    await withTransaction(deps.db, async (tx) => {
+      // Each balance locked once, in the ledger's order; the running figures stay exact under the locks.
+      const balances = new Map<string, SpendableBalance>();
+      for (const asset of assets) balances.set(asset, await lockSpendableBalance(tx, merchantId, asset));
+      for (const { index, terms } of fresh) {
+        const asset = assetKey(terms.destination.asset.symbol, terms.destination.network);
+        const balance = balances.get(asset)!;
+        const verdict = judgeReserve(balance, terms.amounts.debit);
+        if (verdict !== "ok") {
+          outcomes[index] = { error: reserveRefusal(verdict) };
+          continue;
+        }
+        const row = newPayoutRow(randomUUID(), merchantId, terms, actor, now);
+        const { count } = await tx.payout.createMany({ data: [row], skipDuplicates: true });
+        if (count === 0) {
+          // The order_id was made meanwhile (by this batch's earlier element, or another request).
+          const other = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
+          outcomes[index] = hasSameTerms(other, terms) ? { payout: other } : { error: new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${other.id}, made with other terms.`) };
+          continue;
+        }
+        await postJournal(tx, payoutReservedJournal({ payoutId: row.id, merchantId, asset, debit: terms.amounts.debit }), now);
+        balance.available -= terms.amounts.debit;
+        const payout = await tx.payout.findUniqueOrThrow({ where: { id: row.id } });
+        await recordPayoutEvent(tx, payout, now);
+        outcomes[index] = { payout };
+      }
+    });
+  }
+  return outcomes.map((outcome) => outcome ?? { error: new Error("element not processed") });
+}
