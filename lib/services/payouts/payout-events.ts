@@ -2,7 +2,7 @@ import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { buildPayoutEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
-import { describePayout } from "./payout-view";
+import { toPayoutObject } from "./payout-view";
 
 /**
  * spec: Events — the payout entered its current status: `payout.<internal status>` with the
@@ -10,17 +10,7 @@ import { describePayout } from "./payout-view";
  * transaction of the change.
  */
 export async function recordPayoutEvent(tx: Tx, payout: Payout, now: Date): Promise<void> {
-  const view = describePayout(payout);
-  const body = buildPayoutEventBody({
-    uuid: payout.id,
-    order_id: payout.orderId,
-    amount: view.amount,
-    currency: payout.currency,
-    network: payout.network,
-    address: payout.address,
-    txid: payout.txid,
-    status: view.coarseStatus,
-    is_final: view.isFinal,
-  });
+  // The documented event fields are a subset of the object's: the same values, picked.
+  const body = buildPayoutEventBody(toPayoutObject(payout));
   await recordWebhookEvent(tx, { merchantId: payout.merchantId, eventType: `payout.${payout.status}`, objectId: payout.id, body, callbackUrl: payout.urlCallback, now });
 }
