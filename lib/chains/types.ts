@@ -128,8 +128,11 @@ export interface SigningContext {
 export type BroadcastOutcome =
   /** The node has it (now, or from an earlier broadcast of the same bytes). */
   | { kind: "accepted" }
-  /** The node answered no. `retryable`: the same bytes may be accepted later (busy node, low fee for now). */
-  | { kind: "rejected"; reason: string; retryable: boolean }
+  /**
+   * The node answered no. `retryable`: the same bytes may be accepted later (busy node, low fee
+   * for now); `isShortOfFunds`: refused only because the sending key lacks the funds.
+   */
+  | { kind: "rejected"; reason: string; retryable: boolean; isShortOfFunds?: boolean }
   /** No usable answer: the node may have it. Only the same bytes may follow. */
   | { kind: "uncertain"; reason: string };
 

@@ -115,6 +115,7 @@ export const ERROR_CATALOGUE = {
   "payout.duplicate_reference": { status: 409, message: "order_id names a payout made with other terms." },
   "payout.not_pending": { status: 409, message: "Only a pending payout can be approved, rejected or cancelled." },
   "payout.convert_no_rate": { status: 503, message: "No exchange rate is available now; retry later." },
+  "payout.network_unavailable": { status: 503, message: "The network's node is not ready; retry later." },
   "autowithdraw.unknown_currency": { status: 400, message: "The currency is not a settlement asset on this network." },
   "autowithdraw.bad_min": { status: 400, message: "min must be a non-negative decimal in the asset's units." },
   "autowithdraw.missing": { status: 400, message: "A required field is missing." },

@@ -133,6 +133,7 @@ describe("send", () => {
     await expect(refusal.sender.broadcast(signed)).resolves.toEqual({
       kind: "rejected",
       retryable: false,
+      isShortOfFunds: true,
       reason: expect.stringContaining("Contract validate error : Validate TransferContract error, balance is not sufficient."),
     });
     refusal.conversation.assertDone();

@@ -364,7 +364,10 @@ async function broadcast(http: TronHttp, signed: Record<string, unknown>, txid: 
   const code = answer.code ?? null;
   // These very bytes are pooled already: an earlier broadcast of them got through.
   if (code === "DUP_TRANSACTION_ERROR") return { kind: "accepted" };
-  const reason = `tron: /wallet/broadcasttransaction refused (${code ?? "no code"}): ${decodeNodeMessage(answer.message)}`;
-  return { kind: "rejected", reason, retryable: code !== null && RETRYABLE_BROADCAST_CODES.has(code) };
+  const message = decodeNodeMessage(answer.message);
+  const reason = `tron: /wallet/broadcasttransaction refused (${code ?? "no code"}): ${message}`;
+  // A TRX transfer the hot wallet cannot cover is refused at broadcast (its signing asks no balance).
+  const isShortOfFunds = code === "CONTRACT_VALIDATE_ERROR" && /balance is not sufficient/i.test(message);
+  return { kind: "rejected", reason, retryable: code !== null && RETRYABLE_BROADCAST_CODES.has(code), ...(isShortOfFunds ? { isShortOfFunds } : {}) };
 }
 

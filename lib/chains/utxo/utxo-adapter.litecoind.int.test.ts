@@ -161,6 +161,20 @@ describe("RPC failures become ChainErrors", () => {
     expect(String((error as Error).message)).not.toContain("not-the-password");
   });
 
+  it("a scan refused because another scan runs on the node is retryable", async () => {
+    const busy = await startTestHttpServer((body, response) => {
+      const { id } = JSON.parse(body) as { id: number };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ result: null, error: { code: -8, message: 'Scan already in progress, use action "abort" or "status"' }, id }));
+    });
+    try {
+      const rpc = createUtxoRpc({ rpcUrl: `http://u:p@127.0.0.1:${busy.port}` });
+      await expect(rpc.call("scantxoutset", ["start", []], z.unknown())).rejects.toMatchObject({ retryable: true, nodeError: { code: -8 } });
+    } finally {
+      await busy.close();
+    }
+  });
+
   it("a call the node refuses for the caller's reason is not retryable", async () => {
     const rpc = createUtxoRpc({ rpcUrl: node.rpcUrl });
     const error = await rpc.call("getblock", ["00".repeat(32), 2], z.unknown()).then(

@@ -55,6 +55,11 @@ const RETRYABLE_NODE_ERRORS = new Set([
   -32603, // internal error
 ]);
 
+/** scantxoutset runs one scan at a time per node: another process's scan makes ours wait, not fail. */
+function isBusyScan(nodeError: UtxoNodeError): boolean {
+  return nodeError.code === -8 && /scan already in progress/i.test(nodeError.message);
+}
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 function describeNodeError(method: string, nodeError: UtxoNodeError): string {
@@ -74,7 +79,7 @@ function readRefusal(method: string, envelope: object): UtxoRpcError | null {
   if (error === null || error === undefined) return null;
   const nodeError = toNodeError(error);
   if (!nodeError) return new UtxoRpcError(`${method}: the answer has a malformed error`, { retryable: true });
-  return new UtxoRpcError(describeNodeError(method, nodeError), { retryable: RETRYABLE_NODE_ERRORS.has(nodeError.code), nodeError });
+  return new UtxoRpcError(describeNodeError(method, nodeError), { retryable: RETRYABLE_NODE_ERRORS.has(nodeError.code) || isBusyScan(nodeError), nodeError });
 }
 
 /** Reads one `{ result, error, id }` envelope into a value or an error. */

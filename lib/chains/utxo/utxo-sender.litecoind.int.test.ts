@@ -164,7 +164,7 @@ describe("createUtxoSender against litecoind -regtest", () => {
     // One confirmed coin is left; the change of the five is unconfirmed and not spent.
     await expect(sender.send(wallet, { currency: "LTC", toAddress: recipients[0], amountMinor: 150_000_000n })).rejects.toMatchObject({
       name: "ChainError",
-      retryable: false,
+      retryable: true,
       isShortOfFunds: true,
       message: expect.stringMatching(/hot wallet has 100000000 spendable/),
     });
@@ -213,10 +213,10 @@ describe("createUtxoSender against litecoind -regtest", () => {
     const spentByA = new Set(a.consumes.outpoints);
     expect(b.consumes.outpoints?.length).toBeGreaterThan(0);
     expect(b.consumes.outpoints?.filter((outpoint) => spentByA.has(outpoint))).toEqual([]);
-    // Both coins in flight: nothing is left — short of funds, not wrong (change confirms, or a top-up comes).
+    // Both coins in flight: nothing is left — short of funds, retryable (change confirms, or a top-up comes).
     await expect(sender.sign(wallet, payout(third), { inFlight: [a, b] })).rejects.toMatchObject({
       name: "ChainError",
-      retryable: false,
+      retryable: true,
       isShortOfFunds: true,
       message: expect.stringMatching(/hot wallet has 0 spendable/),
     });

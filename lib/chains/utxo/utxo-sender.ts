@@ -293,10 +293,11 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
       const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
       const reserved = new Set(context.inFlight.flatMap((transaction) => transaction.consumes.outpoints ?? []));
       const { selection } = await selectFor(prepared, reserved);
-      // Short of funds, not wrong: confirmations of earlier payouts' change, or a top-up, make the coins spendable.
+      // Short of funds, and retryable: the change of transactions in flight confirms, or a
+      // top-up arrives, and the same transfer goes (the key's other transfers wait meanwhile).
       if (!selection.ok) {
         throw new ChainError(`The hot wallet has ${selection.availableMinor} spendable, the payout needs ${selection.requiredMinor} (minor units)`, {
-          retryable: false,
+          retryable: true,
           isShortOfFunds: true,
         });
       }

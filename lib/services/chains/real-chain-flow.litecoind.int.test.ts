@@ -122,7 +122,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     await sweepNetwork(deps, "litecoin", getChainSender(deps.db, deps.config, "litecoin")!);
 
     const sweeps = await getTestDb().outgoingTransfer.findMany({ where: { network: "litecoin", fromAddress: { in: invoices.map((invoice) => invoice.address) } } });
-    expect(sweeps.map((sweep) => sweep.status)).toEqual(["confirmed", "confirmed", "confirmed"]);
+    expect(sweeps.map((sweep) => sweep.status), JSON.stringify(sweeps.map((sweep) => [sweep.status, sweep.lastError, sweep.isShortOfFunds, sweep.broadcasts]))).toEqual(["confirmed", "confirmed", "confirmed"]);
     for (const invoice of invoices) expect(await holding(invoice.address)).toBe(0n);
     // The hot wallet got every deposit less the exact fee of its sweep.
     const deposited = invoices.reduce((sum, invoice) => sum + parseAmount(invoice.payer_amount, 8)!, 0n);

@@ -183,7 +183,11 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
     return "stop";
   }
   // Refused for good and unknown to the chain: the resources of these bytes are free again.
-  await applyFact(deps.db, transfer, { kind: "broadcast_refused" }, deps.now(), { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500) });
+  await applyFact(deps.db, transfer, { kind: "broadcast_refused" }, deps.now(), {
+    broadcasts: { increment: 1 },
+    lastError: outcome.reason.slice(0, 500),
+    isShortOfFunds: outcome.kind === "rejected" && outcome.isShortOfFunds === true,
+  });
   log.error("outgoing transfer refused by the node; nothing was sent", { network: transfer.network, reference: transfer.reference, reason: outcome.reason });
   return "refused";
 }

@@ -91,6 +91,8 @@ export async function checkTerms(deps: PayoutDeps, merchantId: string, input: Cr
   else await assertPayoutsNotFrozen(deps, merchantId);
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   if (!networkAvailability(deps.config)(destination.network).payout) {
+    // A node that is configured but not ready (unreachable, still checking) is a passing state.
+    if (deps.config.rpcEndpoints[destination.network]) throw new AppError("payout.network_unavailable", `The ${destination.network} node is not ready; retry later.`);
     throw new AppError("payout.unknown_currency", `${destination.asset.symbol} on ${destination.network} is not paid out by this service.`);
   }
   if (input.from_currency !== undefined) await refuseConversion(input.from_currency, destination);

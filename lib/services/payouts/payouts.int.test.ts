@@ -143,6 +143,16 @@ describe("creating a payout", () => {
     expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
   });
 
+  it("answers 503 network_unavailable while a configured node is not ready, and unknown_currency where no chain serves the network", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const notReady = makeTestDeps({}, { RPC_POLYGON: "http://127.0.0.1:9" });
+    const waiting = await callSigned("/v1/payout", payout({ network: "polygon", address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94" }), merchant, { deps: notReady });
+    expect([waiting.status, waiting.body.error.code]).toEqual([503, "payout.network_unavailable"]);
+    const noSandbox = makeTestDeps({}, { GATEWAY_SANDBOX: "0", GATEWAY_PAYOUT_FREEZE_SECONDS: "0" });
+    const unserved = await callSigned("/v1/payout", payout(), merchant, { deps: noSandbox });
+    expect([unserved.status, unserved.body.error.code]).toEqual([400, "payout.unknown_currency"]);
+  });
+
   it("finds the network from the address when the coin is on several", async () => {
     const { merchant } = await makeFundedMerchant();
     const created = await callSigned("/v1/payout", payout({ network: undefined }), merchant);

@@ -6,6 +6,7 @@ import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus } from "@/
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { deleteAutoWithdrawRule, listAutoWithdrawRules, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { createPayout } from "@/lib/services/payouts/create-payout";
+import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
 import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
 import {
   calculatePayout,
@@ -18,7 +19,7 @@ import {
 } from "@/lib/services/payouts/manage-payouts";
 import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 import { formatAmount } from "@/lib/domain/money/amount";
-import { AppError, isAppError, parseInput } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { defineOperation } from "../../operation";
 import { toPayoutObject } from "../../serialize/payout";
@@ -142,18 +143,20 @@ export const massPayoutOp = defineOperation({
   handle: async (input, context) => {
     if (input.payouts.length === 0) throw new AppError("payout.empty_batch");
     if (input.payouts.length > MAX_MASS_PAYOUTS) throw new AppError("payout.batch_too_large");
-    const items = [];
-    for (const element of input.payouts) {
-      const orderId = typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : "";
-      try {
-        const withSource = typeof element === "object" && element !== null && input.source !== undefined ? { source: input.source, ...element } : element;
-        const payout = toPayoutObject(await createPayout(context.deps, merchantOf(context), parseInput(CREATE_PAYOUT_INPUT, withSource), { actor: actorOf(context) }));
-        items.push({ uuid: payout.uuid, order_id: payout.order_id, status: payout.status, is_final: payout.is_final, approval_required: payout.approval_required, success: true });
-      } catch (error) {
-        if (!isAppError(error) || error.status >= 500) log.warn("mass payout element failed", { orderId, error });
-        items.push({ order_id: orderId, success: false, message: isAppError(error) ? error.message : "internal error; the payout was not created" });
+    // Each element as the single call would make it, in order against the balance; the top-level
+    // source applies to the elements without their own.
+    const requests = input.payouts.map((element) => (typeof element === "object" && element !== null && input.source !== undefined ? { source: input.source, ...element } : element));
+    const outcomes = await createPayoutsInOrder(context.deps, merchantOf(context), requests, actorOf(context));
+    const items = outcomes.map((outcome, index) => {
+      if ("payout" in outcome) {
+        const payout = toPayoutObject(outcome.payout);
+        return { uuid: payout.uuid, order_id: payout.order_id, status: payout.status, is_final: payout.is_final, approval_required: payout.approval_required, success: true };
       }
-    }
+      const element = input.payouts[index];
+      const orderId = typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : "";
+      if (!isAppError(outcome.error)) log.warn("mass payout element failed", { orderId, error: outcome.error });
+      return { order_id: orderId, success: false, message: isAppError(outcome.error) ? outcome.error.message : "internal error; the payout was not created" };
+    });
     return { items };
   },
 });
