@@ -17,9 +17,6 @@ export type PayoutStatus =
 
 export const PAYOUT_STATUSES: readonly PayoutStatus[] = ["pending", "approved", "broadcasting", "sent", "confirmed", "failed", "cancelled"];
 
-/** Statuses whose debit is still held in payout_held. */
-export const LIVE_PAYOUT_STATUSES: readonly PayoutStatus[] = ["pending", "approved", "broadcasting", "sent"];
-
 /** What happened to it. */
 export type PayoutFact =
   | { kind: "approve" }

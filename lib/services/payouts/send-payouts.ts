@@ -187,7 +187,7 @@ async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastErro
   return "moved";
 }
 
-export function transferReference(payout: Pick<Payout, "id" | "attempt">): string {
+function transferReference(payout: Pick<Payout, "id" | "attempt">): string {
   return `payout:${payout.id}:send:${payout.attempt}`;
 }
 
