@@ -103,14 +103,8 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
   },
   refund: async (deps, batch, _idx, request) => {
     // Found again when run anew: by (payment, address, amount), as a repeated refund call is.
-    let answer: unknown;
-    await createRefund(deps, batch.merchantId, parseInput(CREATE_REFUND_INPUT, request), {
-      actor: batch.createdBy ?? `batch:${batch.id}`,
-      onWritten: async (_tx, refund, payment) => {
-        answer = toRefundObject(refund, payment);
-      },
-    });
-    return answer;
+    const { refund, payment } = await createRefund(deps, batch.merchantId, parseInput(CREATE_REFUND_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });
+    return toRefundObject(refund, payment);
   },
   payout: async (deps, batch, _idx, request) => {
     const payout = await createPayout(deps, batch.merchantId, parseInput(CREATE_PAYOUT_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });

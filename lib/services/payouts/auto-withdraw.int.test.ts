@@ -1,3 +1,4 @@
+import { formatAmount } from "@/lib/domain/money/amount";
 import { describe, expect, it } from "vitest";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
@@ -85,7 +86,7 @@ describe("auto-withdrawal of matured credits", () => {
       expect(withdrawal.reason).toMatch(/compliance.blocked/);
       expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
       const balance = (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant, { deps })).body.result.balances[0];
-      expect(balance.available).toBe(String(Number(withdrawal.amountMinor.toFixed()) / 1e6));
+      expect(balance.available).toBe(formatAmount(BigInt(withdrawal.amountMinor.toFixed()), 6));
     } finally {
       await unblockAddress(getTestDb(), { address: ADDRESS, network: "tron" });
     }

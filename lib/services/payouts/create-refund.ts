@@ -28,6 +28,12 @@ export const CREATE_REFUND_INPUT: InputSpec<typeof createRefundBodySchema> = {
   fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
 };
 
+/** The payment a refund pays back, as its answer names it. */
+export interface RefundedPayment {
+  id: string;
+  orderId: string | null;
+}
+
 /** Refunds that count against what was paid: every one not failed or cancelled (spec: Refund summary). */
 export const COUNTED_REFUND_STATUSES = ["pending", "approved", "broadcasting", "sent", "confirmed"];
 
@@ -43,9 +49,10 @@ export async function createRefund(
   deps: PayoutDeps,
   merchantId: string,
   input: CreateRefundInput,
-  options: { actor: string; onWritten?: (tx: Tx, refund: Payout, payment: { id: string; orderId: string | null }) => Promise<void> },
-): Promise<Payout> {
+  options: { actor: string; onWritten?: (tx: Tx, refund: Payout, payment: RefundedPayment) => Promise<void> },
+): Promise<{ refund: Payout; payment: RefundedPayment }> {
   const found = await getMerchantInvoiceOrThrow(deps.db, merchantId, input);
+  const payment: RefundedPayment = { id: found.id, orderId: found.orderId };
   if (!found.payerCurrency || !found.network || toMinor(found.amountPaidMinor) === 0n) {
     throw new AppError("refund.nothing_to_refund", found.payerCurrency ? "The payment has received nothing." : "No coin was selected for this payment: it has received nothing.");
   }
@@ -68,7 +75,7 @@ export async function createRefund(
   const isFeeOnTop = merchant.refundFeePayer === "merchant";
   const now = deps.now();
 
-  return inBalanceTurn(merchantId, assetKey(asset.symbol, network), () => withTransaction(deps.db, async (tx) => {
+  const refund = await inBalanceTurn(merchantId, assetKey(asset.symbol, network), () => withTransaction(deps.db, async (tx) => {
     // One refund decision per payment at a time: what is refundable cannot change underneath.
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${found.id}::uuid FOR UPDATE`;
     const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: found.id } });
@@ -80,7 +87,7 @@ export async function createRefund(
     // spec: idempotency by the triple (payment, address, amount) — the same refund, unless it failed.
     const same = counted.find((refund) => refund.address === address && BigInt(refund.requestedAmount) === amount);
     if (same) {
-      await options.onWritten?.(tx, same, invoice);
+      await options.onWritten?.(tx, same, payment);
       return same;
     }
     if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
@@ -117,9 +124,10 @@ export async function createRefund(
     const refund = await recordNewPayout(tx, data, now);
     // Under the invoice lock no other live refund can take this (payment, address, amount).
     if (!refund) throw new AppError("refund.reference_collision", "A refund with this reference exists; retry.");
-    await options.onWritten?.(tx, refund, invoice);
+    await options.onWritten?.(tx, refund, payment);
     return refund;
   }));
+  return { refund, payment };
 }
 
 /** The refund's destination: the given address, or the payer's; required where the payer is unknown (UTXO). */

@@ -1,3 +1,4 @@
+import { parseAmount } from "@/lib/domain/money/amount";
 import { describe, expect, it } from "vitest";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { makeFundedMerchant } from "@/lib/testing/funding";
@@ -33,7 +34,7 @@ describe("1000 concurrent payouts from 50 merchants", () => {
       expect(new Set(payouts.map((payout) => payout.orderId)).size).toBe(payouts.length);
       const debits = payouts.reduce((sum, payout) => sum + BigInt(payout.debitMinor.toFixed()), 0n);
       const balance = (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant)).body.result.balances[0];
-      const toMinor = (text: string) => BigInt(Math.round(Number(text) * 1e6));
+      const toMinor = (text: string) => parseAmount(text, 6)!;
       expect(toMinor(balance.available)).toBeGreaterThanOrEqual(0n);
       expect(toMinor(balance.available) + debits).toBe(toMinor(available));
       expect(toMinor(balance.payout_held)).toBe(debits);

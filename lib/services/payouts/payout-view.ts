@@ -74,26 +74,6 @@ export function toPayoutObject(payout: Payout): PayoutObject {
   };
 }
 
-/** spec: POST /v1/payment/refund — the refund as the refund call answers it, plus designed fields. */
-export function toRefundObject(refund: Payout, payment: { id: string; orderId: string | null }) {
-  const view = describePayout(refund);
-  return {
-    uuid: refund.id,
-    payment_uuid: payment.id,
-    order_id: payment.orderId ?? "",
-    amount: view.amount,
-    currency: refund.currency,
-    network: refund.network,
-    address: refund.address,
-    status: view.coarseStatus,
-    is_final: view.isFinal,
-    txid: refund.txid,
-    commission: view.fee,
-    receive_amount: view.receiveAmount,
-    created_at: refund.createdAt.toISOString(),
-  };
-}
-
 /** spec: Payment (invoice) — a refund element of payment info. */
 export function toRefundElement(refund: Payout) {
   const view = describePayout(refund);
@@ -105,5 +85,19 @@ export function toRefundElement(refund: Payout) {
     txid: refund.txid,
     is_final: view.isFinal,
     created_at: refund.createdAt.toISOString(),
+  };
+}
+
+/** spec: POST /v1/payment/refund — the refund element with its payment and asset, plus designed fields. */
+export function toRefundObject(refund: Payout, payment: { id: string; orderId: string | null }) {
+  const view = describePayout(refund);
+  return {
+    ...toRefundElement(refund),
+    payment_uuid: payment.id,
+    order_id: payment.orderId ?? "",
+    currency: refund.currency,
+    network: refund.network,
+    commission: view.fee,
+    receive_amount: view.receiveAmount,
   };
 }

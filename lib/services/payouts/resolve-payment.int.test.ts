@@ -1,3 +1,4 @@
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { describe, expect, it } from "vitest";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { fundMerchant } from "@/lib/testing/funding";
@@ -41,11 +42,11 @@ describe("resolving a payment", () => {
 
     const over = await endedPayment(merchant, 1.5);
     expect(over.payment_status).toBe("paid_over");
-    const excess = Number(over.amount_paid) - Number(over.payer_amount);
-    const tooMuch = await callSigned("/v1/payment/resolve", { uuid: over.uuid, action: "refund", amount: String(excess + 1) }, merchant);
+    const excessMinor = parseAmount(over.amount_paid, 6)! - parseAmount(over.payer_amount, 6)!;
+    const tooMuch = await callSigned("/v1/payment/resolve", { uuid: over.uuid, action: "refund", amount: formatAmount(excessMinor + 1_000_000n, 6) }, merchant);
     expect([tooMuch.status, tooMuch.body.error.code]).toEqual([400, "refund.exceeds_excess"]);
     const excessRefund = (await callSigned("/v1/payment/resolve", { uuid: over.uuid, action: "refund" }, merchant)).body.result;
-    expect(Number(excessRefund.refund.amount)).toBeCloseTo(excess, 6);
+    expect(parseAmount(excessRefund.refund.amount, 6)).toBe(excessMinor);
     expect(excessRefund.payment).toMatchObject({ payment_status: "paid_over", resolution: "refunded" });
 
     const paid = await endedPayment(merchant, 1);
@@ -74,9 +75,9 @@ describe("autorefund", () => {
     expect(await refundsOf(before.uuid)).toHaveLength(0);
     const [underRefund] = await refundsOf(under.uuid);
     expect(underRefund).toMatchObject({ kind: "refund", address: under.payer_address, createdBy: "autorefund" });
-    expect(BigInt(underRefund.requestedAmount)).toBe(BigInt(Math.round(Number(under.paid) * 1e6)));
+    expect(BigInt(underRefund.requestedAmount)).toBe(parseAmount(under.paid, 6));
     const [overRefund] = await refundsOf(over.uuid);
-    expect(Number(overRefund.requestedAmount) / 1e6).toBeCloseTo(Number(over.amount_paid) - Number(over.payer_amount), 6);
+    expect(BigInt(overRefund.requestedAmount)).toBe(parseAmount(over.amount_paid, 6)! - parseAmount(over.payer_amount, 6)!);
     expect((await refundsOf(under.uuid)).length + (await refundsOf(over.uuid)).length).toBe(2);
     expect((await callSigned("/v1/payment/info", { uuid: under.uuid }, merchant)).body.result.refund_status).toBe("full");
     expect((await callSigned("/v1/payment/autorefund/set", { underpaid: false }, merchant)).body.result).toEqual({ underpaid: false, overpaid: true });

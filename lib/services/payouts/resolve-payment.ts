@@ -53,7 +53,7 @@ export async function resolvePayment(
     amount = formatAmount(requested, decimals);
   }
   let resolved: Invoice | null = null;
-  const refund = await createRefund(deps, merchantId, { uuid: invoice.id, address: input.address, amount }, {
+  const { refund } = await createRefund(deps, merchantId, { uuid: invoice.id, address: input.address, amount }, {
     actor,
     onWritten: async (tx) => {
       resolved = await markResolved(tx);

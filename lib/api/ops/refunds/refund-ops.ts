@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { optionalText } from "@/lib/services/invoices/create-invoice-input";
-import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
+import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig, type RefundedPayment } from "@/lib/services/payouts/create-refund";
 import { toRefundObject } from "@/lib/services/payouts/payout-view";
 import { getAutorefund, resolvePayment, setAutorefund } from "@/lib/services/payouts/resolve-payment";
 import { defineOperation } from "../../operation";
@@ -12,17 +12,9 @@ export const createRefundOp = defineOperation({
   ...CREATE_REFUND_INPUT,
   handle: async (input, context) => {
     const { completeWithin } = context;
-    // The answer is made from what the refund's own transaction read: nothing outside it while it is open.
-    const onWritten = completeWithin && ((tx: Tx, refund: Payout, payment: { id: string; orderId: string | null }) => completeWithin(tx, toRefundObject(refund, payment)));
-    let answer: ReturnType<typeof toRefundObject> | undefined;
-    const refund = await createRefund(context.deps, merchantOf(context), input, {
-      actor: actorOf(context),
-      onWritten: async (tx, written, payment) => {
-        answer = toRefundObject(written, payment);
-        await onWritten?.(tx, written, payment);
-      },
-    });
-    return answer ?? toRefundObject(refund, { id: refund.invoiceId!, orderId: null });
+    const onWritten = completeWithin && ((tx: Tx, refund: Payout, payment: RefundedPayment) => completeWithin(tx, toRefundObject(refund, payment)));
+    const { refund, payment } = await createRefund(context.deps, merchantOf(context), input, { actor: actorOf(context), onWritten });
+    return toRefundObject(refund, payment);
   },
 });
 
