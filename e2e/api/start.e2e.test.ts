@@ -107,6 +107,7 @@ describe("npm start with the embedded database", () => {
       payouts_vs_journals: [],
       payouts_vs_transfers: [],
       refunds_vs_paid: [],
+      splits_vs_held: [],
       invoices_in_review: 0,
     });
   });

@@ -34,6 +34,7 @@ import {
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
 import { createRefundOp, getAutorefundOp, getRefundFeeConfigOp, resolvePaymentOp, setAutorefundOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
+import { createSplitRuleOp, deleteSplitRuleOp, getSplitConfigOp, listSplitRulesOp, setSplitConfigOp } from "./ops/splits/split-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -87,6 +88,13 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/auto-withdraw/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setAutoWithdrawOp },
   { method: "POST", path: "/v1/auto-withdraw/delete", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: deleteAutoWithdrawOp },
   { method: "POST", path: "/v1/balance", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: balanceOp },
+
+  // Split rules (they send money to partners: payout keys)
+  { method: "POST", path: "/v1/split/rule", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createSplitRuleOp },
+  { method: "POST", path: "/v1/split/rule/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listSplitRulesOp },
+  { method: "POST", path: "/v1/split/rule/delete", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: deleteSplitRuleOp },
+  { method: "POST", path: "/v1/split/config/get", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: getSplitConfigOp },
+  { method: "POST", path: "/v1/split/config/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setSplitConfigOp },
 
   // Hosted payment page (public)
   { method: "GET", path: "/v1/pay/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getHostedPaymentOp },

@@ -23,6 +23,8 @@ export interface GatewayConfig {
   maturityHoldSeconds: number;
   /** How long payouts stay frozen after a payout-capable API key is created, in seconds. */
   payoutFreezeSeconds: number;
+  /** Whether merchants may keep split rules (GATEWAY_SPLITS=0 turns the split operations off). */
+  splitsEnabled: boolean;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
   /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
@@ -91,6 +93,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),
     // spec: issue — 24 h by default, 0 in sandbox mode.
     payoutFreezeSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_FREEZE_SECONDS", env.GATEWAY_PAYOUT_FREEZE_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 86_400),
+    splitsEnabled: readFlag(env.GATEWAY_SPLITS, true),
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,

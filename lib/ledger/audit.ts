@@ -26,6 +26,8 @@ export interface LedgerAudit {
   payoutsVsTransfers: string[];
   /** Payments whose counted refunds exceed what they received. */
   refundsVsPaid: string[];
+  /** Merchant assets whose split_held differs from the held amounts of their split shares. */
+  splitsVsHeld: string[];
 }
 
 export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
@@ -40,6 +42,7 @@ export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
   payoutsVsJournals: [],
   payoutsVsTransfers: [],
   refundsVsPaid: [],
+  splitsVsHeld: [],
 };
 
 export function isCleanAudit(audit: LedgerAudit): boolean {
@@ -150,6 +153,12 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         JOIN (SELECT invoice_id, SUM(requested_amount::numeric) AS refunded FROM payouts
               WHERE kind = 'refund' AND status NOT IN ('failed', 'cancelled') GROUP BY invoice_id) r ON r.invoice_id = i.id
         WHERE r.refunded > i.amount_paid_minor`;
+      const splits = await tx.$queryRaw<{ key: string }[]>`
+        SELECT COALESCE(s.merchant_id::text, a.owner) || '|' || COALESCE(s.asset, a.asset) AS key
+        FROM (SELECT merchant_id, asset, SUM(held_minor) AS total FROM split_shares GROUP BY 1, 2) s
+        FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'split_held') a
+          ON a.owner = s.merchant_id::text AND a.asset = s.asset
+        WHERE COALESCE(s.total, 0) <> COALESCE(a.balance, 0)`;
       return {
         mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
         negative: negative.map((row) => row.id),
@@ -162,5 +171,6 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         payoutsVsJournals: payoutJournals.map((row) => row.id),
         payoutsVsTransfers: payoutTransfers.map((row) => row.id),
         refundsVsPaid: refunds.map((row) => row.id),
+        splitsVsHeld: splits.map((row) => row.key),
       };
 }

@@ -18,6 +18,8 @@ export type Bucket =
   | "available"
   /** Reserved for payout links and pending payouts. */
   | "payout_held"
+  /** Partners' shares of the merchant's payments, held until their refund window ends. */
+  | "split_held"
   /** Platform only: fees taken. */
   | "fees"
   /** Platform only: payout fees merchants paid (income apart from the fees taken at reception). */
@@ -81,16 +83,69 @@ export function depositConfirmedJournal(input: { transferId: string; credit: num
 
 /**
  * An invoice reached a final status with `received` in incoming: the platform fee goes to the
- * platform, the rest starts maturing for the merchant. `fee` never exceeds `received`.
+ * platform, partners' split shares (`splitHeld`) are held for their refund window, and the rest
+ * starts maturing for the merchant. `fee + splitHeld` never exceeds `received`.
  */
-export function invoiceSettledJournal(input: { invoiceId: string; settlement: number; merchantId: string; asset: string; received: bigint; fee: bigint }): Journal {
+export function invoiceSettledJournal(input: { invoiceId: string; settlement: number; merchantId: string; asset: string; received: bigint; fee: bigint; splitHeld?: bigint }): Journal {
   const fee = input.fee > input.received ? input.received : input.fee;
-  const postings: Posting[] = [
-    { account: { owner: input.merchantId, asset: input.asset, bucket: "incoming" }, amount: -input.received },
-    { account: { owner: input.merchantId, asset: input.asset, bucket: "maturing" }, amount: input.received - fee },
-  ];
+  const splitHeld = input.splitHeld ?? 0n;
+  if (splitHeld < 0n || fee + splitHeld > input.received) throw new RangeError(`settlement of invoice ${input.invoiceId} holds more than it received`);
+  const merchant = (bucket: Bucket, amount: bigint): Posting => ({ account: { owner: input.merchantId, asset: input.asset, bucket }, amount });
+  const postings: Posting[] = [merchant("incoming", -input.received), merchant("maturing", input.received - fee - splitHeld)];
+  if (splitHeld > 0n) postings.push(merchant("split_held", splitHeld));
   if (fee > 0n) postings.push({ account: { owner: PLATFORM, asset: input.asset, bucket: "fees" }, amount: fee });
   return { reference: `invoice:${input.invoiceId}:settle:${input.settlement}`, kind: "invoice_settled", postings };
+}
+
+/**
+ * A partner's share of a payment moved towards what it should be after a refund, a failed
+ * refund or a reorganisation: `held` more (from the merchant's available, positive) or less
+ * (back to it, negative); `clawedBack` taken from a partner it was released to — from its
+ * available as far as that reaches, the rest as the partner's debt — back to the merchant.
+ */
+export function splitShareAdjustedJournal(input: {
+  reference: string;
+  merchantId: string;
+  partnerMerchantId: string | null;
+  asset: string;
+  held: bigint;
+  clawedBack: { fromAvailable: bigint; asDebt: bigint };
+}): Journal {
+  const { fromAvailable, asDebt } = input.clawedBack;
+  if (fromAvailable < 0n || asDebt < 0n || (fromAvailable + asDebt > 0n && !input.partnerMerchantId)) throw new RangeError(`split move ${input.reference} claws back from no partner`);
+  const postings: Posting[] = [];
+  const add = (owner: string, bucket: Bucket, amount: bigint) => {
+    if (amount !== 0n) postings.push({ account: { owner, asset: input.asset, bucket }, amount });
+  };
+  add(input.merchantId, "split_held", input.held);
+  add(input.merchantId, "available", fromAvailable + asDebt - input.held);
+  if (input.partnerMerchantId) {
+    add(input.partnerMerchantId, "available", -fromAvailable);
+    add(input.partnerMerchantId, "debt", -asDebt);
+  }
+  return { reference: input.reference, kind: "split_adjusted", postings };
+}
+
+/**
+ * A held share whose refund window ended leaves split_held: to the partner merchant's available
+ * (internal), into the merchant's payout_held for the payout that sends it (external), or back
+ * to the merchant's available when it cannot go out.
+ */
+export function splitShareReleasedJournal(input: { reference: string; merchantId: string; asset: string; amount: bigint; to: { partnerMerchantId: string } | "payout" | "merchant" }): Journal {
+  const destination: AccountKey =
+    input.to === "payout"
+      ? { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }
+      : input.to === "merchant"
+        ? { owner: input.merchantId, asset: input.asset, bucket: "available" }
+        : { owner: input.to.partnerMerchantId, asset: input.asset, bucket: "available" };
+  return {
+    reference: input.reference,
+    kind: input.to === "merchant" ? "split_returned" : "split_released",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "split_held" }, amount: -input.amount },
+      { account: destination, amount: input.amount },
+    ],
+  };
 }
 
 /** A maturity lot whose hold ended: maturing → available. */

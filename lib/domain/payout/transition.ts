@@ -17,6 +17,9 @@ export type PayoutStatus =
 
 export const PAYOUT_STATUSES: readonly PayoutStatus[] = ["pending", "approved", "broadcasting", "sent", "confirmed", "failed", "cancelled"];
 
+/** Payouts that are paid or may still be: every one not failed or cancelled (spec: Refund summary counts these). */
+export const LIVE_PAYOUT_STATUSES: PayoutStatus[] = ["pending", "approved", "broadcasting", "sent", "confirmed"];
+
 /** What happened to it. */
 export type PayoutFact =
   | { kind: "approve" }

@@ -17,11 +17,13 @@ export interface AssetBalance {
   available: bigint;
   /** Reserved for pending payouts and payout links. */
   payoutHeld: bigint;
+  /** Partners' split shares of the merchant's payments, held until their refund window ends. */
+  splitHeld: bigint;
   /** What reversals took back that the merchant no longer had (zero or more); payouts wait until it is paid back. */
   debt: bigint;
 }
 
-const MERCHANT_BUCKETS: readonly Bucket[] = ["incoming", "maturing", "available", "payout_held", "debt"];
+const MERCHANT_BUCKETS: readonly Bucket[] = ["incoming", "maturing", "available", "payout_held", "split_held", "debt"];
 
 /**
  * A merchant's balances per asset, from the ledger's accounts (every asset it ever held, zeros
@@ -42,11 +44,12 @@ export async function listBalances(db: Db, merchantId: string, filter: { currenc
     if (!balance) {
       const asset = findSettlementAsset(symbol, assetNetwork);
       if (!asset) continue; // an asset the catalogue no longer carries has no decimals to show it in
-      balance = { currency: symbol, network: assetNetwork, decimals: asset.decimals, incoming: 0n, maturing: 0n, available: 0n, payoutHeld: 0n, debt: 0n };
+      balance = { currency: symbol, network: assetNetwork, decimals: asset.decimals, incoming: 0n, maturing: 0n, available: 0n, payoutHeld: 0n, splitHeld: 0n, debt: 0n };
       byAsset.set(row.asset, balance);
     }
     const amount = BigInt(row.balance.toFixed());
     if (row.bucket === "payout_held") balance.payoutHeld = amount;
+    else if (row.bucket === "split_held") balance.splitHeld = amount;
     else if (row.bucket === "debt") balance.debt = -amount; // held below zero in the ledger
     else balance[row.bucket as "incoming" | "maturing" | "available"] = amount;
   }

@@ -15,7 +15,7 @@ import { withTransaction } from "@/lib/db/transaction";
 /** What a watcher pass needs. */
 export interface WatcherDeps {
   db: Db;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "maturityHoldSeconds" | "email">;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "maturityHoldSeconds" | "splitsEnabled" | "email">;
   now(): Date;
 }
 

@@ -14,15 +14,18 @@ import { requiredConfirmationsForTransfer } from "@/lib/domain/invoice/transfer-
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
 import { recordDueAutoWithdrawal } from "@/lib/services/payouts/auto-withdraw";
 import { withTransaction } from "@/lib/db/transaction";
+import { moveSplitShares, takeSplitShares } from "@/lib/services/splits/split-shares";
 
 export interface EvaluationDeps {
   maturityHoldSeconds: number;
+  /** Whether settlements take partners' split shares (GATEWAY_SPLITS). */
+  splitsEnabled: boolean;
   /** Where the automatic receipt goes; omitted, no receipt is queued. */
   email?: Pick<GatewayConfig, "email">;
 }
 
-export function evaluationDepsOf(config: Pick<GatewayConfig, "maturityHoldSeconds" | "email">): EvaluationDeps {
-  return { maturityHoldSeconds: config.maturityHoldSeconds, email: config };
+export function evaluationDepsOf(config: Pick<GatewayConfig, "maturityHoldSeconds" | "splitsEnabled" | "email">): EvaluationDeps {
+  return { maturityHoldSeconds: config.maturityHoldSeconds, splitsEnabled: config.splitsEnabled, email: config };
 }
 
 export interface EvaluationResult {
@@ -57,7 +60,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     if (isLocked || !asset) return;
     isLocked = true;
     const merchant = (bucket: Bucket) => ({ owner: invoice.merchantId, asset, bucket });
-    await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
+    await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), merchant("split_held"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
   };
   let confirmedMinor = 0n;
   let pendingMinor = 0n;
@@ -101,8 +104,12 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
   if (settlement && asset) {
     const { receivedMinor: received, feeMinor: fee } = settlement;
     await lockMoney();
-    await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee }), now);
-    await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: received - fee, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
+    // Partners' split shares come out of the net credit first and wait for the refund window.
+    const net = received - (fee > received ? received : fee);
+    if (invoice.settlements === 0) await takeSplitShares(tx, deps, { id: invoiceId, merchantId: invoice.merchantId, network: invoice.network!, asset }, now);
+    const splitHeld = await moveSplitShares(tx, { invoiceId, creditedDelta: net, funding: { kind: "settlement", netMinor: net } }, now);
+    await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee, splitHeld }), now);
+    await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: net - splitHeld, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
   }
 
   const first = transfers[0];

@@ -4,6 +4,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal } from "@/lib/ledger/postings";
 import { evaluateInvoice, type EvaluationDeps } from "./evaluate-invoice";
 import { toMinor } from "./invoice-view";
+import { moveSplitShares } from "@/lib/services/splits/split-shares";
 
 /**
  * A reorganisation (or the mempool) dropped these transfers of one invoice. Inside the caller's
@@ -72,6 +73,9 @@ async function clawBackSettlement(
   const feeKept = input.settledAfter === 0n ? 0n : platformFeeMinor(input.settledAfter, invoice.feePercentBps, toMinor(invoice.feeFixedAssetMinor));
   const feeReturned = clamp(feeTaken - feeKept, 0n, received);
   const share = received - feeReturned;
+  // Partners' split shares of what vanished are taken back first (into the merchant's available,
+  // from a partner it was released to), so the merchant's part below covers the whole.
+  await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: -share, funding: { kind: "available" } }, now);
 
   // The invoice's own funds still maturing go first (their lots shrink), then available.
   // Locked, and re-read after any wait: a lot the maturity job made available meanwhile is no

@@ -5,6 +5,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { recordPayoutEvent } from "./payout-events";
+import { lockPaymentShares, moveSplitShares } from "@/lib/services/splits/split-shares";
 
 /**
  * The only writer of a payout's status after its creation, inside the caller's transaction: the
@@ -19,7 +20,13 @@ export async function applyPayoutFact(tx: Tx, payout: Payout, fact: PayoutFact, 
   const { count } = await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: decision.status, updatedAt: now } });
   if (count === 0) return null;
   const ledger = { payoutId: payout.id, merchantId: payout.merchantId, asset: assetKey(payout.currency, payout.network) };
-  if (decision.ledger === "release") await postJournal(tx, payoutReleasedJournal({ ...ledger, debit: toMinor(payout.debitMinor) }), now);
+  if (decision.ledger === "release") {
+    // A refund that will not be paid no longer reduces its payment's split shares; they grow back
+    // from the released reserve. The payment's lock comes first, as for every writer of its shares.
+    const shares = payout.kind === "refund" ? await lockPaymentShares(tx, payout.invoiceId!, now) : [];
+    await postJournal(tx, payoutReleasedJournal({ ...ledger, debit: toMinor(payout.debitMinor) }), now);
+    if (shares.length > 0) await moveSplitShares(tx, { invoiceId: payout.invoiceId!, creditedDelta: 0n, funding: { kind: "available" } }, now);
+  }
   if (decision.ledger === "pay") await postJournal(tx, payoutPaidJournal({ ...ledger, amount: toMinor(payout.amountMinor), fee: toMinor(payout.feeMinor) }), now);
   const updated = await tx.payout.findUniqueOrThrow({ where: { id: payout.id } });
   await recordPayoutEvent(tx, updated, now);

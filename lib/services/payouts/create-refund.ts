@@ -6,9 +6,9 @@ import type { Payout, Prisma } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { findSettlementAsset, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
-import { validateAddress } from "@/lib/chains/addresses";
 import { addressChainOf } from "@/lib/chains/registry";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
+import { LIVE_PAYOUT_STATUSES } from "@/lib/domain/payout/transition";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
@@ -17,6 +17,8 @@ import { assetKey } from "@/lib/ledger/postings";
 import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
+import { checkAddressOn } from "./payout-destination";
+import { moveSplitShares } from "@/lib/services/splits/split-shares";
 
 /** spec: POST /v1/payment/refund — the body, alone or as an element of a refund batch. */
 export const createRefundBodySchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional(), address: optionalText, network: optionalText, amount: optionalText });
@@ -33,9 +35,6 @@ export interface RefundedPayment {
   id: string;
   orderId: string | null;
 }
-
-/** Refunds that count against what was paid: every one not failed or cancelled (spec: Refund summary). */
-export const COUNTED_REFUND_STATUSES = ["pending", "approved", "broadcasting", "sent", "confirmed"];
 
 /**
  * spec: POST /v1/payment/refund. A refund is a payout of the coin the payment received, on its
@@ -79,8 +78,9 @@ export async function createRefund(
     // One refund decision per payment at a time: what is refundable cannot change underneath.
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${found.id}::uuid FOR UPDATE`;
     const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: found.id } });
-    const counted = await tx.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund", status: { in: COUNTED_REFUND_STATUSES } } });
-    const refundable = toMinor(invoice.amountPaidMinor) - counted.reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+    const counted = await tx.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund", status: { in: LIVE_PAYOUT_STATUSES } } });
+    const refunded = counted.reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+    const refundable = toMinor(invoice.amountPaidMinor) - refunded;
     // Without an amount: what is left — or, when nothing is, the whole payment, so that a repeat
     // of a full refund finds it (spec: idempotency by payment, address and amount).
     const amount = requested ?? (refundable > 0n ? refundable : toMinor(invoice.amountPaidMinor));
@@ -96,6 +96,9 @@ export async function createRefund(
     if (amount <= fee) throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
     const amounts = computePayoutAmounts({ requested: amount, fee, isSubtract: isFeeOnTop });
     if (amounts === "below_fee") throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
+    // Partners' split shares of the payment shrink first (spec: Split rules), so the money they
+    // give back is there for the refund to reserve.
+    await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: 0n, refundedMinor: refunded + amount, funding: { kind: "available" } }, now);
     const id = randomUUID();
     const data: Prisma.PayoutCreateManyInput = {
       id,
@@ -134,17 +137,12 @@ export async function createRefund(
 function refundAddress(deps: Pick<PayoutDeps, "config">, network: NetworkId, given: string | undefined, payerAddress: string): string {
   const address = given !== undefined && given.trim() !== "" ? given.trim() : payerAddress;
   if (address === "") throw new AppError("refund.no_address", "The payer's address is not known on this network: give address.");
-  const validation = validateAddress(network, address, { chain: addressChainOf(deps.config, network) });
-  if (!validation.ok) {
-    if (validation.reason === "wrong_network") throw new AppError("payout.address_network_mismatch", `${address} is an address of another network, not of ${network}.`);
-    throw new AppError("payout.bad_address", `${address} is not a valid ${network} address.`);
-  }
-  return validation.normalized;
+  return checkAddressOn(network, address, addressChainOf(deps.config, network));
 }
 
 /** spec: Refund summary — `none`, `partial` or `full`, over refunds not failed or cancelled. */
 export function refundSummary(amountPaidMinor: bigint, refunds: Pick<Payout, "status" | "requestedAmount">[]): "none" | "partial" | "full" {
-  const refunded = refunds.filter((refund) => COUNTED_REFUND_STATUSES.includes(refund.status)).reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+  const refunded = refunds.filter((refund) => (LIVE_PAYOUT_STATUSES as string[]).includes(refund.status)).reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
   if (refunded === 0n) return "none";
   return refunded >= amountPaidMinor ? "full" : "partial";
 }

@@ -42,12 +42,19 @@ export function resolvePayoutDestination(
     network = fitting[0];
   }
 
-  const validation = validateAddress(network, address, { chain: chainOf(network) });
-  if (!validation.ok) {
-    if (validation.reason === "wrong_network") throw new AppError("payout.address_network_mismatch", `${address} is an address of another network, not of ${network}.`);
-    throw new AppError("payout.bad_address", `${address} is not a valid ${network} address.`);
-  }
+  const normalized = checkAddressOn(network, address, chainOf(network));
   const memo = input.memo === undefined || input.memo === "" ? undefined : input.memo;
   if (memo !== undefined && !MEMO_FAMILIES.has(findNetwork(network)?.family ?? "")) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
-  return { asset: findSettlementAsset(currency, network)!, network, address: validation.normalized, memo };
+  return { asset: findSettlementAsset(currency, network)!, network, address: normalized, memo };
+}
+
+/**
+ * An address checked for a network, in the network's canonical form: `payout.bad_address` when
+ * malformed, `payout.address_network_mismatch` when it is another network's.
+ */
+export function checkAddressOn(network: NetworkId, address: string, chain: AddressChain): string {
+  const validation = validateAddress(network, address, { chain });
+  if (validation.ok) return validation.normalized;
+  if (validation.reason === "wrong_network") throw new AppError("payout.address_network_mismatch", `${address} is an address of another network, not of ${network}.`);
+  throw new AppError("payout.bad_address", `${address} is not a valid ${network} address.`);
 }

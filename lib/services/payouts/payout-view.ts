@@ -46,6 +46,10 @@ export interface PayoutObject {
   debit_amount: string;
   /** Designed: why an approved payout is not moving yet (empty when it is). */
   wait_reason: string;
+  /** Designed: `payout`, `refund` (of a payment) or `split` (an external partner's share of a payment). */
+  kind: string;
+  /** Designed: the payment a refund or split share comes from; empty for a payout. */
+  payment_uuid: string;
 }
 
 export function toPayoutObject(payout: Payout): PayoutObject {
@@ -71,6 +75,8 @@ export function toPayoutObject(payout: Payout): PayoutObject {
     receive_amount: view.receiveAmount,
     debit_amount: view.debitAmount,
     wait_reason: payout.waitReason,
+    kind: payout.kind,
+    payment_uuid: payout.invoiceId ?? "",
   };
 }
 

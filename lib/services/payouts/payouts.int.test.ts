@@ -42,7 +42,7 @@ describe("balances", () => {
     const { merchant, available } = await makeFundedMerchant("100.00");
     expect(Number(available)).toBeGreaterThan(90);
     const all = (await callSigned("/v1/balance", {}, merchant)).body.result.balances;
-    expect(all).toEqual([{ currency: "USDT", network: "tron", incoming: "0", maturing: "0", available, payout_held: "0", debt: "0" }]);
+    expect(all).toEqual([{ currency: "USDT", network: "tron", incoming: "0", maturing: "0", available, payout_held: "0", split_held: "0", debt: "0" }]);
     expect((await callSigned("/v1/balance", { currency: "BTC" }, merchant)).body.result.balances).toEqual([]);
     expect((await callSigned("/v1/balance", { currency: "XYZ" }, merchant)).body.error.code).toBe("balance.unknown_currency");
     expect((await callSigned("/v1/balance", { currency: "BTC", network: "tron" }, merchant)).body.error.code).toBe("balance.unknown_network");

@@ -16,6 +16,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { processDueAutoWithdrawals } from "./auto-withdraw";
 import { processAutorefunds } from "./resolve-payment";
+import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
 import type { PayoutDeps } from "./create-payout";
 
 export interface PayoutSendDeps {
@@ -50,9 +51,11 @@ const PAYOUT_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kin
  */
 /** A pass over every network that has payouts on their way (networks without a sender wait). */
 export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
-  // Matured credits that auto-withdraw rules send out, and automatic refunds, become payouts first.
+  // Matured credits that auto-withdraw rules send out, automatic refunds and external partners'
+  // split shares whose window ended become payouts first (internal shares go to the partner).
   await processDueAutoWithdrawals(deps);
   await processAutorefunds(deps);
+  await releaseDueSplitShares(deps);
   const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
   const total = { planned: 0, confirmed: 0 };
   for (const { network } of networks) {

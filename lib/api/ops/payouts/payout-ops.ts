@@ -122,6 +122,7 @@ export const balanceOp = defineOperation({
           maturing: format(balance.maturing),
           available: format(balance.available),
           payout_held: format(balance.payoutHeld),
+          split_held: format(balance.splitHeld),
           debt: format(balance.debt),
         };
       }),

@@ -1,0 +1,296 @@
+import { randomUUID } from "node:crypto";
+import type { SplitShare } from "@/generated/prisma/client";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
+import { applyShareMoves, planShareMoves, shareTarget, type ShareAmounts } from "@/lib/domain/split/shares";
+import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
+import { LIVE_PAYOUT_STATUSES } from "@/lib/domain/payout/transition";
+import { isAppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { repayDebtFromAvailable } from "@/lib/ledger/debt";
+import { lockAccounts, postJournal } from "@/lib/ledger/post";
+import { splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { screenDestination } from "@/lib/services/compliance/screening";
+import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
+import { quoteFee, type PayoutDeps } from "@/lib/services/payouts/create-payout";
+import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+
+/**
+ * Split shares of one payment, inside the transaction that holds the payment's row lock: every
+ * writer of a payment's shares (its settlement, a refund, a failed refund, a reorganisation, the
+ * release) takes that lock first, so a share has one writer at a time.
+ */
+
+export interface SplitSettings {
+  splitsEnabled: boolean;
+  /** The maturity hold: a share is never released before the payment's own funds mature. */
+  maturityHoldSeconds: number;
+}
+
+/**
+ * At a payment's first settlement: one share per active rule of the merchant that applies to it
+ * (an internal partner shares every payment; an external address, the payments received on its
+ * network), to be released after the merchant's refund window. Rules deleted or added later do
+ * not change a payment's shares.
+ */
+export async function takeSplitShares(
+  tx: Tx,
+  settings: SplitSettings,
+  payment: { id: string; merchantId: string; network: string; asset: string },
+  now: Date,
+): Promise<void> {
+  if (!settings.splitsEnabled) return;
+  const rules = await tx.splitRule.findMany({ where: { merchantId: payment.merchantId, active: true }, orderBy: { createdAt: "asc" } });
+  const applying = rules.filter((rule) => rule.partnerMerchantId !== null || rule.network === payment.network);
+  if (applying.length === 0) return;
+  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: payment.merchantId }, select: { splitRefundHoldHours: true } });
+  const holdMs = Math.max(merchant.splitRefundHoldHours * 3_600_000, settings.maturityHoldSeconds * 1000);
+  await tx.splitShare.createMany({
+    data: applying.map((rule) => ({
+      id: randomUUID(),
+      invoiceId: payment.id,
+      ruleId: rule.id,
+      merchantId: payment.merchantId,
+      partnerMerchantId: rule.partnerMerchantId,
+      address: rule.address,
+      network: rule.network,
+      asset: payment.asset,
+      percentBps: rule.percentBps,
+      releaseAt: new Date(now.getTime() + holdMs),
+      createdAt: now,
+      updatedAt: now,
+    })),
+    skipDuplicates: true,
+  });
+}
+
+/** Where the money for a share's growth comes from. */
+export type ShareFunding =
+  /** The settlement being posted: its net credit, which the caller's settlement journal splits. */
+  | { kind: "settlement"; netMinor: bigint }
+  /** The merchant's available funds (a refund that failed gives its amount back there). */
+  | { kind: "available" };
+
+/**
+ * Brings every share of a payment to its rule's percentage of what the payment credited less
+ * what is refunded of it (spec: Split rules). Within the window a refund shrinks the held share
+ * (a full refund cancels it) and the money returns to the merchant's available, before the
+ * refund reserves it; after the window an internal share is clawed back from the partner (into
+ * the partner's debt where its available falls short); an external share already sent stays
+ * sent. Growth (a settlement, a refund that failed) goes into held.
+ *
+ * @param creditedDelta what this event adds to (or, for a reorganisation, takes from) the payment's net credit
+ * @param refundedMinor what counts as refunded; omitted, the payment's live refunds
+ * @returns what the shares took from a settlement's net credit (split_held in its journal)
+ */
+export async function moveSplitShares(
+  tx: Tx,
+  input: { invoiceId: string; creditedDelta: bigint; refundedMinor?: bigint; funding: ShareFunding },
+  now: Date,
+): Promise<bigint> {
+  const shares = await tx.splitShare.findMany({ where: { invoiceId: input.invoiceId }, orderBy: { createdAt: "asc" } });
+  if (shares.length === 0) return 0n;
+  const refunded = input.refundedMinor ?? (await liveRefundedMinor(tx, input.invoiceId));
+  const { merchantId, asset } = shares[0];
+  let room: bigint;
+  if (input.funding.kind === "settlement") {
+    room = input.funding.netMinor;
+  } else {
+    await lockSplitAccounts(tx, shares, now);
+    room = await balanceOf(tx, { owner: merchantId, asset, bucket: "available" });
+  }
+  let heldFromSettlement = 0n;
+  for (const share of shares) {
+    const credited = toMinor(share.creditedMinor) + input.creditedDelta;
+    if (credited < 0n) throw new RangeError(`split share ${share.id} would be credited less than nothing`);
+    const amounts = amountsOf(share);
+    const moves = planShareMoves({ ...amounts, isReversible: share.partnerMerchantId !== null }, shareTarget(credited, refunded, share.percentBps), room);
+    room += moves.unhold + moves.clawBack - moves.hold;
+    // Growth funded by a settlement is posted in the settlement's own journal; everything else here.
+    const heldFromAvailable = input.funding.kind === "available" ? moves.hold : 0n;
+    if (input.funding.kind === "settlement") heldFromSettlement += moves.hold;
+    const isPosted = heldFromAvailable + moves.unhold + moves.clawBack > 0n;
+    if (isPosted) {
+      const partnerAvailable = share.partnerMerchantId && moves.clawBack > 0n ? await balanceOf(tx, { owner: share.partnerMerchantId, asset, bucket: "available" }) : 0n;
+      const fromAvailable = moves.clawBack < partnerAvailable ? moves.clawBack : partnerAvailable;
+      await postJournal(
+        tx,
+        splitShareAdjustedJournal({
+          reference: `split:${share.id}:move:${share.moves + 1}`,
+          merchantId,
+          partnerMerchantId: share.partnerMerchantId,
+          asset,
+          held: heldFromAvailable - moves.unhold,
+          clawedBack: { fromAvailable, asDebt: moves.clawBack - fromAvailable },
+        }),
+        now,
+      );
+    }
+    const after = applyShareMoves(amounts, moves);
+    await tx.splitShare.update({
+      where: { id: share.id },
+      data: {
+        creditedMinor: credited.toString(),
+        heldMinor: after.held.toString(),
+        releasedMinor: after.released.toString(),
+        returnedMinor: after.returned.toString(),
+        ...(isPosted ? { moves: { increment: 1 } } : {}),
+        updatedAt: now,
+      },
+    });
+  }
+  return heldFromSettlement;
+}
+
+/**
+ * Takes a payment's row lock and, when it has split shares, the accounts their moves touch (in
+ * the ledger's order, before the caller's first journal). Returns the shares.
+ */
+export async function lockPaymentShares(tx: Tx, invoiceId: string, now: Date): Promise<SplitShare[]> {
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
+  const shares = await tx.splitShare.findMany({ where: { invoiceId } });
+  await lockSplitAccounts(tx, shares, now);
+  return shares;
+}
+
+/** What the live refunds of a payment take back of it, in its minor units. */
+export async function liveRefundedMinor(tx: Tx, invoiceId: string): Promise<bigint> {
+  const refunds = await tx.payout.findMany({ where: { invoiceId, kind: "refund", status: { in: LIVE_PAYOUT_STATUSES } }, select: { requestedAmount: true } });
+  return refunds.reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
+}
+
+/**
+ * Every account a move of these shares may touch — the merchant's spendable, held and split
+ * accounts and each internal partner's available and debt — locked in the ledger's one order
+ * before the first journal (so this never deadlocks with a payout, a settlement or a release).
+ */
+export async function lockSplitAccounts(tx: Tx, shares: Pick<SplitShare, "merchantId" | "asset" | "partnerMerchantId">[], now: Date): Promise<void> {
+  if (shares.length === 0) return;
+  const { merchantId, asset } = shares[0];
+  const merchant = (bucket: Bucket): AccountKey => ({ owner: merchantId, asset, bucket });
+  const accounts: AccountKey[] = [merchant("available"), merchant("debt"), merchant("maturing"), merchant("payout_held"), merchant("split_held")];
+  for (const share of shares) {
+    if (share.partnerMerchantId) accounts.push({ owner: share.partnerMerchantId, asset, bucket: "available" }, { owner: share.partnerMerchantId, asset, bucket: "debt" });
+  }
+  await lockAccounts(tx, accounts, now);
+}
+
+function amountsOf(share: SplitShare): ShareAmounts {
+  return { held: toMinor(share.heldMinor), released: toMinor(share.releasedMinor), returned: toMinor(share.returnedMinor) };
+}
+
+async function balanceOf(tx: Tx, account: AccountKey): Promise<bigint> {
+  const row = await tx.ledgerAccount.findUnique({ where: { owner_asset_bucket: account }, select: { balance: true } });
+  return row ? toMinor(row.balance) : 0n;
+}
+
+/** Why a held external share did not go out and returned to the merchant. */
+type ReleaseRefusal = "below_fee" | "compliance.blocked" | "destination_internal";
+
+/**
+ * Periodic job: releases each held share whose window ended. An internal share moves to the
+ * partner's available (paying back the partner's debt first); an external one becomes a payout
+ * of kind `split` from the merchant's account, its fee taken from the share, sent like any payout
+ * and announced with `payout.*`. A share the fee would swallow, or whose address screening now
+ * refuses, returns to the merchant with its reason. Idempotent: each release is one journal
+ * under the share's next move number, in the transaction that empties held.
+ */
+export async function releaseDueSplitShares(deps: PayoutDeps, limit = 200): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.splitShare.findMany({ where: { heldMinor: { gt: 0 }, releaseAt: { lte: now } }, orderBy: { releaseAt: "asc" }, take: limit });
+  let released = 0;
+  for (const share of due) {
+    try {
+      const refusal = share.partnerMerchantId ? null : await checkExternalRelease(deps, share);
+      if (refusal === "skip") continue;
+      const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(...symbolAndNetwork(share.asset))! });
+      if (await releaseShare(deps.db, share.id, { refusal, fee }, deps.now())) released++;
+    } catch (error) {
+      log.warn("split share not released yet; the next pass retries", { shareId: share.id, error });
+    }
+  }
+  return released;
+}
+
+/** Screening and the gateway's own addresses, asked before the transaction; "skip" when screening cannot answer now. */
+async function checkExternalRelease(deps: PayoutDeps, share: SplitShare): Promise<ReleaseRefusal | null | "skip"> {
+  const destination = { network: share.network as NetworkId, address: share.address! };
+  try {
+    await assertNotGatewayAddress(deps, destination);
+    await screenDestination(deps, destination);
+    return null;
+  } catch (error) {
+    if (isAppError(error) && error.code === "compliance.blocked") return "compliance.blocked";
+    if (isAppError(error) && error.code === "payout.destination_internal") return "destination_internal";
+    if (isAppError(error) && error.code === "compliance.unavailable") return "skip";
+    throw error;
+  }
+}
+
+async function releaseShare(db: Db, shareId: string, external: { refusal: ReleaseRefusal | null; fee: bigint }, now: Date): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const { invoiceId } = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId }, select: { invoiceId: true } });
+    await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
+    const share = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId } });
+    const held = toMinor(share.heldMinor);
+    if (held === 0n || share.releaseAt > now) return false; // a refund or another worker got there first
+    await lockSplitAccounts(tx, [share], now);
+    const reference = `split:${share.id}:move:${share.moves + 1}`;
+    const moved = { moves: { increment: 1 }, heldMinor: "0", updatedAt: now };
+
+    if (share.partnerMerchantId) {
+      await postJournal(tx, splitShareReleasedJournal({ reference, merchantId: share.merchantId, asset: share.asset, amount: held, to: { partnerMerchantId: share.partnerMerchantId } }), now);
+      await repayDebtFromAvailable(tx, { merchantId: share.partnerMerchantId, asset: share.asset, reference: `${reference}:debt` }, now);
+      await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, releasedMinor: (toMinor(share.releasedMinor) + held).toString(), reason: "" } });
+      return true;
+    }
+
+    const amounts = computePayoutAmounts({ requested: held, fee: external.fee, isSubtract: false });
+    const refusal = external.refusal ?? (amounts === "below_fee" ? "below_fee" : null);
+    if (refusal || amounts === "below_fee") {
+      await postJournal(tx, splitShareReleasedJournal({ reference, merchantId: share.merchantId, asset: share.asset, amount: held, to: "merchant" }), now);
+      await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, returnedMinor: (toMinor(share.returnedMinor) + held).toString(), reason: refusal ?? "below_fee" } });
+      log.warn("split share returned to the merchant", { shareId: share.id, reason: refusal });
+      return true;
+    }
+    const [currency, network] = symbolAndNetwork(share.asset);
+    const payoutId = randomUUID();
+    await tx.payout.create({
+      data: {
+        id: payoutId,
+        merchantId: share.merchantId,
+        orderId: `split:${share.id}:${share.moves + 1}`,
+        kind: "split",
+        invoiceId: share.invoiceId,
+        source: "api",
+        status: "approved",
+        currency,
+        network,
+        address: share.address!,
+        amountMinor: amounts.amount.toString(),
+        feeMinor: amounts.fee.toString(),
+        debitMinor: amounts.debit.toString(),
+        requestedAmount: held.toString(),
+        isSubtract: false,
+        createdBy: "split",
+        approvedBy: "split",
+        approvedAt: now,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    // The payout's reserve, under the reference every payout's reserve has (the audit pairs them).
+    await postJournal(tx, splitShareReleasedJournal({ reference: `payout:${payoutId}:reserve`, merchantId: share.merchantId, asset: share.asset, amount: held, to: "payout" }), now);
+    await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, releasedMinor: (toMinor(share.releasedMinor) + held).toString(), reason: "" } });
+    await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
+    return true;
+  });
+}
+
+function symbolAndNetwork(asset: string): [string, string] {
+  const [symbol, network] = asset.split(":");
+  return [symbol, network];
+}
