@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { findNetwork, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";
+import { networkAvailability } from "@/lib/chains/network-sources";
 import { bpsToPercent, MAX_SPLIT_BPS, percentToBps } from "@/lib/domain/split/shares";
 import { AppError, type InputSpec } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
@@ -93,6 +94,8 @@ async function checkExternal(deps: SplitDeps, address: string, networkInput: str
   if (networkInput === undefined || networkInput.trim() === "") throw new AppError("split.network_required");
   const network = normalizeNetworkId(networkInput);
   if (!findNetwork(network)) throw new AppError("split.network_required", `${networkInput} is not a network of the catalogue.`);
+  // A share sent where no chain serves the network would wait for ever.
+  if (!networkAvailability(deps.config)(network).payout) throw new AppError("split.network_required", `${network} is not paid out by this service.`);
   const normalized = checkAddressOn(network as NetworkId, address, addressChainOf(deps.config, network as NetworkId));
   const destination = { network: network as NetworkId, address: normalized };
   await assertNotGatewayAddress(deps, destination, "split.self_destination");
