@@ -70,7 +70,7 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
       // Below zero only where mayGoNegative allows it; a merchant's debt never above zero.
       const negative = await tx.$queryRaw<{ id: string }[]>`
         SELECT id::text AS id FROM ledger_accounts
-        WHERE (balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees')) AND NOT (owner <> ${PLATFORM} AND bucket = 'debt'))
+        WHERE (balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees', 'conversions')) AND NOT (owner <> ${PLATFORM} AND bucket = 'debt'))
            OR (balance > 0 AND bucket = 'debt')`;
       const unbalanced = await tx.$queryRaw<{ reference: string }[]>`
         SELECT j.reference FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id

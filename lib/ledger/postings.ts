@@ -26,6 +26,8 @@ export type Bucket =
   | "payout_fees"
   /** Platform only: network fees paid for the service's own transfers (sweeps); an expense, below zero. */
   | "network_fees"
+  /** Platform only: its side of merchants' conversions — what it took (above zero) and gave (below zero) per asset. */
+  | "conversions"
   /**
    * Merchant only, never above zero: what a reversal took back that the merchant no longer had
    * (funds already paid out). Newly available funds cover it first; payouts wait until it is zero.
@@ -218,7 +220,7 @@ export function debtRepaymentJournal(input: { reference: string; merchantId: str
  */
 export function mayGoNegative(account: AccountKey): boolean {
   if (account.owner !== PLATFORM) return account.bucket === "debt";
-  return account.bucket === "chain" || account.bucket === "network_fees";
+  return account.bucket === "chain" || account.bucket === "network_fees" || account.bucket === "conversions";
 }
 
 /** A network fee the service paid for one of its own transfers: money out to the world, as an expense. */
@@ -269,4 +271,22 @@ export function payoutPaidJournal(input: { payoutId: string; merchantId: string;
   ];
   if (input.fee > 0n) postings.push({ account: { owner: PLATFORM, asset: input.asset, bucket: "payout_fees" }, amount: input.fee });
   return { reference: `payout:${input.payoutId}:paid`, kind: "payout_paid", postings };
+}
+
+/**
+ * A payout funded by conversion (`from_currency`): the merchant's `from` asset goes to the
+ * platform, which gives the `to` asset into the merchant's available, at the quoted rate, right
+ * before the payout reserves it.
+ */
+export function payoutConvertedJournal(input: { payoutId: string; merchantId: string; from: { asset: string; amount: bigint }; to: { asset: string; amount: bigint } }): Journal {
+  return {
+    reference: `payout:${input.payoutId}:convert`,
+    kind: "payout_converted",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.from.asset, bucket: "available" }, amount: -input.from.amount },
+      { account: { owner: PLATFORM, asset: input.from.asset, bucket: "conversions" }, amount: input.from.amount },
+      { account: { owner: PLATFORM, asset: input.to.asset, bucket: "conversions" }, amount: -input.to.amount },
+      { account: { owner: input.merchantId, asset: input.to.asset, bucket: "available" }, amount: input.to.amount },
+    ],
+  };
 }

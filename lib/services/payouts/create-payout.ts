@@ -23,6 +23,7 @@ import { resolvePayoutDestination, type PayoutDestination } from "./payout-desti
 import { payoutFeeMinor } from "./payout-fee";
 import { recordPayoutEvent } from "./payout-events";
 import { assertPayoutsNotFrozen } from "./payout-freeze";
+import { planConversion, postConversion, quoteConversion, type ConversionQuote } from "./payout-conversion";
 
 export interface PayoutDeps {
   db: Db;
@@ -64,6 +65,8 @@ export interface PayoutTerms {
   isSubtractGiven: boolean;
   amounts: PayoutAmounts;
   urlCallback: string | undefined;
+  /** from_currency: the rate the debit is converted from USDT at, just before it is reserved. */
+  conversion: ConversionQuote | undefined;
 }
 
 /**
@@ -95,7 +98,7 @@ export async function checkTerms(deps: PayoutDeps, merchantId: string, input: Cr
     if (deps.config.rpcEndpoints[destination.network]) throw new AppError("payout.network_unavailable", `The ${destination.network} node is not ready; retry later.`);
     throw new AppError("payout.unknown_currency", `${destination.asset.symbol} on ${destination.network} is not paid out by this service.`);
   }
-  if (input.from_currency !== undefined) await refuseConversion(input.from_currency, destination);
+  const conversion = input.from_currency !== undefined && input.from_currency !== "" ? await quoteConversion(deps, input.from_currency, destination) : undefined;
   const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount", `amount must be a positive decimal with at most ${destination.asset.decimals} places.`);
   const urlCallback = await vetCallback(deps, input.url_callback);
@@ -110,7 +113,7 @@ export async function checkTerms(deps: PayoutDeps, merchantId: string, input: Cr
   const amounts = computePayoutAmounts({ requested: requestedMinor, fee, isSubtract });
   if (amounts === "below_fee") throw new AppError("payout.amount_below_fee", `amount must be above the payout fee when the recipient bears it.`);
   if (amounts.debit > MAX_MINOR_UNITS) throw new AppError("payout.bad_amount", "amount with the fee on top exceeds the largest amount this service holds.");
-  return { orderId, source: input.source ?? "api", destination, requestedMinor, isSubtract, isSubtractGiven: input.is_subtract !== undefined, amounts, urlCallback };
+  return { orderId, source: input.source ?? "api", destination, requestedMinor, isSubtract, isSubtractGiven: input.is_subtract !== undefined, amounts, urlCallback, conversion };
 }
 
 /** The payout fee of a destination now, in its minor units (what /v1/payout/services quotes). */
@@ -119,14 +122,6 @@ export async function quoteFee(deps: Pick<PayoutDeps, "rates">, destination: Pic
   const price = prices.get(destination.asset.symbol);
   if (!price) throw new AppError("payout.convert_no_rate", `No ${destination.asset.symbol} rate to quote the payout fee; retry later.`);
   return payoutFeeMinor(destination.asset, price);
-}
-
-/** spec: `from_currency` — only USDT converts, into another asset. */
-async function refuseConversion(fromCurrency: string, destination: PayoutDestination): Promise<never> {
-  const from = fromCurrency.trim().toUpperCase();
-  if (from !== "USDT") throw new AppError("payout.from_currency_unsupported", "from_currency may only be USDT.");
-  if (destination.asset.symbol === "USDT") throw new AppError("payout.convert_same_asset", "from_currency is the payout's own currency.");
-  throw new AppError("payout.convert_unsupported", `Converting USDT to ${destination.asset.symbol} is not offered by this service.`);
 }
 
 async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<string | undefined> {
@@ -154,17 +149,23 @@ export async function createPayout(deps: PayoutDeps, merchantId: string, input: 
     if (existing) return answerRepeat(deps, existing, input, options);
   }
   const terms = await checkTerms(deps, merchantId, input);
+  return recordPayoutWithTerms(deps, merchantId, terms, options);
+}
+
+/** The creating transaction of a payout whose terms are checked (see createPayout). */
+export async function recordPayoutWithTerms(deps: PayoutDeps, merchantId: string, terms: PayoutTerms, options: CreatePayoutOptions): Promise<Payout> {
   const now = deps.now();
   const { destination } = terms;
   return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
-    const payout = await recordNewPayout(tx, newPayoutRow(randomUUID(), merchantId, terms, options.actor, now), now);
+    const conversion = terms.conversion && { quote: terms.conversion, destination };
+    const payout = await recordNewPayout(tx, newPayoutRow(randomUUID(), merchantId, terms, options.actor, now), now, conversion);
     if (payout) {
       await options.onWritten?.(tx, payout);
       return payout;
     }
     // The order_id is taken (the unique index waited for a concurrent creator to commit).
     const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
-    if (!hasSameTerms(existing, terms)) {
+    if (!hasSameTerms(existing, { ...terms, isConverted: terms.conversion !== undefined })) {
       throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
     }
     await options.onWritten?.(tx, existing);
@@ -226,12 +227,21 @@ export function reserveRefusal(verdict: "in_debt" | "funds_maturing" | "insuffic
  * payment, address and amount) is taken — the unique index waits for a concurrent creator to
  * commit, so the caller then finds the existing one.
  */
-export async function recordNewPayout(tx: Tx, data: Prisma.PayoutCreateManyInput, now: Date): Promise<Payout | null> {
-  const { count } = await tx.payout.createMany({ data: [data], skipDuplicates: true });
-  if (count === 0) return null;
-  const id = data.id;
-  const asset = assetKey(data.currency, data.network);
+export async function recordNewPayout(
+  tx: Tx,
+  data: Prisma.PayoutCreateManyInput,
+  now: Date,
+  conversion?: { quote: ConversionQuote; destination: PayoutDestination },
+): Promise<Payout | null> {
+  const id = data.id!;
   const debit = BigInt(String(data.debitMinor));
+  // from_currency: the USDT side is chosen and locked first; its journal follows the row, so a
+  // taken order_id converts nothing.
+  const plan = conversion && (await planConversion(tx, { merchantId: data.merchantId, destination: conversion.destination, debit, quote: conversion.quote }, now));
+  const { count } = await tx.payout.createMany({ data: [{ ...data, ...plan?.row }], skipDuplicates: true });
+  if (count === 0) return null;
+  if (conversion && plan) await postConversion(tx, { payoutId: id, merchantId: data.merchantId, destination: conversion.destination, debit, plan }, now);
+  const asset = assetKey(data.currency, data.network);
   const balance = await lockSpendableBalance(tx, data.merchantId, asset);
   const verdict = judgeReserve(balance, debit);
   if (verdict !== "ok") throw reserveRefusal(verdict);
@@ -246,16 +256,27 @@ export async function answerRepeat(deps: PayoutDeps, existing: Payout, input: Cr
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount");
-  const terms = { destination, requestedMinor, source: input.source ?? "api", isSubtract: input.is_subtract ?? false, isSubtractGiven: input.is_subtract !== undefined };
+  const terms = {
+    destination,
+    requestedMinor,
+    source: input.source ?? "api",
+    isSubtract: input.is_subtract ?? false,
+    isSubtractGiven: input.is_subtract !== undefined,
+    isConverted: input.from_currency !== undefined && input.from_currency !== "",
+  };
   if (!hasSameTerms(existing, terms)) throw new AppError("payout.duplicate_reference", `order_id ${existing.orderId} is payout ${existing.id}, made with other terms.`);
   if (options.onWritten) await withTransaction(deps.db, (tx) => options.onWritten!(tx, existing));
   return existing;
 }
 
 /** Whether a repeated request asks for the same payout as the one recorded under its order_id. */
-export function hasSameTerms(existing: Payout, terms: Pick<PayoutTerms, "destination" | "requestedMinor" | "source" | "isSubtract" | "isSubtractGiven">): boolean {
+export function hasSameTerms(
+  existing: Payout,
+  terms: Pick<PayoutTerms, "destination" | "requestedMinor" | "source" | "isSubtract" | "isSubtractGiven"> & { isConverted: boolean },
+): boolean {
   return (
     existing.currency === terms.destination.asset.symbol &&
+    (existing.convertFromCurrency !== null) === terms.isConverted &&
     existing.network === terms.destination.network &&
     existing.address === terms.destination.address &&
     (existing.memo ?? undefined) === terms.destination.memo &&

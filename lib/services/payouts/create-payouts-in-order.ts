@@ -6,7 +6,7 @@ import { AppError, parseInput } from "@/lib/errors";
 import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balances";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
-import { answerRepeat, checkTerms, hasSameTerms, newPayoutRow, reserveRefusal, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
+import { answerRepeat, checkTerms, hasSameTerms, newPayoutRow, recordPayoutWithTerms, reserveRefusal, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
 import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
 import { recordPayoutEvent } from "./payout-events";
 
@@ -48,7 +48,17 @@ export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string,
     }
   }
 
-  if (fresh.length > 0) {
+  if (fresh.some(({ terms }) => terms.conversion)) {
+    // A conversion locks a USDT balance besides the payout's: one transaction per element, in
+    // order, each taking its locks in the ledger's order.
+    for (const { index, terms } of fresh) {
+      try {
+        outcomes[index] = { payout: await recordPayoutWithTerms(deps, merchantId, terms, { actor }) };
+      } catch (error) {
+        outcomes[index] = { error: error as Error };
+      }
+    }
+  } else if (fresh.length > 0) {
     const now = deps.now();
     const assets = [...new Set(fresh.map(({ terms }) => assetKey(terms.destination.asset.symbol, terms.destination.network)))].sort();
     await withTransaction(deps.db, async (tx) => {
@@ -68,7 +78,7 @@ export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string,
         if (count === 0) {
           // The order_id was made meanwhile (by this batch's earlier element, or another request).
           const other = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
-          outcomes[index] = hasSameTerms(other, terms) ? { payout: other } : { error: new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${other.id}, made with other terms.`) };
+          outcomes[index] = hasSameTerms(other, { ...terms, isConverted: false }) ? { payout: other } : { error: new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${other.id}, made with other terms.`) };
           continue;
         }
         await postJournal(tx, payoutReservedJournal({ payoutId: row.id, merchantId, asset, debit: terms.amounts.debit }), now);

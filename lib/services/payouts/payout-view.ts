@@ -50,6 +50,8 @@ export interface PayoutObject {
   kind: string;
   /** Designed: the payment a refund or split share comes from; empty for a payout. */
   payment_uuid: string;
+  /** spec: present when `from_currency` funded the payout (designed: `from_network`, the USDT balance used). */
+  convert?: { from_currency: string; to_currency: string; from_amount: string; rate: string; from_network: string };
 }
 
 export function toPayoutObject(payout: Payout): PayoutObject {
@@ -77,6 +79,17 @@ export function toPayoutObject(payout: Payout): PayoutObject {
     wait_reason: payout.waitReason,
     kind: payout.kind,
     payment_uuid: payout.invoiceId ?? "",
+    ...(payout.convertFromCurrency && payout.convertFromNetwork && payout.convertFromAmount && payout.convertRate
+      ? {
+          convert: {
+            from_currency: payout.convertFromCurrency,
+            to_currency: payout.currency,
+            from_amount: formatAmount(toMinor(payout.convertFromAmount), findSettlementAsset(payout.convertFromCurrency, payout.convertFromNetwork)?.decimals ?? 0),
+            rate: payout.convertRate,
+            from_network: payout.convertFromNetwork,
+          },
+        }
+      : {}),
   };
 }
 
