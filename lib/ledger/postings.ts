@@ -247,14 +247,17 @@ export function payoutReservedJournal(input: { payoutId: string; merchantId: str
   };
 }
 
-/** A payout that will not be sent (cancelled, rejected, given up) gives its reserve back: payout_held → available. */
-export function payoutReleasedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint }): Journal {
+/**
+ * A payout that will not be sent (cancelled, rejected, given up) gives its reserve back:
+ * payout_held → available, or → split_held for a partner's share that will be sent again.
+ */
+export function payoutReleasedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint; to?: "available" | "split_held" }): Journal {
   return {
     reference: `payout:${input.payoutId}:release`,
     kind: "payout_released",
     postings: [
       { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: -input.debit },
-      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: input.debit },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: input.to ?? "available" }, amount: input.debit },
     ],
   };
 }

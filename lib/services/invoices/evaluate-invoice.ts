@@ -107,7 +107,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
     // Partners' split shares come out of the net credit first and wait for the refund window.
     const net = received - (fee > received ? received : fee);
     if (invoice.settlements === 0) await takeSplitShares(tx, deps, { id: invoiceId, merchantId: invoice.merchantId, network: invoice.network!, asset }, now);
-    const splitHeld = await moveSplitShares(tx, { invoiceId, creditedDelta: net, funding: { kind: "settlement", netMinor: net } }, now);
+    const splitHeld = await moveSplitShares(tx, { invoiceId, creditedDelta: net, funding: { kind: "settlement", netMinor: net, settings: deps } }, now);
     await postJournal(tx, invoiceSettledJournal({ invoiceId, settlement: invoice.settlements, merchantId: invoice.merchantId, asset, received, fee, splitHeld }), now);
     await createMaturityLot(tx, { merchantId: invoice.merchantId, asset, amount: net - splitHeld, reference: `invoice:${invoiceId}:settle:${invoice.settlements}` }, deps, now);
   }

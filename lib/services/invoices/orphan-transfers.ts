@@ -73,9 +73,6 @@ async function clawBackSettlement(
   const feeKept = input.settledAfter === 0n ? 0n : platformFeeMinor(input.settledAfter, invoice.feePercentBps, toMinor(invoice.feeFixedAssetMinor));
   const feeReturned = clamp(feeTaken - feeKept, 0n, received);
   const share = received - feeReturned;
-  // Partners' split shares of what vanished are taken back first (into the merchant's available,
-  // from a partner it was released to), so the merchant's part below covers the whole.
-  await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: -share, funding: { kind: "available" } }, now);
 
   // The invoice's own funds still maturing go first (their lots shrink), then available.
   // Locked, and re-read after any wait: a lot the maturity job made available meanwhile is no
@@ -84,6 +81,10 @@ async function clawBackSettlement(
     SELECT id::text AS id, amount::text AS amount FROM maturity_lots
     WHERE merchant_id = ${invoice.merchantId}::uuid AND asset = ${asset} AND matured_at IS NULL AND reference LIKE ${`invoice:${invoice.id}:settle:%`}
     ORDER BY created_at DESC FOR UPDATE`;
+  // Partners' split shares of what vanished are taken back first (into the merchant's available,
+  // from a partner it was released to), so the merchant's part below covers the whole. After the
+  // lots' locks, as the maturity job takes a lot's lock before the merchant's accounts.
+  await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: -share, funding: { kind: "available" } }, now);
   let fromMaturing = 0n;
   for (const lot of lots) {
     const take = clamp(share - fromMaturing, 0n, BigInt(lot.amount));

@@ -5,7 +5,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { recordPayoutEvent } from "./payout-events";
-import { lockPaymentShares, moveSplitShares } from "@/lib/services/splits/split-shares";
+import { lockPaymentShares, moveSplitShares, returnSplitPayout } from "@/lib/services/splits/split-shares";
 
 /**
  * The only writer of a payout's status after its creation, inside the caller's transaction: the
@@ -20,7 +20,10 @@ export async function applyPayoutFact(tx: Tx, payout: Payout, fact: PayoutFact, 
   const { count } = await tx.payout.updateMany({ where: { id: payout.id, status: payout.status }, data: { ...data, status: decision.status, updatedAt: now } });
   if (count === 0) return null;
   const ledger = { payoutId: payout.id, merchantId: payout.merchantId, asset: assetKey(payout.currency, payout.network) };
-  if (decision.ledger === "release") {
+  if (decision.ledger === "release" && payout.kind === "split") {
+    // A partner's share that did not go out goes back to its share, to be sent again.
+    await returnSplitPayout(tx, payout, now);
+  } else if (decision.ledger === "release") {
     // A refund that will not be paid no longer reduces its payment's split shares; they grow back
     // from the released reserve. The payment's lock comes first, as for every writer of its shares.
     const shares = payout.kind === "refund" ? await lockPaymentShares(tx, payout.invoiceId!, now) : [];

@@ -74,7 +74,7 @@ export async function createSplitRule(deps: SplitDeps, merchantId: string, input
   const recipient = partnerId !== "" ? await checkPartner(deps, merchantId, partnerId) : await checkExternal(deps, address, input.network);
   return withTransaction(deps.db, async (tx) => {
     // The merchant's row lock orders rule changes: two creations cannot both see room for themselves.
-    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR NO KEY UPDATE`;
     const active = await tx.splitRule.aggregate({ where: { merchantId, active: true }, _sum: { percentBps: true } });
     const total = (active._sum.percentBps ?? 0) + percentBps;
     if (total > MAX_SPLIT_BPS) throw new AppError("split.exceeds_100", `The rules would add up to ${bpsToPercent(total)} percent.`);

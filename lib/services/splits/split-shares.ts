@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SplitShare } from "@/generated/prisma/client";
+import type { Payout, SplitShare } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
@@ -10,7 +10,7 @@ import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
-import { splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
+import { payoutReleasedJournal, splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
@@ -45,8 +45,7 @@ export async function takeSplitShares(
   const rules = await tx.splitRule.findMany({ where: { merchantId: payment.merchantId, active: true }, orderBy: { createdAt: "asc" } });
   const applying = rules.filter((rule) => rule.partnerMerchantId !== null || rule.network === payment.network);
   if (applying.length === 0) return;
-  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: payment.merchantId }, select: { splitRefundHoldHours: true } });
-  const holdMs = Math.max(merchant.splitRefundHoldHours * 3_600_000, settings.maturityHoldSeconds * 1000);
+  const releaseAt = await shareReleaseAt(tx, settings, payment.merchantId, now);
   await tx.splitShare.createMany({
     data: applying.map((rule) => ({
       id: randomUUID(),
@@ -58,7 +57,7 @@ export async function takeSplitShares(
       network: rule.network,
       asset: payment.asset,
       percentBps: rule.percentBps,
-      releaseAt: new Date(now.getTime() + holdMs),
+      releaseAt,
       createdAt: now,
       updatedAt: now,
     })),
@@ -66,10 +65,22 @@ export async function takeSplitShares(
   });
 }
 
+/**
+ * When shares of money settled now may leave: after the merchant's refund window, and never
+ * before the settled funds' own maturity hold.
+ */
+export async function shareReleaseAt(tx: Tx, settings: SplitSettings, merchantId: string, now: Date): Promise<Date> {
+  const merchant = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { splitRefundHoldHours: true } });
+  return new Date(now.getTime() + Math.max(merchant.splitRefundHoldHours * 3_600_000, settings.maturityHoldSeconds * 1000));
+}
+
 /** Where the money for a share's growth comes from. */
 export type ShareFunding =
-  /** The settlement being posted: its net credit, which the caller's settlement journal splits. */
-  | { kind: "settlement"; netMinor: bigint }
+  /**
+   * The settlement being posted: its net credit, which the caller's settlement journal splits;
+   * what it adds to a share waits for a window of its own (a late payment's starts anew).
+   */
+  | { kind: "settlement"; netMinor: bigint; settings: SplitSettings }
   /** The merchant's available funds (a refund that failed gives its amount back there). */
   | { kind: "available" };
 
@@ -95,8 +106,10 @@ export async function moveSplitShares(
   const refunded = input.refundedMinor ?? (await liveRefundedMinor(tx, input.invoiceId));
   const { merchantId, asset } = shares[0];
   let room: bigint;
+  let releaseAt: Date | undefined;
   if (input.funding.kind === "settlement") {
     room = input.funding.netMinor;
+    releaseAt = await shareReleaseAt(tx, input.funding.settings, merchantId, now);
   } else {
     await lockSplitAccounts(tx, shares, now);
     room = await balanceOf(tx, { owner: merchantId, asset, bucket: "available" });
@@ -107,10 +120,17 @@ export async function moveSplitShares(
     if (credited < 0n) throw new RangeError(`split share ${share.id} would be credited less than nothing`);
     const amounts = amountsOf(share);
     const moves = planShareMoves({ ...amounts, isReversible: share.partnerMerchantId !== null }, shareTarget(credited, refunded, share.percentBps), room);
-    room += moves.unhold + moves.clawBack - moves.hold;
-    // Growth funded by a settlement is posted in the settlement's own journal; everything else here.
     const heldFromAvailable = input.funding.kind === "available" ? moves.hold : 0n;
-    if (input.funding.kind === "settlement") heldFromSettlement += moves.hold;
+    if (input.funding.kind === "settlement") {
+      // A settlement only grows shares (its credit raises every target; a shrink drains held
+      // first, so no share is above its target here): what it holds is paid from its net alone.
+      if (moves.unhold + moves.clawBack > 0n) throw new RangeError(`settlement of payment ${input.invoiceId} would shrink split share ${share.id}`);
+      room -= moves.hold;
+      heldFromSettlement += moves.hold;
+    } else {
+      room += moves.unhold + moves.clawBack - moves.hold;
+    }
+    // Growth funded by a settlement is posted in the settlement's own journal; everything else here.
     const isPosted = heldFromAvailable + moves.unhold + moves.clawBack > 0n;
     if (isPosted) {
       const partnerAvailable = share.partnerMerchantId && moves.clawBack > 0n ? await balanceOf(tx, { owner: share.partnerMerchantId, asset, bucket: "available" }) : 0n;
@@ -137,6 +157,7 @@ export async function moveSplitShares(
         releasedMinor: after.released.toString(),
         returnedMinor: after.returned.toString(),
         ...(isPosted ? { moves: { increment: 1 } } : {}),
+        ...(releaseAt && moves.hold > 0n && releaseAt > share.releaseAt ? { releaseAt } : {}),
         updatedAt: now,
       },
     });
@@ -287,6 +308,42 @@ async function releaseShare(db: Db, shareId: string, external: { refusal: Releas
     await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, releasedMinor: (toMinor(share.releasedMinor) + held).toString(), reason: "" } });
     await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
     return true;
+  });
+}
+
+/** Failed payouts of one share after which it stops trying and returns to the merchant. */
+export const MAX_SPLIT_PAYOUT_FAILURES = 3;
+/** The wait before a share whose payout failed is sent again. */
+const SPLIT_RETRY_MS = 3_600_000;
+
+/**
+ * Inside the transaction that moved a `split` payout to failed: its reserve goes back to the
+ * share it paid (`split_held`, released again after an hour), so the partner is still owed it —
+ * or, after MAX_SPLIT_PAYOUT_FAILURES failed payouts of the share, to the merchant's available,
+ * the share recording why. Under the payment's lock, as every writer of its shares.
+ */
+export async function returnSplitPayout(tx: Tx, payout: Payout, now: Date): Promise<void> {
+  const shareId = /^split:([0-9a-f-]{36}):\d+$/.exec(payout.orderId)?.[1];
+  if (!shareId || !payout.invoiceId) throw new Error(`payout ${payout.id} is not a split share's payout`);
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${payout.invoiceId}::uuid FOR UPDATE`;
+  const share = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId } });
+  await lockSplitAccounts(tx, [share], now);
+  const debit = toMinor(payout.debitMinor);
+  const failures = await tx.payout.count({ where: { merchantId: payout.merchantId, orderId: { startsWith: `split:${share.id}:` }, status: "failed" } });
+  const isGivenUp = failures >= MAX_SPLIT_PAYOUT_FAILURES;
+  await postJournal(tx, payoutReleasedJournal({ payoutId: payout.id, merchantId: payout.merchantId, asset: share.asset, debit, to: isGivenUp ? "available" : "split_held" }), now);
+  const reason = `payout ${payout.id} failed${payout.waitReason ? `: ${payout.waitReason}` : ""}`.slice(0, 500);
+  await tx.splitShare.update({
+    where: { id: share.id },
+    data: isGivenUp
+      ? { releasedMinor: (toMinor(share.releasedMinor) - debit).toString(), returnedMinor: (toMinor(share.returnedMinor) + debit).toString(), reason, updatedAt: now }
+      : {
+          releasedMinor: (toMinor(share.releasedMinor) - debit).toString(),
+          heldMinor: (toMinor(share.heldMinor) + debit).toString(),
+          releaseAt: new Date(now.getTime() + SPLIT_RETRY_MS),
+          reason,
+          updatedAt: now,
+        },
   });
 }
 

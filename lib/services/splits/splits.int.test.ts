@@ -246,6 +246,65 @@ describe("split shares", () => {
     await expectCleanLedger();
   });
 
+  it("sends an external share again when its payout fails, and returns it to the merchant after three failures", async () => {
+    const merchant = await makeMerchant();
+    await callSigned("/v1/split/config/set", { refund_hold_hours: 0 }, merchant);
+    await callSigned("/v1/split/rule", { percent: 30, address: PARTNER_ADDRESS, network: "tron" }, merchant);
+    const paid = await payInvoice(merchant, "100.00");
+    const held = toMinor((await sharesOf(paid.uuid))[0].heldMinor);
+    const available = (await balanceOf(merchant)).available;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      // Each retry waits an hour after the failure.
+      await releaseLater(attempt * 2);
+      const payout = await getTestDb().payout.findFirstOrThrow({ where: { merchantId: merchant.merchantId, kind: "split", status: "approved" } });
+      expect(toMinor(payout.debitMinor)).toBe(held);
+      await withTransaction(getTestDb(), async (tx) => {
+        expect(await applyPayoutFact(tx, payout, { kind: "transfer_gave_up" }, new Date())).not.toBeNull();
+      });
+      const share = (await sharesOf(paid.uuid))[0];
+      if (attempt < 3) {
+        expect([toMinor(share.heldMinor), toMinor(share.releasedMinor)]).toEqual([held, 0n]);
+        expect(share.reason).toContain(payout.id);
+        expect((await balanceOf(merchant)).splitHeld).toBe(held);
+        await expectCleanLedger();
+      } else {
+        expect([toMinor(share.heldMinor), toMinor(share.releasedMinor), toMinor(share.returnedMinor)]).toEqual([0n, 0n, held]);
+        expect(await balanceOf(merchant)).toMatchObject({ available: available + held, splitHeld: 0n });
+      }
+    }
+    expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId, kind: "split", status: "failed" } })).toBe(3);
+    await releaseLater(10);
+    expect(await getTestDb().payout.count({ where: { merchantId: merchant.merchantId, kind: "split" } })).toBe(3);
+    await expectCleanLedger();
+  });
+
+  it("gives money arriving late for a payment whose share was released a refund window of its own", async () => {
+    const merchant = await makeMerchant();
+    const partner = await makeMerchant();
+    await callSigned("/v1/split/config/set", { refund_hold_hours: 0 }, merchant);
+    await callSigned("/v1/split/rule", { percent: 10, merchant_id: partner.merchantId }, merchant);
+    const invoice = (await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant)).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
+    await releaseDueSplitShares(makeTestDeps());
+    const first = toMinor((await sharesOf(invoice.uuid))[0].releasedMinor);
+    expect(first).toBeGreaterThan(0n);
+
+    await callSigned("/v1/split/config/set", { refund_hold_hours: 24 }, merchant);
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: "50" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
+    const grown = (await sharesOf(invoice.uuid))[0];
+    const late = percentOf(toMinor(grown.creditedMinor), 1000) - first;
+    expect(late).toBeGreaterThan(4_000_000n); // 10 % of 50 USDT net of the platform fee
+    expect(toMinor(grown.heldMinor)).toBe(late);
+    expect(grown.releaseAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    await releaseDueSplitShares(makeTestDeps());
+    expect((await balanceOf(partner)).available).toBe(first);
+    await releaseLater(25);
+    expect((await balanceOf(partner)).available).toBe(first + late);
+    await expectCleanLedger();
+  });
+
   it("returns an external share to the merchant when screening blocks the address at release", async () => {
     const merchant = await makeMerchant();
     await callSigned("/v1/split/config/set", { refund_hold_hours: 0 }, merchant);
