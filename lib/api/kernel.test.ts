@@ -81,7 +81,7 @@ describe("token bucket", () => {
 describe("error catalogue", () => {
   it("holds only <domain>.<reason> codes with 4xx/5xx statuses and a message", () => {
     for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
-      expect(code).toMatch(/^[a-z]+\.[a-z_]+$/);
+      expect(code).toMatch(/^[a-z]+\.[a-z0-9_]+$/);
       expect(entry.status).toBeGreaterThanOrEqual(400);
       expect(entry.status).toBeLessThan(600);
       expect(entry.message.length).toBeGreaterThan(0);
