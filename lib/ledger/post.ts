@@ -17,39 +17,74 @@ export class LedgerError extends Error {
  * change in the same transaction, so a second posting means that guard failed.
  */
 export async function postJournal(tx: Tx, journal: Journal, now: Date): Promise<void> {
-  if (!isBalanced(journal)) throw new LedgerError(`journal ${journal.reference} does not balance`);
-  const journalId = randomUUID();
+  await postJournals(tx, [journal], now);
+}
+
+/**
+ * Several journals at once (a chunk of a payout batch), with the same guarantees as postJournal
+ * each: every journal balances and is recorded under its unique reference. Each account is
+ * updated once, by the sum of its postings across the journals, and judged on the balance that
+ * commits — a transaction's intermediate sums are visible to no one.
+ */
+export async function postJournals(tx: Tx, journals: readonly Journal[], now: Date): Promise<void> {
+  if (journals.length === 0) return;
+  for (const journal of journals) if (!isBalanced(journal)) throw new LedgerError(`journal ${journal.reference} does not balance`);
+  const journalIds = journals.map(() => randomUUID());
   const inserted = await tx.ledgerJournal.createMany({
-    data: [{ id: journalId, reference: journal.reference, kind: journal.kind, createdAt: now }],
+    data: journals.map((journal, index) => ({ id: journalIds[index], reference: journal.reference, kind: journal.kind, createdAt: now })),
     skipDuplicates: true,
   });
-  if (inserted.count === 0) throw new LedgerError(`journal ${journal.reference} is already posted`);
-  // Lock accounts in a fixed order so two journals touching the same accounts cannot deadlock.
-  const postings = [...journal.postings].sort((a, b) => accountOrder(a.account).localeCompare(accountOrder(b.account)));
-  const rows: { id: string; journalId: string; accountId: string; amount: string; createdAt: Date }[] = [];
-  for (const posting of postings) {
-    // One statement per posting to an existing account (updated, and so locked); a new account is
-    // created at zero first (the sign CHECK judges the row proposed for insertion, so the amount
-    // is added by the update, never inserted).
-    const amount = posting.amount.toString();
-    let [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
-      INSERT INTO ledger_accounts (id, owner, asset, bucket, balance, created_at, updated_at)
-      VALUES (${randomUUID()}::uuid, ${posting.account.owner}, ${posting.account.asset}, ${posting.account.bucket}, 0, ${now}, ${now})
-      ON CONFLICT (owner, asset, bucket) DO UPDATE SET balance = ledger_accounts.balance + ${amount}::numeric, updated_at = ${now}
-      RETURNING id::text AS id, balance::text AS balance, (xmax = 0) AS is_new`;
-    if (updated.is_new) {
-      [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
-        UPDATE ledger_accounts SET balance = balance + ${amount}::numeric WHERE id = ${updated.id}::uuid
-        RETURNING id::text AS id, balance::text AS balance, false AS is_new`;
-    }
-    const balance = BigInt(updated.balance);
-    if (balance < 0n && !mayGoNegative(posting.account)) {
-      throw new LedgerError(`journal ${journal.reference} would make ${accountOrder(posting.account)} negative`);
-    }
-    if (balance > 0n && posting.account.bucket === "debt") throw new LedgerError(`journal ${journal.reference} would repay more debt than is owed`);
-    rows.push({ id: randomUUID(), journalId, accountId: updated.id, amount: posting.amount.toString(), createdAt: now });
+  if (inserted.count !== journals.length) {
+    throw new LedgerError(journals.length === 1 ? `journal ${journals[0].reference} is already posted` : `${journals.length - inserted.count} of ${journals.length} journals are already posted`);
   }
+  const totals = new Map<string, { account: AccountKey; amount: bigint }>();
+  for (const journal of journals) {
+    for (const posting of journal.postings) {
+      const key = accountOrder(posting.account);
+      const total = totals.get(key) ?? { account: posting.account, amount: 0n };
+      total.amount += posting.amount;
+      totals.set(key, total);
+    }
+  }
+  // Accounts in a fixed order, so two transactions touching the same accounts cannot deadlock.
+  const accountIds = new Map<string, string>();
+  for (const key of [...totals.keys()].sort((a, b) => a.localeCompare(b))) {
+    const { account, amount } = totals.get(key)!;
+    const updated = await applyToAccount(tx, account, amount, now);
+    if (updated.balance < 0n && !mayGoNegative(account)) {
+      throw new LedgerError(`${describe(journals)} would make ${key} negative`);
+    }
+    if (updated.balance > 0n && account.bucket === "debt") throw new LedgerError(`${describe(journals)} would repay more debt than is owed`);
+    accountIds.set(key, updated.id);
+  }
+  const rows = journals.flatMap((journal, index) =>
+    journal.postings.map((posting) => ({ id: randomUUID(), journalId: journalIds[index], accountId: accountIds.get(accountOrder(posting.account))!, amount: posting.amount.toString(), createdAt: now })),
+  );
   await tx.ledgerPosting.createMany({ data: rows });
+}
+
+function describe(journals: readonly Journal[]): string {
+  return journals.length === 1 ? `journal ${journals[0].reference}` : `journals ${journals[0].reference} … (${journals.length})`;
+}
+
+/**
+ * Adds `amount` to an account's cached balance in one statement (updated, and so locked); a new
+ * account is created at zero first — the sign CHECK judges the row proposed for insertion, so
+ * the amount is added by the update, never inserted.
+ */
+async function applyToAccount(tx: Tx, account: AccountKey, amount: bigint, now: Date): Promise<{ id: string; balance: bigint }> {
+  const text = amount.toString();
+  let [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
+    INSERT INTO ledger_accounts (id, owner, asset, bucket, balance, created_at, updated_at)
+    VALUES (${randomUUID()}::uuid, ${account.owner}, ${account.asset}, ${account.bucket}, 0, ${now}, ${now})
+    ON CONFLICT (owner, asset, bucket) DO UPDATE SET balance = ledger_accounts.balance + ${text}::numeric, updated_at = ${now}
+    RETURNING id::text AS id, balance::text AS balance, (xmax = 0) AS is_new`;
+  if (updated.is_new) {
+    [updated] = await tx.$queryRaw<{ id: string; balance: string; is_new: boolean }[]>`
+      UPDATE ledger_accounts SET balance = balance + ${text}::numeric WHERE id = ${updated.id}::uuid
+      RETURNING id::text AS id, balance::text AS balance, false AS is_new`;
+  }
+  return { id: updated.id, balance: BigInt(updated.balance) };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface WebhookEventInput {
   /** url_callback of the object, already checked when it was accepted. */
   callbackUrl?: string | null;
   now: Date;
+  /** The merchant's registered endpoint URL (null: none), when the caller read it already for many events. */
+  endpointUrl?: string | null;
 }
 
 /**
@@ -22,10 +24,10 @@ export interface WebhookEventInput {
  * delivery ids.
  */
 export async function recordWebhookEvent(tx: Tx, event: WebhookEventInput): Promise<string[]> {
-  const endpoint = await tx.webhookEndpoint.findUnique({ where: { merchantId: event.merchantId }, select: { url: true } });
+  const endpointUrl = event.endpointUrl !== undefined ? event.endpointUrl : await findEndpointUrl(tx, event.merchantId);
   const targets: { target: "endpoint" | "callback"; url: string }[] = [];
-  if (endpoint?.url) targets.push({ target: "endpoint", url: endpoint.url });
-  if (event.callbackUrl && event.callbackUrl !== endpoint?.url) targets.push({ target: "callback", url: event.callbackUrl });
+  if (endpointUrl) targets.push({ target: "endpoint", url: endpointUrl });
+  if (event.callbackUrl && event.callbackUrl !== endpointUrl) targets.push({ target: "callback", url: event.callbackUrl });
   if (targets.length === 0) return [];
   const body = JSON.stringify(event.body);
   const rows = targets.map((target) => ({
@@ -44,4 +46,10 @@ export async function recordWebhookEvent(tx: Tx, event: WebhookEventInput): Prom
   const ids = rows.map((row) => row.id);
   afterCommit(tx, () => notifyDeliveriesRecorded(ids));
   return ids;
+}
+
+/** A merchant's registered webhook URL, or null. */
+export async function findEndpointUrl(tx: Tx, merchantId: string): Promise<string | null> {
+  const endpoint = await tx.webhookEndpoint.findUnique({ where: { merchantId }, select: { url: true } });
+  return endpoint?.url || null;
 }

@@ -133,21 +133,28 @@ async function processPayoutChunk(deps: BatchDeps, batch: BatchRow, items: { idx
   });
   const outcomes = await createPayoutsInOrder(deps, batch.merchantId, requests, batch.createdBy ?? `batch:${batch.id}`);
   const now = deps.now();
+  const finished = items.map((item, index) => {
+    const outcome = outcomes[index];
+    const finish = decideBatchItem("payout" in outcome ? "succeeded" : "failed");
+    return {
+      idx: item.idx,
+      status: finish.to,
+      from: finish.from,
+      result: "payout" in outcome ? JSON.stringify(toPayoutObject(outcome.payout)) : null,
+      error: "payout" in outcome ? null : messageOf(outcome.error),
+    };
+  });
+  // Both outcomes leave the same statuses (pending or processing): one statement for the chunk.
+  const from = [...new Set(finished.flatMap((item) => item.from))];
   await withTransaction(deps.db, async (tx) => {
-    let succeeded = 0;
-    let failed = 0;
-    for (const [index, item] of items.entries()) {
-      const outcome = outcomes[index];
-      const finish = decideBatchItem("payout" in outcome ? "succeeded" : "failed");
-      const { count } = await tx.batchItem.updateMany({
-        where: { batchId: batch.id, idx: item.idx, status: { in: finish.from } },
-        data: "payout" in outcome ? { status: finish.to, result: JSON.stringify(toPayoutObject(outcome.payout)) } : { status: finish.to, error: messageOf(outcome.error) },
-      });
-      if (count === 1) {
-        if ("payout" in outcome) succeeded++;
-        else failed++;
-      }
-    }
+    const updated = await tx.$queryRaw<{ status: string }[]>`
+      UPDATE batch_items b SET status = v.status, result = v.result, error = v.error
+      FROM unnest(${finished.map((item) => item.idx)}::int[], ${finished.map((item) => item.status)}::text[],
+                  ${finished.map((item) => item.result)}::text[], ${finished.map((item) => item.error)}::text[]) AS v(idx, status, result, error)
+      WHERE b.batch_id = ${batch.id}::uuid AND b.idx = v.idx AND b.status = ANY(${from}::text[])
+      RETURNING v.status`;
+    const succeeded = updated.filter((row) => row.status === "done").length;
+    const failed = updated.length - succeeded;
     await tx.batch.update({
       where: { id: batch.id },
       data: { succeeded: { increment: succeeded }, failed: { increment: failed }, leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },

@@ -4,8 +4,9 @@ import { withTransaction } from "@/lib/db/transaction";
 import { judgeReserve } from "@/lib/domain/payout/amounts";
 import { AppError, parseInput } from "@/lib/errors";
 import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balances";
-import { postJournal } from "@/lib/ledger/post";
-import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
+import { postJournals } from "@/lib/ledger/post";
+import { assetKey, payoutReservedJournal, type Journal } from "@/lib/ledger/postings";
+import { findEndpointUrl } from "@/lib/webhooks/record-event";
 import { answerRepeat, checkTerms, hasSameTerms, newPayoutRow, recordPayoutWithTerms, reserveRefusal, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
 import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
 import { recordPayoutEvent } from "./payout-events";
@@ -65,6 +66,8 @@ export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string,
       // Each balance locked once, in the ledger's order; the running figures stay exact under the locks.
       const balances = new Map<string, SpendableBalance>();
       for (const asset of assets) balances.set(asset, await lockSpendableBalance(tx, merchantId, asset));
+      const endpointUrl = await findEndpointUrl(tx, merchantId);
+      const reserves: Journal[] = [];
       for (const { index, terms } of fresh) {
         const asset = assetKey(terms.destination.asset.symbol, terms.destination.network);
         const balance = balances.get(asset)!;
@@ -74,19 +77,20 @@ export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string,
           continue;
         }
         const row = newPayoutRow(randomUUID(), merchantId, terms, actor, now);
-        const { count } = await tx.payout.createMany({ data: [row], skipDuplicates: true });
-        if (count === 0) {
+        const [payout] = await tx.payout.createManyAndReturn({ data: [row], skipDuplicates: true });
+        if (!payout) {
           // The order_id was made meanwhile (by this batch's earlier element, or another request).
           const other = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
           outcomes[index] = hasSameTerms(other, { ...terms, isConverted: false }) ? { payout: other } : { error: new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${other.id}, made with other terms.`) };
           continue;
         }
-        await postJournal(tx, payoutReservedJournal({ payoutId: row.id, merchantId, asset, debit: terms.amounts.debit }), now);
+        reserves.push(payoutReservedJournal({ payoutId: row.id, merchantId, asset, debit: terms.amounts.debit }));
         balance.available -= terms.amounts.debit;
-        const payout = await tx.payout.findUniqueOrThrow({ where: { id: row.id } });
-        await recordPayoutEvent(tx, payout, now);
+        await recordPayoutEvent(tx, payout, now, { endpointUrl });
         outcomes[index] = { payout };
       }
+      // The chunk's reservations in one posting: each payout its own journal, each account updated once.
+      await postJournals(tx, reserves, now);
     });
   }
   return outcomes.map((outcome) => outcome ?? { error: new Error("element not processed") });
