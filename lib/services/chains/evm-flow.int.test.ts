@@ -193,7 +193,11 @@ describe("invoices paid on anvil through the service", () => {
     const usdtPayout = (await callSigned("/v1/payout", { amount: "7.5", currency: "USDT", network: "ethereum", address: recipient, order_id: "anvil-usdt" }, merchant, { deps })).body.result;
     expect(ethPayout).toMatchObject({ status: "process", receive_amount: "0.001" });
     expect(usdtPayout).toMatchObject({ status: "process", amount: "7.5" });
-    for (let pass = 0; pass < 3; pass++) await sendPayouts(deps, "ethereum", sender);
+    // Each pass sends and follows; ethereum's min_confirmations (12) are mined between passes.
+    for (let pass = 0; pass < 3; pass++) {
+      await sendPayouts(deps, "ethereum", sender);
+      await clients.testClient.mine({ blocks: 12 });
+    }
 
     for (const payout of [ethPayout, usdtPayout]) {
       const info = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;

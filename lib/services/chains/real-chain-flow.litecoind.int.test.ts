@@ -159,8 +159,11 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     const sent = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;
     expect(sent.internal_status).toBe("sent");
     expect(await node.rpc.call("getrawmempool", [], z.array(z.string()))).toContain(sent.txid);
+    // In a block is not final: litecoin's min_confirmations is 3.
     await node.mine(1);
     await sendPayouts(deps, "litecoin", sender);
+    expect((await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result.internal_status).toBe("sent");
+    await node.mine(2);
     await sendPayouts(deps, "litecoin", sender);
     const confirmed = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant, { deps })).body.result;
     expect(confirmed).toMatchObject({ internal_status: "confirmed", status: "paid", txid: sent.txid });

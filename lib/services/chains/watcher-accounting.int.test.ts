@@ -85,7 +85,7 @@ describe("the watcher's accounting", () => {
     ).body.result;
     const deps = makeTestDeps();
     await sendPayouts(deps, "tron", getChainSender(deps.db, deps.config, "tron")!);
-    await mine(merchant, "tron", 1);
+    await mine(merchant, "tron", 10); // tron min_confirmations
     await sendPayouts(deps, "tron", getChainSender(deps.db, deps.config, "tron")!);
     expect((await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant)).body.result.status).toBe("paid");
     // … then the payment vanishes from the chain: its block is replaced by one without it.

@@ -198,7 +198,15 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
  * unable to land (then, and only then, its purpose may be sent anew). A transaction the chain
  * lost that can still land is broadcast again, the same bytes.
  */
-export async function followOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter = {}): Promise<{ confirmed: number }> {
+export async function followOutgoingTransfers(
+  deps: OutgoingDeps,
+  network: string,
+  sender: ChainSender,
+  keyFor: KeyForTransfer,
+  only: TransferFilter = {},
+  /** Confirmations after which a transaction in a block is final (before that it is `seen`). */
+  confirmations = 1,
+): Promise<{ confirmed: number }> {
   const live = await deps.db.outgoingTransfer.findMany({
     where: { network, status: { in: ["broadcast", "seen"] }, ...whereOf(only) },
     orderBy: { createdAt: "asc" },
@@ -207,8 +215,11 @@ export async function followOutgoingTransfers(deps: OutgoingDeps, network: strin
   for (const transfer of live) {
     try {
       const state = await sender.getTransaction(transfer.txid!);
-      if (state.state === "confirmed" && state.confirmations >= 1) {
+      if (state.state === "confirmed" && state.confirmations >= Math.max(confirmations, 1)) {
         if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor)) confirmed++;
+      } else if (state.state === "confirmed") {
+        // In a block, not deep enough yet: a reorganisation could still take it out.
+        if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
       } else if (state.state === "failed") {
         await settle(deps, transfer, { kind: "reverted" }, state.feeMinor);
         log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid });

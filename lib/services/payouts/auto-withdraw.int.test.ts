@@ -59,7 +59,7 @@ describe("auto-withdrawal of matured credits", () => {
     expect(Number(balance.available)).toBeLessThan(smallNet);
     expect(Number(balance.available)).toBeGreaterThan(Number(small.payer_amount) * 0.9);
     expect(large.uuid).not.toBe(small.uuid);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendAllPayouts(deps);
     expect((await getTestDb().payout.findUniqueOrThrow({ where: { id: payouts[0].id } })).status).toBe("confirmed");
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);

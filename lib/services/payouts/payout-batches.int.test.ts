@@ -112,7 +112,7 @@ describe("payout batches (asynchronous)", () => {
     const deps = later;
     const sender = getChainSender(deps.db, deps.config, "tron")!;
     await sendPayouts(deps, "tron", sender);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);
     for (const row of rows) {
       expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${row.id}:` } } })).toBe(1);

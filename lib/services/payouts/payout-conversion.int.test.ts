@@ -50,7 +50,7 @@ describe("payouts funded by conversion (from_currency)", () => {
     const deps = makeTestDeps();
     const sender = getChainSender(deps.db, deps.config, "tron")!;
     await sendPayouts(deps, "tron", sender);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);
     expect((await callSigned("/v1/payout/info", { uuid: response.body.result.uuid }, merchant)).body.result.status).toBe("paid");
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);

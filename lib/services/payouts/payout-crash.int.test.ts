@@ -71,6 +71,7 @@ describe("a payout batch on anvil whose worker is killed", () => {
     while (await processPendingBatches(later));
     for (let pass = 0; pass < 20; pass++) {
       await sendPayouts(later, "base", sender);
+      await clients.testClient.mine({ blocks: 10 }); // base's min_confirmations
       const open = await getTestDb().payout.count({ where: { merchantId: merchant.merchantId, status: { not: "confirmed" } } });
       if (open === 0) break;
     }

@@ -314,6 +314,11 @@ describe("sending payouts on a sandbox chain", () => {
     await sendPayouts(deps, "tron", sender);
     expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${created.uuid}` } } })).toBe(1);
 
+    // In a block is not final: a payout is confirmed at the network's min_confirmations (10 on tron).
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 9 }, merchant);
+    await sendPayouts(deps, "tron", sender);
+    expect((await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result).toMatchObject({ internal_status: "sent", status: "process" });
+    expect((await getTestDb().outgoingTransfer.findUniqueOrThrow({ where: { id: transfer.id } })).status).toBe("seen");
     await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
     await sendPayouts(deps, "tron", sender);
     const confirmed = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
@@ -373,7 +378,7 @@ describe("sending payouts on a sandbox chain", () => {
     expect(waiting.wait_reason).toMatch(/hot wallet cannot cover it yet: insufficient USDT/);
     await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
     await sendPayouts(deps, "tron", sender);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);
     expect((await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result).toMatchObject({ internal_status: "confirmed", wait_reason: "" });
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);

@@ -127,7 +127,7 @@ describe("refunds", () => {
     const refund = (await callSigned("/v1/payment/refund", { uuid: paid.uuid, amount: "15" }, merchant)).body.result;
     const sender = getChainSender(deps.db, deps.config, "tron")!;
     await sendPayouts(deps, "tron", sender);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);
     const info = (await callSigned("/v1/payment/info", { uuid: paid.uuid }, merchant)).body.result;
     expect(info.refunds[0]).toMatchObject({ uuid: refund.uuid, status: "paid", is_final: true, txid: expect.stringMatching(/\S/) });

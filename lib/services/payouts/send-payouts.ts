@@ -3,7 +3,7 @@ import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import type { NetworkId } from "@/lib/catalogue";
+import { findNetwork, findSettlementAsset, minimumConfirmations, type NetworkId } from "@/lib/catalogue";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { addressChainOf, getChainSender } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
@@ -81,9 +81,18 @@ export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, send
   };
   const first = await advancePayouts(deps, network, hot.address);
   await sendOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address));
-  await followOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address));
+  await followOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address), payoutConfirmations(network));
   const second = await advancePayouts(deps, network, hot.address);
   return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };
+}
+
+/**
+ * Confirmations after which a payout is `confirmed` (and paid in the ledger): the network's
+ * `min_confirmations` (GET /v1/currencies), the depth at which this service believes a deposit.
+ */
+export function payoutConfirmations(network: NetworkId): number {
+  const native = findSettlementAsset(findNetwork(network)!.nativeSymbol, network);
+  return native ? minimumConfirmations(native) : 1;
 }
 
 /** Payouts advanced per pass (oldest first); the rest wait for the next pass. */

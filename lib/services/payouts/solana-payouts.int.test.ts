@@ -75,7 +75,15 @@ async function solanaWorld() {
       [mintAuthority],
     );
   };
-  return { chain, mint, deps, hot, sender, mintToHot, pass: () => sendPayouts(deps, "solana", sender) };
+  // One pass sends and follows; the slots that follow (solana's min_confirmations is 3) come before
+  // the next look, as blocks would.
+  const pass = async () => {
+    const sent = await sendPayouts(deps, "solana", sender);
+    chain.advanceSlots(2);
+    const followed = await sendPayouts(deps, "solana", sender);
+    return { planned: sent.planned + followed.planned, confirmed: sent.confirmed + followed.confirmed };
+  };
+  return { chain, mint, deps, hot, sender, mintToHot, pass };
 }
 
 /** A merchant with a webhook endpoint and an available balance from an invoice paid on the sandbox solana chain. */
@@ -242,13 +250,13 @@ describe("payouts on litesvm", () => {
   });
 
   it("sends two identical payouts as two transactions: the second waits for a fresh blockhash instead of sharing the first's", async () => {
-    const { chain, hot, pass } = await solanaWorld();
+    const { chain, hot, pass, deps, sender } = await solanaWorld();
     chain.airdrop(hot, 5n * SOL);
     const { merchant } = await fundedMerchant("SOL", "60.00");
     const recipient = Keypair.generate().publicKey.toBase58();
     const first = await createPayout(merchant, { amount: "0.05", currency: "SOL", address: recipient, is_subtract: true });
     const second = await createPayout(merchant, { amount: "0.05", currency: "SOL", address: recipient, is_subtract: true });
-    await pass();
+    await sendPayouts(deps, "solana", sender);
     // Same blockhash, same transfer: the same signature, so the second is not stored as sent.
     expect((await transfersOf(second.uuid))[0]).toMatchObject({ status: "planned", lastError: expect.stringMatching(/identical/) });
     chain.advanceSlots(5);

@@ -236,7 +236,7 @@ describe("split shares", () => {
 
     const sender = getChainSender(deps.db, deps.config, "tron")!;
     await sendPayouts(deps, "tron", sender);
-    await callSigned("/v1/sandbox/mine", { network: "tron" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);
     expect((await getTestDb().payout.findUniqueOrThrow({ where: { id: payout.id } })).status).toBe("confirmed");
 
