@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
+import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type Message, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
 import { ChainError, type BroadcastOutcome, type ChainSender, type ConsumedResources, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL } from "@/lib/chains/ton/ton-assets";
-import { buildJettonTransferBody, normalizedExternalHash, normalizedHashOfMessage } from "@/lib/chains/ton/ton-messages";
+import { buildJettonTransferBody, normalizedExternalHash, normalizedHashOfMessage, OP_JETTON_INTERNAL_TRANSFER, OP_JETTON_TRANSFER } from "@/lib/chains/ton/ton-messages";
 import { openTonHotWallet, type TonHotWallet } from "@/lib/chains/ton/open-ton-hot-wallet";
 
 export interface TonSenderOptions {
@@ -153,13 +153,18 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
   }
 
   async function findWalletTransaction(wallet: Address, txid: string, notBefore: number | null): Promise<Transaction | null> {
+    return findTransaction(wallet, (transaction) => normalizedHashOfMessage(transaction.inMessage) === txid, notBefore);
+  }
+
+  /** The newest transaction of `account` that `matches`, looking back to `notBefore` (or over the last 500). */
+  async function findTransaction(account: Address, matches: (transaction: Transaction) => boolean, notBefore: number | null): Promise<Transaction | null> {
     let before: { lt: bigint; hash: Buffer } | undefined;
     // With a known send time, page back to it; without one (after a restart), read the last 500.
     const maxPages = notBefore === null ? 10 : Number.POSITIVE_INFINITY;
     for (let page = 0; page < maxPages; page++) {
-      const transactions = await call("getTransactions", () => access.getTransactions(wallet, { limit: 50, before }));
+      const transactions = await call("getTransactions", () => access.getTransactions(account, { limit: 50, before }));
       for (const transaction of transactions) {
-        if (normalizedHashOfMessage(transaction.inMessage) === txid) return transaction;
+        if (matches(transaction)) return transaction;
         if (notBefore !== null && transaction.now < notBefore) return null;
       }
       if (transactions.length < 50) return null;
@@ -167,6 +172,33 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       before = { lt: oldest.lt, hash: oldest.hash() };
     }
     return null;
+  }
+
+  /**
+   * Where a jetton transfer the hot wallet sent got to: the hot wallet's jetton wallet must take
+   * it (it refuses, for one, a transfer above its balance) and the recipient's jetton wallet must
+   * take the internal transfer that follows; either refusal bounces the jettons back, so the
+   * payout did not happen although the hot wallet's own transaction succeeded. Null for a
+   * message that is no jetton transfer (Toncoin: delivered by the wallet's own transaction).
+   */
+  async function followJettonTransfer(sent: Transaction): Promise<"delivered" | "bounced" | "pending" | null> {
+    const transfer = sent.outMessages.get(0);
+    if (!transfer || opOf(transfer.body) !== OP_JETTON_TRANSFER) return null;
+    const atHotJettonWallet = await deliveryOf(transfer, sent.now);
+    if (!atHotJettonWallet) return "pending";
+    if (!hasRun(atHotJettonWallet)) return "bounced";
+    const internalTransfer = [...atHotJettonWallet.outMessages.values()].find((message) => opOf(message.body) === OP_JETTON_INTERNAL_TRANSFER);
+    if (!internalTransfer) return "bounced";
+    const atRecipientJettonWallet = await deliveryOf(internalTransfer, sent.now);
+    if (!atRecipientJettonWallet) return "pending";
+    return hasRun(atRecipientJettonWallet) ? "delivered" : "bounced";
+  }
+
+  /** The transaction in which an internal message was received, once it is. */
+  async function deliveryOf(message: Message, notBefore: number): Promise<Transaction | null> {
+    if (message.info.type !== "internal") return null;
+    const hash = messageHash(message);
+    return findTransaction(message.info.dest, (transaction) => transaction.inMessage != null && messageHash(transaction.inMessage) === hash, notBefore);
   }
 
   return {
@@ -263,6 +295,10 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
         const carriedForwardFees = (action?.totalFwdFees ?? 0n) - (action?.totalActionFees ?? 0n);
         const feeMinor = transaction.totalFees.coins + carriedForwardFees;
         if (!hasSent) return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor };
+        const jetton = await followJettonTransfer(transaction);
+        if (jetton === "pending") return { state: "pending", confirmations: 0, blockHeight: transaction.now };
+        // The jettons came back: nothing reached the recipient, and the fee was paid.
+        if (jetton === "bounced") return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor };
         const chainTime = await call("getChainTime", () => access.getChainTime());
         // Same measure as the watcher's heights: seconds of block time, counting the block itself.
         return { state: "confirmed", confirmations: Math.max(1, chainTime - transaction.now + 1), blockHeight: transaction.now, feeMinor };
@@ -273,4 +309,21 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       return chainTime > known.validUntil ? { state: "failed", confirmations: 0, blockHeight: null } : { state: "pending", confirmations: 0, blockHeight: null };
     },
   };
+}
+
+/** The op code a message body starts with, or null for a body too short to have one. */
+function opOf(body: Cell): number | null {
+  const slice = body.beginParse();
+  return slice.remainingBits >= 32 ? slice.loadUint(32) : null;
+}
+
+/** An internal message's identity: the hash of its cell, the same in its sender's and its receiver's transaction. */
+function messageHash(message: Message): string {
+  return beginCell().store(storeMessage(message)).endCell().hash().toString("hex");
+}
+
+/** Whether a transaction ran to the end: computed and its actions carried out (not aborted, so nothing bounced). */
+function hasRun(transaction: Transaction): boolean {
+  const description = transaction.description;
+  return description.type === "generic" && !description.aborted && description.computePhase.type === "vm" && description.computePhase.success && description.actionPhase?.success !== false;
 }

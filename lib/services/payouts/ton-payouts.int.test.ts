@@ -1,4 +1,4 @@
-import { Address, toNano } from "@ton/core";
+import { Address, toNano, TupleReader } from "@ton/core";
 import { keyPairFromSeed } from "@ton/crypto";
 import { WalletContractV4 } from "@ton/ton";
 import { Blockchain } from "@ton/sandbox";
@@ -10,6 +10,7 @@ import { deployTestJetton, type TestJetton } from "@/lib/chains/ton/testing/test
 import { createTonSandboxAccess, type TonSandboxChain } from "@/lib/chains/ton/ton-sandbox-access";
 import { parseJettonNotification, readTextComment } from "@/lib/chains/ton/ton-messages";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
+import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import type { ChainSender } from "@/lib/chains/types";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -45,7 +46,7 @@ interface World {
 }
 
 /** A sandbox chain with a USDT jetton, and the service's hot wallet holding 20 TON and 100 USDT there. */
-async function createWorld(): Promise<World> {
+async function createWorld(hotJettons = 100_000_000n): Promise<World> {
   const blockchain = await Blockchain.create();
   blockchain.now = START_TIME;
   const chain = createTonSandboxAccess(blockchain);
@@ -54,7 +55,7 @@ async function createWorld(): Promise<World> {
   const deps = makeTestDeps();
   const hot = Address.parse(deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ton", HOT_WALLET_INDEX).address);
   chain.record(await treasury.send({ to: hot, value: toNano("20"), bounce: false }));
-  await jetton.mint(hot, 100_000_000n);
+  await jetton.mint(hot, hotJettons);
   chain.advanceTime(1);
   return { chain, jetton, hot, sender: createTonSender({ access: chain, jettons: { USDT: jetton.master.toString() } }) };
 }
@@ -155,6 +156,36 @@ describe("TON payouts on @ton/sandbox", () => {
     expect(await seqnoOf(world.chain, world.hot)).toBe(1);
     expect(await world.jetton.balanceOf(Address.parse(recipient))).toBe(received);
     expect(await expectPaidOnce(merchant, payout, "USDT")).toBe(txid);
+  });
+});
+
+describe("a jetton transfer that bounces", () => {
+  it("is not paid: the hot wallet's jetton wallet refused it and the jettons stayed, so the payout tries again", async () => {
+    // The hot wallet holds 1 USDT; a lagging node tells the pre-send check it holds 100.
+    const world = await createWorld(1_000_000n);
+    const hotJettonWallet = await world.jetton.walletOf(world.hot);
+    const lagging: TonAccess = {
+      ...world.chain,
+      runGetMethod: async (address, method, args) =>
+        method === "get_wallet_data" && address.equals(hotJettonWallet) ? new TupleReader([{ type: "int", value: 100_000_000n }]) : world.chain.runGetMethod(address, method, args),
+    };
+    const sender = createTonSender({ access: lagging, jettons: { USDT: world.jetton.master.toString() } });
+    const deps = makeTestDeps();
+    const merchant = await fundedMerchant("USDT");
+    const recipient = freshWalletAddress();
+    const payout = await createPayout(merchant, { amount: "7.5", currency: "USDT", network: "ton", address: recipient, order_id: "bounced" }, "invoice 44");
+
+    expect(await sendPayouts(deps, "ton", sender)).toEqual({ planned: 1, confirmed: 0 });
+    // The hot wallet's own transaction succeeded (its seqno moved), yet no jetton left it.
+    expect(await seqnoOf(world.chain, world.hot)).toBe(1);
+    expect(await world.jetton.balanceOf(Address.parse(recipient))).toBe(0n);
+    expect(await world.jetton.balanceOf(world.hot)).toBe(1_000_000n);
+    const [transfer] = await getTestDb().outgoingTransfer.findMany({ where: { reference: { startsWith: `payout:${payout.uuid}:` } } });
+    expect(transfer.status).toBe("failed");
+    const info = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant)).body.result;
+    expect(info).toMatchObject({ internal_status: "approved", status: "process" });
+    expect(await getTestDb().webhookDelivery.count({ where: { objectId: payout.uuid, eventType: "payout.confirmed" } })).toBe(0);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 });
 
