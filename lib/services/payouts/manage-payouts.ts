@@ -5,12 +5,13 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
-import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
+import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId, type SettlementAsset } from "@/lib/catalogue";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { quoteFee, type PayoutDeps } from "./create-payout";
 import { assertPayoutsNotFrozen } from "./payout-freeze";
 import { resolvePayoutDestination } from "./payout-destination";
+import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "./payout-conversion";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -82,7 +83,7 @@ export async function setPayoutFeeConfig(db: Db, merchantId: string, isSubtract:
 export async function calculatePayout(
   deps: Pick<PayoutDeps, "db" | "config" | "rates">,
   merchantId: string,
-  input: { amount: string; currency: string; network?: string; address?: string; is_subtract?: boolean },
+  input: { amount: string; currency: string; network?: string; address?: string; is_subtract?: boolean; from_currency?: string },
 ) {
   const currency = normalizeSymbol(input.currency);
   if (!isSettlementSymbol(currency)) throw new AppError("payout.unknown_currency");
@@ -111,7 +112,17 @@ export async function calculatePayout(
     commission: format(fee),
     receive_amount: format(amounts.amount),
     debit_amount: format(amounts.debit),
+    ...(input.from_currency ? { convert: await quoteConvert(deps, merchantId, input.from_currency, asset, amounts.debit) } : {}),
   };
+}
+
+/** What creating the payout with `from_currency` would convert now, from which USDT balance, at what rate. */
+async function quoteConvert(deps: Pick<PayoutDeps, "db" | "config" | "rates">, merchantId: string, fromCurrency: string, asset: SettlementAsset, debit: bigint) {
+  const destination = { asset, network: asset.network as NetworkId, address: "", memo: undefined };
+  const quote = await quoteConversion(deps, fromCurrency, destination);
+  const source = await chooseConversionSource(deps.db, { merchantId, destination, debit, quote });
+  const usdt = findSettlementAsset(CONVERTIBLE_FROM, source.network)!;
+  return { from_currency: CONVERTIBLE_FROM, to_currency: asset.symbol, from_amount: formatAmount(source.fromAmount, usdt.decimals), rate: source.rate, from_network: source.network };
 }
 
 /** Designed: /v1/payout/list — the merchant's payouts, newest first, with keyset pagination. */

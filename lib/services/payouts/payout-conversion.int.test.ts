@@ -56,6 +56,19 @@ describe("payouts funded by conversion (from_currency)", () => {
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
+  it("quotes the conversion in /v1/payout/calculate as creating the payout would make it, changing nothing", async () => {
+    const { merchant } = await makeFundedMerchant("100.00");
+    const before = await balances(merchant);
+    const quote = await callSigned("/v1/payout/calculate", { amount: "100", currency: "TRX", network: "tron", from_currency: "USDT", is_subtract: false }, merchant);
+    expect(quote.status).toBe(200);
+    expect(quote.body.result).toMatchObject({ debit_amount: "100", convert: { from_currency: "USDT", to_currency: "TRX", from_amount: "27.5", rate: "0.275", from_network: "tron" } });
+    expect(await balances(merchant)).toEqual(before);
+    const created = (await callSigned("/v1/payout", trxPayout({ is_subtract: false }), merchant)).body.result;
+    expect(created.convert).toEqual(quote.body.result.convert);
+    const tooMuch = await callSigned("/v1/payout/calculate", { amount: "100000", currency: "TRX", network: "tron", from_currency: "USDT" }, merchant);
+    expect([tooMuch.status, tooMuch.body.error.code]).toEqual([409, "payout.convert_insufficient"]);
+  });
+
   it("refuses a conversion the USDT balance cannot cover, writing nothing", async () => {
     const { merchant } = await makeFundedMerchant("20.00");
     const before = await balances(merchant);

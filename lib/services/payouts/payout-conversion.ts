@@ -1,6 +1,6 @@
 import type { Prisma } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { findSettlementAsset, listNetworksOfSymbol } from "@/lib/catalogue";
 import { convertMinor, divideRatios, formatRatio, type Ratio } from "@/lib/domain/money/ratio";
 import { AppError } from "@/lib/errors";
@@ -60,24 +60,10 @@ export interface ConversionPlan {
  * order. `payout.convert_insufficient` when no USDT balance covers it (or it is owed to a debt).
  */
 export async function planConversion(tx: Tx, input: { merchantId: string; destination: PayoutDestination; debit: bigint; quote: ConversionQuote }, now: Date): Promise<ConversionPlan> {
-  const { merchantId, destination, debit, quote } = input;
-  const networks = listNetworksOfSymbol(CONVERTIBLE_FROM);
-  const amountOn = (network: string) => {
-    const usdt = findSettlementAsset(CONVERTIBLE_FROM, network)!;
-    return convertMinor(debit, { decimals: destination.asset.decimals, price: quote.toPrice }, { decimals: usdt.decimals, price: quote.fromPrice }, "up");
-  };
+  const { merchantId, destination } = input;
   const toAsset = assetKey(destination.asset.symbol, destination.network);
-  const held = await tx.ledgerAccount.findMany({ where: { owner: merchantId, bucket: "available", asset: { in: networks.map((network) => assetKey(CONVERTIBLE_FROM, network)) } } });
-  const candidates = held
-    .map((row) => ({ network: row.asset.split(":")[1], available: toMinor(row.balance) }))
-    .filter((candidate) => candidate.available >= amountOn(candidate.network))
-    .sort((a, b) => (a.network === destination.network ? -1 : b.network === destination.network ? 1 : compareValue(b, a)));
-  const chosen = candidates[0];
-  if (!chosen) throw new AppError("payout.convert_insufficient", `No USDT balance covers converting into ${destination.asset.symbol}.`);
-
-  const fromAsset = assetKey(CONVERTIBLE_FROM, chosen.network);
-  const fromAmount = amountOn(chosen.network);
-  if (fromAmount <= 0n) throw new AppError("payout.convert_bad_amount", "The amount is too small to convert.");
+  const { network: fromNetwork, fromAmount, rate } = await chooseConversionSource(tx, input);
+  const fromAsset = assetKey(CONVERTIBLE_FROM, fromNetwork);
   const merchant = (asset: string, bucket: AccountKey["bucket"]): AccountKey => ({ owner: merchantId, asset, bucket });
   await lockAccounts(
     tx,
@@ -92,15 +78,42 @@ export async function planConversion(tx: Tx, input: { merchantId: string; destin
   const balances = await tx.ledgerAccount.findMany({ where: { owner: merchantId, asset: fromAsset, bucket: { in: ["available", "debt"] } } });
   const available = toMinor(balances.find((row) => row.bucket === "available")?.balance ?? 0);
   const debt = toMinor(balances.find((row) => row.bucket === "debt")?.balance ?? 0);
-  if (debt < 0n || available < fromAmount) throw new AppError("payout.convert_insufficient", `The USDT balance on ${chosen.network} no longer covers the conversion.`);
-  const rate = formatRatio(divideRatios(quote.toPrice, quote.fromPrice), 8);
+  if (debt < 0n || available < fromAmount) throw new AppError("payout.convert_insufficient", `The USDT balance on ${fromNetwork} no longer covers the conversion.`);
   return {
     fromAsset,
-    fromNetwork: chosen.network,
+    fromNetwork,
     fromAmount,
     rate,
-    row: { convertFromCurrency: CONVERTIBLE_FROM, convertFromNetwork: chosen.network, convertFromAmount: fromAmount.toString(), convertRate: rate },
+    row: { convertFromCurrency: CONVERTIBLE_FROM, convertFromNetwork: fromNetwork, convertFromAmount: fromAmount.toString(), convertRate: rate },
   };
+}
+
+/**
+ * Which of the merchant's USDT balances would pay for converting `debit` (USDT on the payout's
+ * network when that balance covers it, else the largest one that does), how much, at what rate
+ * (USDT per unit of the coin) — read without locks: /v1/payout/calculate answers it, and
+ * planConversion checks it again under the locks.
+ */
+export async function chooseConversionSource(
+  db: Db | Tx,
+  input: { merchantId: string; destination: PayoutDestination; debit: bigint; quote: ConversionQuote },
+): Promise<{ network: string; fromAmount: bigint; rate: string }> {
+  const { merchantId, destination, debit, quote } = input;
+  const amountOn = (network: string) => {
+    const usdt = findSettlementAsset(CONVERTIBLE_FROM, network)!;
+    return convertMinor(debit, { decimals: destination.asset.decimals, price: quote.toPrice }, { decimals: usdt.decimals, price: quote.fromPrice }, "up");
+  };
+  const networks = listNetworksOfSymbol(CONVERTIBLE_FROM);
+  const held = await db.ledgerAccount.findMany({ where: { owner: merchantId, bucket: "available", asset: { in: networks.map((network) => assetKey(CONVERTIBLE_FROM, network)) } } });
+  const candidates = held
+    .map((row) => ({ network: row.asset.split(":")[1], available: toMinor(row.balance) }))
+    .filter((candidate) => candidate.available >= amountOn(candidate.network))
+    .sort((a, b) => (a.network === destination.network ? -1 : b.network === destination.network ? 1 : compareValue(b, a)));
+  const chosen = candidates[0];
+  if (!chosen) throw new AppError("payout.convert_insufficient", `No USDT balance covers converting into ${destination.asset.symbol}.`);
+  const fromAmount = amountOn(chosen.network);
+  if (fromAmount <= 0n) throw new AppError("payout.convert_bad_amount", "The amount is too small to convert.");
+  return { network: chosen.network, fromAmount, rate: formatRatio(divideRatios(quote.toPrice, quote.fromPrice), 8) };
 }
 
 /** After the payout row is in: the conversion's journal, so the reservation finds the converted amount available. */

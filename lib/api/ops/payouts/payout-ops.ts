@@ -88,7 +88,7 @@ export const listPayoutsOp = defineOperation({
 });
 
 export const calculatePayoutOp = defineOperation({
-  schema: createPayoutBodySchema.pick({ amount: true, currency: true, network: true, address: true, is_subtract: true }),
+  schema: createPayoutBodySchema.pick({ amount: true, currency: true, network: true, address: true, is_subtract: true, from_currency: true }),
   invalidBody: "payout.bad_request",
   fieldErrors: CREATE_PAYOUT_INPUT.fieldErrors,
   handle: (input, context) => calculatePayout(context.deps, merchantOf(context), input),
