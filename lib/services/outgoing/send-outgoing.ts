@@ -84,7 +84,10 @@ async function sendFromAddress(deps: Worker, network: string, fromAddress: strin
     if (outcome === "accepted") broadcast++;
   }
   // 2. Then the planned ones, one at a time: each signing sees the one before.
-  const planned = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "planned", ...whereOf(only) }, orderBy: { createdAt: "asc" } });
+  const planned = await deps.db.outgoingTransfer.findMany({
+    where: { network, fromAddress, status: "planned", OR: [{ retryAt: null }, { retryAt: { lte: deps.now() } }], ...whereOf(only) },
+    orderBy: { createdAt: "asc" },
+  });
   for (const transfer of planned) {
     const stored = await signAndStore(deps, transfer, sender, keyFor);
     if (stored === "refused") continue; // this one cannot go (a bad recipient, funds short for it); the next may
@@ -98,8 +101,9 @@ async function sendFromAddress(deps: Worker, network: string, fromAddress: strin
 
 /**
  * Signs a planned transfer and stores it with its resources. "refused": the chain's rules refuse
- * it for good (it is failed; nothing was signed); "wait": a passing failure (a node error), the
- * address waits for the next pass.
+ * it (for good: it is failed; for want of funds: it stays planned until `retryAt`; either way
+ * nothing was signed, and the next transfer may go); "wait": a passing failure (a node error),
+ * the address waits for the next pass.
  */
 async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<TransferRow | "refused" | "wait"> {
   const inFlight = await deps.db.outgoingTransfer.findMany({
@@ -121,6 +125,13 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
       return "wait";
     }
     const isShortOfFunds = (error as Partial<ChainError>).isShortOfFunds ?? false;
+    if (isShortOfFunds) {
+      // Nothing was signed: it stays planned, and is tried again once funds may have arrived.
+      const retryAt = new Date(deps.now().getTime() + shortOfFundsBackoffMs(transfer.attempts));
+      await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: reason, isShortOfFunds, retryAt, attempts: { increment: 1 }, updatedAt: deps.now() } });
+      log.warn("outgoing transfer waits: the sending address cannot fund it yet", { network: transfer.network, reference: transfer.reference, error: reason });
+      return "refused";
+    }
     await applyFact(deps.db, transfer, { kind: "sign_refused" }, deps.now(), { lastError: reason, isShortOfFunds });
     log[isShortOfFunds ? "warn" : "error"]("outgoing transfer refused at signing; nothing was sent", { network: transfer.network, reference: transfer.reference, error: reason });
     return "refused";
@@ -148,6 +159,8 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
       feeMinor: signed.feeMinor.toString(),
       attempts: { increment: 1 },
       lastError: "",
+      isShortOfFunds: false,
+      retryAt: null,
     });
     if (!stored) throw new Error(`outgoing transfer ${transfer.id} was no longer planned`);
     // The database holds each coin for one transaction: a second spender fails on the key.
@@ -155,6 +168,11 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
     if (outpoints.length) await tx.outgoingOutpoint.createMany({ data: outpoints.map((outpoint) => ({ network: transfer.network, outpoint, transferId: transfer.id })) });
     return stored;
   });
+}
+
+/** The wait before signing again what the address could not fund: 10 s doubling, at most a minute. */
+function shortOfFundsBackoffMs(tries: number): number {
+  return Math.min(10_000 * 2 ** Math.min(tries, 16), 60_000);
 }
 
 /** One broadcast of stored bytes. "stop": the address waits for the next pass. */

@@ -369,14 +369,23 @@ describe("sending payouts on a sandbox chain", () => {
     const created = (await callSigned("/v1/payout", payout({ amount: "4" }), merchant)).body.result;
     const sender = getChainSender(deps.db, deps.config, "tron")!;
     const short = { ...sender, sign: async () => Promise.reject(Object.assign(new Error("insufficient USDT in the hot wallet"), { retryable: false, isShortOfFunds: true })) };
+    const transfers = () => getTestDb().outgoingTransfer.findMany({ where: { reference: { startsWith: `payout:${created.uuid}:` } } });
     for (let attempt = 1; attempt <= 5; attempt++) {
-      await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
+      // Each try is due (its backoff passed).
+      await getTestDb().outgoingTransfer.updateMany({ where: { reference: { startsWith: `payout:${created.uuid}:` } }, data: { retryAt: new Date(0) } });
       await sendPayouts(deps, "tron", short);
     }
     const waiting = (await callSigned("/v1/payout/info", { uuid: created.uuid }, merchant)).body.result;
     expect(waiting).toMatchObject({ internal_status: "approved", status: "process" });
     expect(waiting.wait_reason).toMatch(/hot wallet cannot cover it yet: insufficient USDT/);
-    await getTestDb().payout.update({ where: { id: created.uuid }, data: { nextAttemptAt: new Date(0) } });
+    // Nothing was signed: one transfer waits, planned, with its next try a backoff away.
+    const [planned, ...others] = await transfers();
+    expect(others).toEqual([]);
+    expect(planned).toMatchObject({ status: "planned", isShortOfFunds: true, attempts: 5, txid: null });
+    expect(planned.retryAt!.getTime()).toBeGreaterThan(Date.now());
+    await sendPayouts(deps, "tron", short);
+    expect((await transfers())[0].attempts).toBe(5);
+    await getTestDb().outgoingTransfer.updateMany({ where: { reference: { startsWith: `payout:${created.uuid}:` } }, data: { retryAt: new Date(0) } });
     await sendPayouts(deps, "tron", sender);
     await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant); // tron min_confirmations
     await sendPayouts(deps, "tron", sender);

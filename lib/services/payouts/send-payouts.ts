@@ -108,7 +108,8 @@ async function advancePayouts(deps: PayoutSendDeps, network: NetworkId, hotAddre
       OR (t.status = 'signed' AND p.status = 'approved')
       OR (t.status IN ('broadcast', 'seen') AND p.status <> 'sent')
       OR t.status IN ('confirmed', 'failed', 'replaced')
-      OR (t.status IN ('planned', 'signed') AND t.last_error <> '' AND t.last_error <> p.wait_reason))
+      OR (t.status IN ('planned', 'signed') AND t.last_error <> ''
+          AND p.wait_reason <> left(CASE WHEN t.is_short_of_funds THEN ${SHORT_OF_FUNDS_PREFIX} || t.last_error ELSE t.last_error END, 500)))
     ORDER BY p.created_at LIMIT ${ADVANCE_LIMIT}`;
   let planned = 0;
   let confirmed = 0;
@@ -158,9 +159,10 @@ async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date):
 
   const progress = progressOf(transfer.status);
   if (progress === "dropped") return handleDroppedAttempt(tx, payout, transfer, now);
-  // A transfer that waits (a node error, fresh chain state needed) says why on the payout.
-  if ((progress === "planned" || progress === "signed") && transfer.lastError && payout.waitReason !== transfer.lastError) {
-    await tx.payout.update({ where: { id }, data: { waitReason: transfer.lastError.slice(0, 500), updatedAt: now } });
+  // A transfer that waits (the hot wallet short of funds, a node error, fresh chain state needed) says why on the payout.
+  const waitReason = waitReasonOf(transfer);
+  if ((progress === "planned" || progress === "signed") && transfer.lastError && payout.waitReason !== waitReason) {
+    await tx.payout.update({ where: { id }, data: { waitReason, updatedAt: now } });
   }
   let outcome: Advance = "unchanged";
   for (const kind of factsToCatchUp(payout.status as Parameters<typeof factsToCatchUp>[0], progress)) {
@@ -172,6 +174,13 @@ async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date):
   return outcome;
 }
 
+/** Why a payout's transfer is not moving, as the payout shows it (the SQL filter of advancePayouts says the same). */
+function waitReasonOf(transfer: { lastError: string; isShortOfFunds: boolean }): string {
+  return (transfer.isShortOfFunds ? `${SHORT_OF_FUNDS_PREFIX}${transfer.lastError}` : transfer.lastError).slice(0, 500);
+}
+
+const SHORT_OF_FUNDS_PREFIX = "the hot wallet cannot cover it yet: ";
+
 /**
  * The current attempt's transfer was refused or died without moving anything: the payout
  * waits and tries again — without limit while the hot wallet lacks the funds, up to
@@ -179,7 +188,7 @@ async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date):
  */
 async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastError: string; isShortOfFunds: boolean }, now: Date): Promise<Advance> {
   const failedAttempts = payout.failedAttempts + (transfer.isShortOfFunds ? 0 : 1);
-  const reason = transfer.isShortOfFunds ? `the hot wallet cannot cover it yet: ${transfer.lastError}` : transfer.lastError || "the transfer was refused";
+  const reason = waitReasonOf(transfer) || "the transfer was refused";
   if (failedAttempts >= MAX_FAILED_ATTEMPTS) {
     await applyPayoutFact(tx, payout, { kind: "transfer_gave_up" }, now, { failedAttempts, waitReason: reason.slice(0, 500) });
     log.error("payout failed after repeated refusals; its reserve is released", { payoutId: payout.id, reason });

@@ -227,25 +227,28 @@ describe("payouts on litesvm", () => {
     expect(waiting.wait_reason).toMatch(/insufficient SOL/);
     expect(lamportsOf(chain, recipient)).toBe(0n);
     expect(await chain.listSignatures(hot, -1)).toEqual([]); // nothing was sent
+    // Nothing was signed: the transfer stays planned until its backoff is over.
     const refused = await transfersOf(payout.uuid);
-    expect(refused.map((row) => [row.status, row.isShortOfFunds, row.txid])).toEqual([["failed", true, null]]);
+    expect(refused.map((row) => [row.status, row.isShortOfFunds, row.txid])).toEqual([["planned", true, null]]);
+    const tries = refused[0].attempts;
 
-    // Before its backoff is over, another pass leaves it waiting.
+    // Before its backoff is over, another pass leaves it waiting, untried.
     await pass();
-    expect(await transfersOf(payout.uuid)).toHaveLength(1);
+    expect((await transfersOf(payout.uuid)).map((row) => row.attempts)).toEqual([tries]);
 
     chain.airdrop(hot, 2n * SOL);
     const hotBefore = lamportsOf(chain, hot);
-    await getTestDb().payout.update({ where: { id: payout.uuid }, data: { nextAttemptAt: new Date(0) } });
+    await getTestDb().outgoingTransfer.updateMany({ where: { reference: { startsWith: `payout:${payout.uuid}:` } }, data: { retryAt: new Date(0) } });
     for (let round = 0; round < 3; round++) await pass();
 
     const info = await expectPaid(merchant, payout.uuid);
+    // The same transfer went out once funded: one row for the whole wait.
     const transfers = await transfersOf(payout.uuid);
-    expect(transfers.map((row) => row.status)).toEqual(["failed", "confirmed"]);
-    expect(transfers[1]).toMatchObject({ fromAddress: hot, toAddress: recipient, txid: info.txid });
+    expect(transfers.map((row) => row.status)).toEqual(["confirmed"]);
+    expect(transfers[0]).toMatchObject({ fromAddress: hot, toAddress: recipient, txid: info.txid, isShortOfFunds: false, retryAt: null });
     expect(await chain.listSignatures(recipient, -1)).toEqual([expect.objectContaining({ signature: info.txid })]);
     expect(lamportsOf(chain, recipient)).toBe(minor("0.05", "SOL"));
-    expect(hotBefore - lamportsOf(chain, hot)).toBe(minor("0.05", "SOL") + BigInt(transfers[1].feeMinor!.toFixed()));
+    expect(hotBefore - lamportsOf(chain, hot)).toBe(minor("0.05", "SOL") + BigInt(transfers[0].feeMinor!.toFixed()));
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
