@@ -101,26 +101,31 @@ export function invoiceSettledJournal(input: { invoiceId: string; settlement: nu
 
 /**
  * A partner's share of a payment moved towards what it should be after a refund, a failed
- * refund or a reorganisation: `held` more (from the merchant's available, positive) or less
- * (back to it, negative); `clawedBack` taken from a partner it was released to — from its
- * available as far as that reaches, the rest as the partner's debt — back to the merchant.
+ * refund or a reorganisation: `hold` more (from the merchant's available), `unhold` less (back to
+ * the merchant: to available, or to maturing while the payment's own funds still mature);
+ * `clawedBack` taken from a partner it was released to — from its available as far as that
+ * reaches, the rest as the partner's debt — back to the merchant's available.
  */
 export function splitShareAdjustedJournal(input: {
   reference: string;
   merchantId: string;
   partnerMerchantId: string | null;
   asset: string;
-  held: bigint;
+  hold: bigint;
+  unhold: bigint;
+  unheldTo: "available" | "maturing";
   clawedBack: { fromAvailable: bigint; asDebt: bigint };
 }): Journal {
   const { fromAvailable, asDebt } = input.clawedBack;
-  if (fromAvailable < 0n || asDebt < 0n || (fromAvailable + asDebt > 0n && !input.partnerMerchantId)) throw new RangeError(`split move ${input.reference} claws back from no partner`);
+  if (input.hold < 0n || input.unhold < 0n || fromAvailable < 0n || asDebt < 0n) throw new RangeError(`split move ${input.reference} has a negative part`);
+  if (fromAvailable + asDebt > 0n && !input.partnerMerchantId) throw new RangeError(`split move ${input.reference} claws back from no partner`);
   const postings: Posting[] = [];
   const add = (owner: string, bucket: Bucket, amount: bigint) => {
     if (amount !== 0n) postings.push({ account: { owner, asset: input.asset, bucket }, amount });
   };
-  add(input.merchantId, "split_held", input.held);
-  add(input.merchantId, "available", fromAvailable + asDebt - input.held);
+  add(input.merchantId, "split_held", input.hold - input.unhold);
+  add(input.merchantId, "available", fromAvailable + asDebt - input.hold + (input.unheldTo === "available" ? input.unhold : 0n));
+  add(input.merchantId, "maturing", input.unheldTo === "maturing" ? input.unhold : 0n);
   if (input.partnerMerchantId) {
     add(input.partnerMerchantId, "available", -fromAvailable);
     add(input.partnerMerchantId, "debt", -asDebt);

@@ -140,13 +140,15 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
 }
 
 /**
- * Credited funds start maturing; with a zero hold they mature in the same transaction.
+ * Credited funds start maturing; with a zero hold they mature in the same transaction. A lot of
+ * nothing is kept while it matures (split shares took the whole credit): what a refund makes a
+ * share give back during the hold matures with it.
  */
 async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: string; amount: bigint; reference: string }, deps: EvaluationDeps, now: Date) {
-  if (lot.amount <= 0n) return;
+  const isMatureNow = deps.maturityHoldSeconds === 0;
+  if (lot.amount < 0n || (lot.amount === 0n && isMatureNow)) return;
   const id = randomUUID();
   const maturesAt = new Date(now.getTime() + deps.maturityHoldSeconds * 1000);
-  const isMatureNow = deps.maturityHoldSeconds === 0;
   await tx.maturityLot.create({
     data: { id, merchantId: lot.merchantId, asset: lot.asset, amount: lot.amount.toString(), maturesAt, maturedAt: isMatureNow ? now : null, reference: lot.reference, createdAt: now },
   });

@@ -77,14 +77,17 @@ async function clawBackSettlement(
   // The invoice's own funds still maturing go first (their lots shrink), then available.
   // Locked, and re-read after any wait: a lot the maturity job made available meanwhile is no
   // longer maturing, and its share comes from available instead.
-  const lots = await tx.$queryRaw<{ id: string; amount: string }[]>`
+  const lockLots = () => tx.$queryRaw<{ id: string; amount: string }[]>`
     SELECT id::text AS id, amount::text AS amount FROM maturity_lots
     WHERE merchant_id = ${invoice.merchantId}::uuid AND asset = ${asset} AND matured_at IS NULL AND reference LIKE ${`invoice:${invoice.id}:settle:%`}
     ORDER BY created_at DESC FOR UPDATE`;
-  // Partners' split shares of what vanished are taken back first (into the merchant's available,
-  // from a partner it was released to), so the merchant's part below covers the whole. After the
-  // lots' locks, as the maturity job takes a lot's lock before the merchant's accounts.
+  await lockLots();
+  // Partners' split shares of what vanished are taken back first (into the merchant's maturing or
+  // available, from a partner it was released to), so the merchant's part below covers the whole.
+  // After the lots' locks, as the maturity job takes a lot's lock before the merchant's accounts;
+  // the lots are read again after it, as it may have grown one.
   await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: -share, funding: { kind: "available" } }, now);
+  const lots = await lockLots();
   let fromMaturing = 0n;
   for (const lot of lots) {
     const take = clamp(share - fromMaturing, 0n, BigInt(lot.amount));

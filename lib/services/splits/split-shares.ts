@@ -107,10 +107,15 @@ export async function moveSplitShares(
   const { merchantId, asset } = shares[0];
   let room: bigint;
   let releaseAt: Date | undefined;
+  let maturingLot: { id: string } | null = null;
   if (input.funding.kind === "settlement") {
     room = input.funding.netMinor;
     releaseAt = await shareReleaseAt(tx, input.funding.settings, merchantId, now);
   } else {
+    // The payment's funds still maturing (its newest unmatured lot) take back what a share gives
+    // up, so a refund cannot spend them before the hold ends. The lot first, as the maturity job
+    // takes a lot before the merchant's accounts.
+    maturingLot = await lockMaturingLot(tx, { invoiceId: input.invoiceId, merchantId, asset });
     await lockSplitAccounts(tx, shares, now);
     room = await balanceOf(tx, { owner: merchantId, asset, bucket: "available" });
   }
@@ -128,7 +133,7 @@ export async function moveSplitShares(
       room -= moves.hold;
       heldFromSettlement += moves.hold;
     } else {
-      room += moves.unhold + moves.clawBack - moves.hold;
+      room += (maturingLot ? 0n : moves.unhold) + moves.clawBack - moves.hold;
     }
     // Growth funded by a settlement is posted in the settlement's own journal; everything else here.
     const isPosted = heldFromAvailable + moves.unhold + moves.clawBack > 0n;
@@ -142,11 +147,14 @@ export async function moveSplitShares(
           merchantId,
           partnerMerchantId: share.partnerMerchantId,
           asset,
-          held: heldFromAvailable - moves.unhold,
+          hold: heldFromAvailable,
+          unhold: moves.unhold,
+          unheldTo: maturingLot ? "maturing" : "available",
           clawedBack: { fromAvailable, asDebt: moves.clawBack - fromAvailable },
         }),
         now,
       );
+      if (maturingLot && moves.unhold > 0n) await tx.maturityLot.update({ where: { id: maturingLot.id }, data: { amount: { increment: moves.unhold.toString() } } });
     }
     const after = applyShareMoves(amounts, moves);
     await tx.splitShare.update({
@@ -174,6 +182,15 @@ export async function lockPaymentShares(tx: Tx, invoiceId: string, now: Date): P
   const shares = await tx.splitShare.findMany({ where: { invoiceId } });
   await lockSplitAccounts(tx, shares, now);
   return shares;
+}
+
+/** The newest lot of a payment's settlements still maturing, locked; null when all matured. */
+async function lockMaturingLot(tx: Tx, payment: { invoiceId: string; merchantId: string; asset: string }): Promise<{ id: string } | null> {
+  const [lot] = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text AS id FROM maturity_lots
+    WHERE merchant_id = ${payment.merchantId}::uuid AND asset = ${payment.asset} AND matured_at IS NULL AND reference LIKE ${`invoice:${payment.invoiceId}:settle:%`}
+    ORDER BY created_at DESC LIMIT 1 FOR UPDATE`;
+  return lot ?? null;
 }
 
 /** What the live refunds of a payment take back of it, in its minor units. */

@@ -10,6 +10,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { releaseDueSplitShares } from "./split-shares";
+import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { randomBytes } from "node:crypto";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
@@ -180,6 +181,32 @@ describe("split shares", () => {
     // Only the other payment's share reaches the partner.
     expect((await balanceOf(partner)).available).toBe(toMinor((await sharesOf(funding.uuid))[0].releasedMinor));
     expect(toMinor((await sharesOf(funding.uuid))[0].releasedMinor)).toBeGreaterThan(0n);
+    await expectCleanLedger();
+  });
+
+  it("gives a share shrunk during the maturity hold back to maturing funds: a refund cannot spend them early", async () => {
+    const deps = makeTestDeps({}, { GATEWAY_MATURITY_HOLD_SECONDS: "3600" });
+    const merchant = await makeMerchant();
+    const partner = await makeMerchant();
+    await callSigned("/v1/split/rule", { percent: 100, merchant_id: partner.merchantId }, merchant, { deps });
+    await callSigned("/v1/refund/fee-config/set", { payer: "customer" }, merchant, { deps });
+    const invoice = (await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant, { deps })).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant, { deps });
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant, { deps });
+    const held = toMinor((await sharesOf(invoice.uuid))[0].heldMinor);
+    expect(await balanceOf(merchant)).toMatchObject({ available: 0n, splitHeld: held });
+
+    const early = await callSigned("/v1/payment/refund", { uuid: invoice.uuid, amount: "10", address: REFUND_ADDRESS }, merchant, { deps });
+    expect([early.status, early.body.error.code]).toEqual([409, "payout.funds_maturing"]);
+    expect(toMinor((await sharesOf(invoice.uuid))[0].heldMinor)).toBe(held);
+
+    // Once the payment's funds have matured, the same refund goes through, paid by the shrunk share.
+    // This merchant's hold ends (other tests' lots keep theirs).
+    await getTestDb().maturityLot.updateMany({ where: { merchantId: merchant.merchantId }, data: { maturesAt: new Date(Date.now() - 1000) } });
+    await matureDueLots(getTestDb(), new Date());
+    const later = await callSigned("/v1/payment/refund", { uuid: invoice.uuid, amount: "10", address: REFUND_ADDRESS }, merchant, { deps });
+    expect(later.status).toBe(200);
+    expect(toMinor((await sharesOf(invoice.uuid))[0].heldMinor)).toBe(held - 10_000_000n);
     await expectCleanLedger();
   });
 
