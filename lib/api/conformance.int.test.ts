@@ -43,6 +43,7 @@ const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<ob
     },
     isSameOnFreshKey: true,
   },
+  "/v1/payment/link": { body: async () => ({ title: "Conformance", amount_mode: "fixed", currency: "USD", amount: "10.00" }) },
   "/v1/split/rule": { body: async () => ({ percent: 1.5, address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", network: "tron", note: "conformance" }) },
 };
 

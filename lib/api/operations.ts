@@ -17,6 +17,7 @@ import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymen
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
 import { batchInfoOp, createPaymentBatchOp, createPayoutBatchOp, createRefundBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
+import { checkoutPaymentLinkOp, createPaymentLinkOp, getPublicLinkOp, listPaymentLinksOp, paymentLinkInfoOp, togglePaymentLinkOp } from "./ops/payments/payment-link-ops";
 import { sandboxDepositOp, sandboxExpireOp, sandboxMineOp } from "./ops/sandbox/sandbox-ops";
 import {
   approvePayoutOp,
@@ -63,6 +64,14 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/batch/info", auth: signed(UNIFIED_AND_SPLIT), idempotent: false, envelope: "standard", operation: batchInfoOp },
   { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
   { method: "POST", path: "/v1/payment/accepted/set", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: setAcceptedOp },
+
+  // Payment links
+  { method: "POST", path: "/v1/payment/link", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentLinkOp },
+  { method: "POST", path: "/v1/payment/link/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listPaymentLinksOp },
+  { method: "POST", path: "/v1/payment/link/info", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentLinkInfoOp },
+  { method: "POST", path: "/v1/payment/link/toggle", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: togglePaymentLinkOp },
+  { method: "GET", path: "/v1/link/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getPublicLinkOp },
+  { method: "POST", path: "/v1/link/{id}/checkout", auth: PUBLIC, idempotent: false, envelope: "standard", operation: checkoutPaymentLinkOp },
 
   // Refunds
   { method: "POST", path: "/v1/payment/refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundOp },

@@ -103,6 +103,8 @@ export interface CreateInvoiceOptions {
   invoiceId?: string;
   /** Runs last inside the creating transaction, with the invoice answered: the caller's own writes commit with it. */
   onWritten?: (tx: Tx, invoice: Invoice) => Promise<void>;
+  /** The payment link a buyer checked it out from. */
+  paymentLinkId?: string;
 }
 
 export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
@@ -187,6 +189,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       data: {
         id,
         merchantId,
+        paymentLinkId: options.paymentLinkId ?? null,
         orderId: orderId ?? null,
         status: target.kind === "fixed" ? "check" : "select",
         priceCurrency: pricing.symbol,

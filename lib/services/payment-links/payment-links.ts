@@ -1,0 +1,281 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { Invoice, PaymentLink } from "@/generated/prisma/client";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import { findNetwork, findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { AppError, type InputSpec } from "@/lib/errors";
+import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+
+export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "paymentLinksEnabled" | "publicBaseUrl"> };
+
+export const AMOUNT_MODES = ["fixed", "open", "range"] as const;
+export type AmountMode = (typeof AMOUNT_MODES)[number];
+
+const httpUrl = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(2048).optional());
+
+/** Designed: POST /v1/payment/link — the body. */
+export const createPaymentLinkSchema = z.object({
+  title: z.string(),
+  description: optionalText,
+  amount_mode: z.string(),
+  currency: z.string(),
+  amount: optionalText,
+  amount_min: optionalText,
+  amount_max: optionalText,
+  pinned_currency: optionalText,
+  pinned_network: optionalText,
+  expires_at: optionalText,
+  url_callback: httpUrl,
+  url_return: httpUrl,
+  url_success: httpUrl,
+});
+
+export const CREATE_PAYMENT_LINK_INPUT: InputSpec<typeof createPaymentLinkSchema> = {
+  schema: createPaymentLinkSchema,
+  invalidBody: "paylink.bad_request",
+  fieldErrors: {
+    title: "paylink.bad_title",
+    amount_mode: "paylink.bad_mode",
+    currency: "paylink.unknown_currency",
+    amount: "paylink.not_positive",
+    amount_min: "paylink.not_positive",
+    amount_max: "paylink.not_positive",
+    expires_at: "paylink.bad_expiry",
+    url_callback: "paylink.bad_url",
+    url_return: "paylink.bad_url",
+    url_success: "paylink.bad_url",
+  },
+};
+
+const MAX_TITLE = 200;
+const MAX_DESCRIPTION = 2000;
+
+/**
+ * Designed: POST /v1/payment/link. A title, an amount mode with its amounts in the price
+ * currency (checked against its decimals), an optional settlement coin and network every
+ * checkout uses, an optional expiry and the URLs the created invoices carry.
+ */
+export async function createPaymentLink(deps: PaymentLinkDeps, merchantId: string, input: z.output<typeof createPaymentLinkSchema>): Promise<PaymentLink> {
+  assertLinksEnabled(deps);
+  const title = input.title.trim();
+  if (title === "" || title.length > MAX_TITLE) throw new AppError("paylink.bad_title");
+  const description = input.description ?? "";
+  if (description.length > MAX_DESCRIPTION) throw new AppError("paylink.bad_description");
+  if (!(AMOUNT_MODES as readonly string[]).includes(input.amount_mode)) throw new AppError("paylink.bad_mode");
+  const mode = input.amount_mode as AmountMode;
+  const pricing = findPricingCurrency(normalizeSymbol(input.currency));
+  if (!pricing) throw new AppError("paylink.unknown_currency", `${input.currency} is not a price currency.`);
+
+  const amountOf = (value: string | undefined, field: string): string | null => {
+    if (value === undefined) return null;
+    const minor = parseAmount(value, pricing.decimals);
+    if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `${field} must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
+    return formatAmount(minor, pricing.decimals);
+  };
+  const fixed = amountOf(input.amount, "amount");
+  const min = amountOf(input.amount_min, "amount_min");
+  const max = amountOf(input.amount_max, "amount_max");
+  if (mode === "fixed" && (fixed === null || min !== null || max !== null)) throw new AppError("paylink.amount_required", "A fixed link takes amount, and no amount_min or amount_max.");
+  if (mode !== "fixed" && fixed !== null) throw new AppError("paylink.bad_mode", `amount is for fixed links; an ${mode} link takes amount_min and amount_max.`);
+  if (mode === "range" && min === null && max === null) throw new AppError("paylink.amount_required", "A range link takes amount_min, amount_max or both.");
+  if (min !== null && max !== null && parseAmount(min, pricing.decimals)! > parseAmount(max, pricing.decimals)!) throw new AppError("paylink.bad_range");
+
+  const pinned = pinnedMethod(input.pinned_currency, input.pinned_network);
+  let expiresAt: Date | null = null;
+  if (input.expires_at !== undefined) {
+    expiresAt = new Date(input.expires_at);
+    if (Number.isNaN(expiresAt.getTime()) || expiresAt <= deps.now()) throw new AppError("paylink.bad_expiry", "expires_at must be an RFC 3339 time in the future.");
+  }
+  const urlCallback = await vetCallback(deps, input.url_callback);
+  for (const url of [input.url_return, input.url_success]) {
+    if (url !== undefined && !(/^https?:\/\/\S+$/i.test(url) && URL.canParse(url))) throw new AppError("paylink.bad_url");
+  }
+  const now = deps.now();
+  return deps.db.paymentLink.create({
+    data: {
+      id: randomUUID(),
+      merchantId,
+      title,
+      description,
+      amountMode: mode,
+      currency: pricing.symbol,
+      amountFixed: fixed,
+      amountMin: min,
+      amountMax: max,
+      pinnedCurrency: pinned.currency,
+      pinnedNetwork: pinned.network,
+      urlCallback: urlCallback ?? null,
+      urlReturn: input.url_return ?? null,
+      urlSuccess: input.url_success ?? null,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+}
+
+/** A pinned coin and network, each optional, checked against the catalogue (a coin with a network must be carried there). */
+function pinnedMethod(currencyInput: string | undefined, networkInput: string | undefined): { currency: string | null; network: string | null } {
+  const currency = currencyInput === undefined ? null : normalizeSymbol(currencyInput);
+  const network = networkInput === undefined ? null : normalizeNetworkId(networkInput);
+  if (currency !== null && !isSettlementSymbol(currency)) throw new AppError("paylink.unknown_currency", `${currencyInput} is not a settlement coin.`);
+  if (network !== null && !findNetwork(network)) throw new AppError("payment.unsupported_network", `${networkInput} is not a network of the catalogue.`);
+  if (currency !== null && network !== null && !findSettlementAsset(currency, network)) throw new AppError("payment.unsupported_network", `${currency} is not carried on ${network}.`);
+  return { currency, network };
+}
+
+async function vetCallback(deps: PaymentLinkDeps, url: string | undefined): Promise<string | undefined> {
+  if (url === undefined) return undefined;
+  try {
+    return (await vetOutboundUrl(url, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw new AppError("paylink.bad_url", `url_callback: ${error.message}.`);
+    throw error;
+  }
+}
+
+/** Designed: the management object (create, list, info, toggle). */
+export function toPaymentLinkObject(link: PaymentLink, publicBaseUrl: string, now: Date) {
+  return {
+    link_id: link.id,
+    url: checkoutPageUrl(publicBaseUrl, link.id),
+    title: link.title,
+    description: link.description,
+    amount_mode: link.amountMode,
+    currency: link.currency,
+    ...(link.amountFixed !== null ? { amount_fixed: link.amountFixed } : {}),
+    ...(link.amountMin !== null ? { amount_min: link.amountMin } : {}),
+    ...(link.amountMax !== null ? { amount_max: link.amountMax } : {}),
+    ...(link.pinnedCurrency !== null ? { pinned_currency: link.pinnedCurrency } : {}),
+    ...(link.pinnedNetwork !== null ? { pinned_network: link.pinnedNetwork } : {}),
+    is_active: link.isActive,
+    is_expired: isExpired(link, now),
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    url_callback: link.urlCallback ?? "",
+    url_return: link.urlReturn ?? "",
+    url_success: link.urlSuccess ?? "",
+    created_at: link.createdAt.toISOString(),
+    updated_at: link.updatedAt.toISOString(),
+  };
+}
+
+/** spec: Public payment-link card — nothing about the merchant. */
+export function toPublicLinkCard(link: PaymentLink) {
+  return {
+    link_id: link.id,
+    title: link.title,
+    description: link.description,
+    amount_mode: link.amountMode,
+    currency: link.currency,
+    ...(link.amountMode === "fixed" ? { amount_fixed: link.amountFixed! } : {}),
+    ...(link.amountMin !== null ? { amount_min: link.amountMin } : {}),
+    ...(link.amountMax !== null ? { amount_max: link.amountMax } : {}),
+    ...(link.pinnedCurrency !== null ? { pinned_currency: link.pinnedCurrency } : {}),
+    ...(link.pinnedNetwork !== null ? { pinned_network: link.pinnedNetwork } : {}),
+  };
+}
+
+/** The buyer's checkout page of a link: `{pay_url}/link/{id}`. */
+export function checkoutPageUrl(publicBaseUrl: string, linkId: string): string {
+  return `${publicBaseUrl}/pay/link/${linkId}`;
+}
+
+function isExpired(link: Pick<PaymentLink, "expiresAt">, now: Date): boolean {
+  return link.expiresAt !== null && link.expiresAt <= now;
+}
+
+/** A merchant's link by id: `paylink.bad_id` for a malformed one, `paylink.not_found` for a missing one or another merchant's. */
+export async function getMerchantPaymentLinkOrThrow(deps: PaymentLinkDeps, merchantId: string, linkId: string): Promise<PaymentLink> {
+  assertLinksEnabled(deps);
+  if (!isUuid(linkId)) throw new AppError("paylink.bad_id");
+  const link = await deps.db.paymentLink.findFirst({ where: { id: linkId.toLowerCase(), merchantId } });
+  if (!link) throw new AppError("paylink.not_found");
+  return link;
+}
+
+/** Designed: POST /v1/payment/link/list — newest first, keyset-paginated. */
+export async function listPaymentLinks(deps: PaymentLinkDeps, merchantId: string, page: { limit: number; cursor?: string }) {
+  assertLinksEnabled(deps);
+  const position = page.cursor ? decodeCursor(page.cursor, "paylink.bad_cursor") : null;
+  const rows = await deps.db.paymentLink.findMany({ where: { merchantId, ...after(position) }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
+  const items = rows.slice(0, page.limit);
+  return { items, nextCursor: rows.length > page.limit ? encodeCursor(items[items.length - 1]) : null };
+}
+
+/** Designed: POST /v1/payment/link/toggle — enables or disables (`is_active`; omitted, flips). Invoices already made stay payable. */
+export async function togglePaymentLink(deps: PaymentLinkDeps, merchantId: string, input: { link_id: string; is_active?: boolean }): Promise<PaymentLink> {
+  const link = await getMerchantPaymentLinkOrThrow(deps, merchantId, input.link_id);
+  return deps.db.paymentLink.update({ where: { id: link.id }, data: { isActive: input.is_active ?? !link.isActive, updatedAt: deps.now() } });
+}
+
+/** spec: GET /v1/link/{id} — a link anyone may open: enabled and not expired; otherwise not found. */
+export async function openPublicLink(deps: PaymentLinkDeps, linkId: string): Promise<PaymentLink> {
+  assertLinksEnabled(deps);
+  if (!isUuid(linkId)) throw new AppError("paylink.bad_id");
+  const link = await deps.db.paymentLink.findUnique({ where: { id: linkId.toLowerCase() } });
+  if (!link || !link.isActive || isExpired(link, deps.now())) throw new AppError("paylink.not_found");
+  return link;
+}
+
+/** spec: POST /v1/link/{id}/checkout — the body. */
+export const checkoutSchema = z.object({
+  amount: optionalText,
+  currency: optionalText,
+  network: optionalText,
+  payer_email: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional()),
+});
+
+export const CHECKOUT_INPUT: InputSpec<typeof checkoutSchema> = {
+  schema: checkoutSchema,
+  invalidBody: "paylink.bad_request",
+  fieldErrors: { amount: "paylink.not_positive", currency: "paylink.unknown_currency", network: "payment.unsupported_network", payer_email: "email.bad_address" },
+};
+
+/**
+ * spec: POST /v1/link/{id}/checkout. Every call a new invoice of the link's merchant: the fixed
+ * amount, or the buyer's within the link's limits; the pinned coin and network win over the
+ * buyer's; nothing pinned or chosen gives a currency-agnostic invoice the buyer picks a coin for.
+ */
+export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string, input: z.output<typeof checkoutSchema>): Promise<Invoice> {
+  const link = await openPublicLink(deps, linkId);
+  const pricing = findPricingCurrency(link.currency)!;
+  let amount: string;
+  if (link.amountMode === "fixed") {
+    amount = link.amountFixed!;
+  } else {
+    if (input.amount === undefined) throw new AppError("paylink.amount_required");
+    const minor = parseAmount(input.amount, pricing.decimals);
+    if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `amount must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
+    if (link.amountMin !== null && minor < parseAmount(link.amountMin, pricing.decimals)!) throw new AppError("paylink.below_min", `The amount is below ${link.amountMin} ${link.currency}.`);
+    if (link.amountMax !== null && minor > parseAmount(link.amountMax, pricing.decimals)!) throw new AppError("paylink.above_max", `The amount is above ${link.amountMax} ${link.currency}.`);
+    amount = formatAmount(minor, pricing.decimals);
+  }
+  const chosenCurrency = link.pinnedCurrency ?? (input.currency === undefined ? undefined : normalizeSymbol(input.currency));
+  if (chosenCurrency !== undefined && !isSettlementSymbol(chosenCurrency)) throw new AppError("paylink.unknown_currency", `${input.currency} is not a settlement coin.`);
+  const network = link.pinnedNetwork ?? input.network;
+  return createInvoice(
+    deps,
+    link.merchantId,
+    {
+      amount,
+      currency: link.currency,
+      ...(chosenCurrency !== undefined ? { to_currency: chosenCurrency } : {}),
+      ...(network !== undefined ? { network } : {}),
+      ...(input.payer_email !== undefined ? { payer_email: input.payer_email } : {}),
+      ...(link.urlCallback ? { url_callback: link.urlCallback } : {}),
+      ...(link.urlReturn ? { url_return: link.urlReturn } : {}),
+      ...(link.urlSuccess ? { url_success: link.urlSuccess } : {}),
+    },
+    { paymentLinkId: link.id },
+  );
+}
+
+function assertLinksEnabled(deps: { config: Pick<GatewayConfig, "paymentLinksEnabled"> }): void {
+  if (!deps.config.paymentLinksEnabled) throw new AppError("paylink.disabled");
+}
