@@ -2,16 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import bs58 from "bs58";
 import { beforeEach, describe, expect, it } from "vitest";
 import { Keypair, PublicKey, SystemProgram, VersionedTransaction } from "@solana/web3.js";
-import {
-  AccountLayout,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
-  createTransferCheckedInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { address } from "@solana/kit";
 import { deriveEd25519DepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { deriveSlip10Ed25519 } from "@/lib/chains/addresses/slip10";
@@ -20,6 +11,7 @@ import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/lite
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { createSolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
+import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { withSending } from "@/lib/chains/testing/with-sending";
 
 const TEST_MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -47,28 +39,11 @@ async function createWorld(): Promise<World> {
   const chain = createLiteSvmAccess();
   const payer = Keypair.generate();
   chain.airdrop(payer.publicKey.toBase58(), 100n * SOL);
-  const mintKeypair = Keypair.generate();
-  const rent = chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
-  await chain.sendInstructions(
-    [
-      SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mintKeypair.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-      createInitializeMint2Instruction(mintKeypair.publicKey, 6, payer.publicKey, null),
-    ],
-    [payer, mintKeypair],
-  );
-  const mint = mintKeypair.publicKey;
-  await mintTokens(chain, payer, mint, payer.publicKey, 1_000n * USDT);
+  const mint = await deployTestMint(chain, payer, 6);
+  await mintTestTokens(chain, payer, mint, payer.publicKey, 1_000n * USDT);
   // Each call builds a new adapter instance, as a restarted watcher would.
   const adapter = () => createSolanaAdapter({ access: chain, watchedOwners: async () => [OWNER_0, OWNER_1], mints: { USDT: mint.toBase58() } });
   return { chain, payer, mint, adapter };
-}
-
-async function mintTokens(chain: LiteSvmChain, authority: Keypair, mint: PublicKey, owner: PublicKey, amount: bigint): Promise<void> {
-  const ata = getAssociatedTokenAddressSync(mint, owner, true);
-  await chain.sendInstructions(
-    [createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, owner, mint), createMintToInstruction(mint, ata, authority.publicKey, amount)],
-    [authority],
-  );
 }
 
 /** Sends `amount` of the test token from the payer to `owner`'s ATA (created in the same transaction). */
@@ -91,11 +66,6 @@ async function depositSol(world: World, owner: string, amount: bigint): Promise<
 
 function lamportsOf(chain: LiteSvmChain, account: string): bigint {
   return chain.svm.getBalance(address(account)) ?? 0n;
-}
-
-function tokensOf(chain: LiteSvmChain, mint: PublicKey, owner: string): bigint {
-  const account = chain.svm.getAccount(address(getAssociatedTokenAddressSync(mint, new PublicKey(owner), true).toBase58()));
-  return account.exists ? AccountLayout.decode(account.data).amount : 0n;
 }
 
 function keyOf(transfer: ObservedTransfer): string {
@@ -150,16 +120,8 @@ describe("Solana adapter on litesvm: deposits", () => {
   it("ignores tokens of another mint, even in the owner's ATA for that mint", async () => {
     const adapter = world.adapter();
     const cursor = (await adapter.getTip()).height;
-    const otherMint = Keypair.generate();
-    const rent = world.chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
-    await world.chain.sendInstructions(
-      [
-        SystemProgram.createAccount({ fromPubkey: world.payer.publicKey, newAccountPubkey: otherMint.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-        createInitializeMint2Instruction(otherMint.publicKey, 6, world.payer.publicKey, null),
-      ],
-      [world.payer, otherMint],
-    );
-    await mintTokens(world.chain, world.payer, otherMint.publicKey, new PublicKey(OWNER_0), 5n * USDT);
+    const otherMint = await deployTestMint(world.chain, world.payer, 6);
+    await mintTestTokens(world.chain, world.payer, otherMint, new PublicKey(OWNER_0), 5n * USDT);
     expect(await adapter.scanTransfers({ afterHeight: cursor })).toEqual([]);
   });
 
@@ -195,7 +157,7 @@ describe("Solana sender on litesvm: payouts", () => {
   beforeEach(async () => {
     world = await createWorld();
     world.chain.airdrop(hot.address, 10n * SOL);
-    await mintTokens(world.chain, world.payer, world.mint, new PublicKey(hot.address), 100n * USDT);
+    await mintTestTokens(world.chain, world.payer, world.mint, new PublicKey(hot.address), 100n * USDT);
   });
 
   function sender(access: SolanaAccess = world.chain) {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { deriveAccountXpubs, deriveDepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { ChainError, type ObservedTransfer } from "@/lib/chains/types";
 import { createTronAdapter, TRON_GENESIS_BLOCK_IDS } from "@/lib/chains/tron/tron-adapter";
-import { bytesToHex } from "@/lib/chains/tron/tron-encoding";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
 import { createRecordedConversation, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
+import { bytesField, transferRawHex, varintField } from "@/lib/chains/tron/testing/protobuf-writer";
 
 // The recorded chain (fixtures/getblockbylimitnext-*.json): blocks 78 861 101 … 78 861 104, tip 78 861 104.
 const CURSOR = 78_861_100;
@@ -253,19 +253,5 @@ describe("identify", () => {
 
 /** A `Transaction.raw` holding one TransferContract, encoded by hand (for amounts TronWeb cannot take exactly). */
 function encodeTransferRaw(ownerHex: string, toHex: string, amount: bigint): string {
-  const varint = (value: bigint): string => {
-    let text = "";
-    let rest = value;
-    do {
-      const byte = Number(rest & 0x7fn);
-      rest >>= 7n;
-      text += (rest > 0n ? byte | 0x80 : byte).toString(16).padStart(2, "0");
-    } while (rest > 0n);
-    return text;
-  };
-  const bytesField = (number: number, hex: string): string => varint(BigInt((number << 3) | 2)) + varint(BigInt(hex.length / 2)) + hex;
-  const transfer = bytesField(1, ownerHex) + bytesField(2, toHex) + varint(3n << 3n) + varint(amount);
-  const typeUrl = bytesToHex(new TextEncoder().encode("type.googleapis.com/protocol.TransferContract"));
-  const contract = varint(1n << 3n) + varint(1n) + bytesField(2, bytesField(1, typeUrl) + bytesField(2, transfer));
-  return bytesField(1, "531d") + bytesField(4, "ec7ec6e7c33456cc") + varint(8n << 3n) + varint(1_767_246_285_000n) + bytesField(11, contract);
+  return transferRawHex(bytesField(1, ownerHex) + bytesField(2, toHex) + varintField(3, amount));
 }

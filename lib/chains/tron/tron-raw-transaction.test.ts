@@ -10,6 +10,7 @@ import {
 } from "@/lib/chains/tron/tron-raw-transaction";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
 import { readFixtureJson } from "@/lib/chains/tron/tron-recorded-conversation";
+import { bytesField, transferRawHex, varintField } from "@/lib/chains/tron/testing/protobuf-writer";
 
 interface TransactionJson {
   txID: string;
@@ -24,27 +25,12 @@ interface TransactionJson {
   raw_data_hex: string;
 }
 
-// Minimal protobuf writer, to build malformed raw data by hand.
-function varint(value: bigint): string {
-  let text = "";
-  let rest = BigInt.asUintN(64, value);
-  do {
-    const byte = Number(rest & 0x7fn);
-    rest >>= 7n;
-    text += (rest > 0n ? byte | 0x80 : byte).toString(16).padStart(2, "0");
-  } while (rest > 0n);
-  return text;
-}
-const bytesField = (number: number, hex: string): string => varint(BigInt((number << 3) | 2)) + varint(BigInt(hex.length / 2)) + hex;
-const varintField = (number: number, value: bigint): string => varint(BigInt(number << 3)) + varint(value);
-const utf8 = (text: string): string => bytesToHex(new TextEncoder().encode(text));
 const OWNER = "41" + "11".repeat(20);
 const TO = "41" + "22".repeat(20);
 const OTHER = "41" + "33".repeat(20);
 
 function rawWithTransfer(transferValue: string, extra = ""): Uint8Array {
-  const contract = varintField(1, 1n) + bytesField(2, bytesField(1, utf8(TRANSFER_CONTRACT_TYPE_URL)) + bytesField(2, transferValue));
-  return hexToBytes(bytesField(1, "531d") + bytesField(4, "ec7ec6e7c33456cc") + varintField(8, 1_767_246_285_000n) + bytesField(11, contract) + extra);
+  return hexToBytes(transferRawHex(transferValue, extra));
 }
 
 describe("decodeRawTransaction on real java-tron captures (documentation examples, Nile)", () => {

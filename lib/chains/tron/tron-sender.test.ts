@@ -10,6 +10,7 @@ import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type Record
 import { createTronSender } from "@/lib/chains/tron/tron-sender";
 import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
+import { bytesField, transferRawHex, varintField } from "@/lib/chains/tron/testing/protobuf-writer";
 
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
 
@@ -85,19 +86,6 @@ function reencoded(unsigned: UnsignedFixture): UnsignedFixture {
     txID: String(utils.transaction.txPbToTxID(pb)).replace(/^0x/, ""),
   };
 }
-
-// Minimal protobuf writer, for raw data TronWeb would not produce.
-function varint(value: bigint): string {
-  let text = "";
-  let rest = value;
-  do {
-    const byte = Number(rest & 0x7fn);
-    rest >>= 7n;
-    text += (rest > 0n ? byte | 0x80 : byte).toString(16).padStart(2, "0");
-  } while (rest > 0n);
-  return text;
-}
-const bytesField = (number: number, hex: string): string => varint(BigInt((number << 3) | 2)) + varint(BigInt(hex.length / 2)) + hex;
 
 function senderFor(exchanges: RecordedExchange[], options: { now?: () => number; timeoutMs?: number } = {}) {
   const conversation = createRecordedConversation(exchanges);
@@ -254,10 +242,7 @@ describe("send refuses a tampered transaction before signing", () => {
       "a second recipient after the first in raw_data_hex (protobuf keeps the last), txID recomputed",
       () => {
         const tx = unsignedTrx();
-        const transfer = bytesField(1, HOT_WALLET_HEX) + bytesField(2, RECIPIENT_HEX) + bytesField(2, OTHER_HEX) + varint(3n << 3n) + varint(12_345_678n);
-        const typeUrl = bytesToHex(new TextEncoder().encode("type.googleapis.com/protocol.TransferContract"));
-        const contract = varint(1n << 3n) + varint(1n) + bytesField(2, bytesField(1, typeUrl) + bytesField(2, transfer));
-        const rawDataHex = bytesField(1, "531d") + bytesField(4, "ec7ec6e7c33456cc") + varint(8n << 3n) + varint(1_767_246_285_000n) + bytesField(11, contract);
+        const rawDataHex = transferRawHex(bytesField(1, HOT_WALLET_HEX) + bytesField(2, RECIPIENT_HEX) + bytesField(2, OTHER_HEX) + varintField(3, 12_345_678n));
         return { ...tx, raw_data_hex: rawDataHex, txID: computeTronTxId(rawDataHex) };
       },
       "raw_data_hex: TransferContract: field 2 appears twice",

@@ -4,11 +4,12 @@ import { getChainAdapter } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
+import type { ApiDeps } from "@/lib/api/deps";
 import { findNetwork } from "@/lib/catalogue";
 import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
 import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
 import { listMerchantBalances } from "@/lib/ledger/balances";
-import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { scanNetwork } from "./scan-network";
 
 // The whole payment path on a real EVM node: anvil started by this file, serving "ethereum".
@@ -31,25 +32,66 @@ function toMinor(text: string, decimals: number): bigint {
   return BigInt(whole + fraction.padEnd(decimals, "0"));
 }
 
+/** Service deps with "ethereum" served by this file's anvil (USDT being its test token), the node identified; and that network's adapter. */
+async function ethereumOnAnvil() {
+  const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
+  const deps = makeTestDeps({}, env);
+  await verifyChains(deps.config, deps.db, env);
+  const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+  return { deps, adapter };
+}
+
+/** An ETH and a USDT invoice on "ethereum", for the given USD amounts. */
+async function createEthAndUsdtInvoices(deps: ApiDeps, merchant: TestMerchant, usd: { eth: string; usdt: string }) {
+  const ethInvoice = (await callSigned("/v1/payment", { amount: usd.eth, currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
+  const usdtInvoice = (await callSigned("/v1/payment", { amount: usd.usdt, currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
+  return { ethInvoice, usdtInvoice };
+}
+
+/** Pays each invoice exactly its payer amount from anvil's funded account; returns the two transaction hashes. */
+async function payEthAndUsdtInvoices(ethInvoice: { address: Address; payer_amount: string }, usdtInvoice: { address: Address; payer_amount: string }) {
+  const ethHash = await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
+  const usdtHash = await clients.walletClient.writeContract({
+    address: token.address,
+    abi: token.abi,
+    functionName: "transfer",
+    args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)],
+  });
+  return { ethHash, usdtHash };
+}
+
+/** The service's ethereum hot wallet, given 1 ETH from anvil's funded account to pay gas with. */
+async function fundHotWallet(deps: ApiDeps) {
+  const { loadKeyMaterial } = await import("@/lib/chains/key-material");
+  const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
+  const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
+  await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+  return hot;
+}
+
+/** Runs four sweep passes over "ethereum", moving credited deposits into the hot wallet; returns the chain's sender. */
+async function sweepEthereum(deps: ApiDeps) {
+  const { getChainSender } = await import("@/lib/chains/registry");
+  const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+  const sender = getChainSender(deps.db, deps.config, "ethereum")!;
+  for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
+  return sender;
+}
+
+/** The test token's balance of `address`, in minor units. */
+function tokenBalance(address: string): Promise<bigint> {
+  return clients.publicClient.readContract({ address: token.address, abi: token.abi, functionName: "balanceOf", args: [address] }) as Promise<bigint>;
+}
+
 describe("invoices paid on anvil through the service", () => {
   it("credits an ETH deposit and an ERC-20 (USDT) deposit exactly once, after the required confirmations", async () => {
-    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
-    const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    const { deps, adapter } = await ethereumOnAnvil();
     expect(resolveNetworkStatus(findNetwork("ethereum")!, deps.config)).toEqual({ network: "ethereum", source: "rpc", chain: "chain id 31337" });
-    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
     await scanNetwork(deps, adapter);
 
     const merchant = await makeMerchant();
-    const ethInvoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
-    const usdtInvoice = (await callSigned("/v1/payment", { amount: "25.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
-    const ethHash = await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
-    const usdtHash = await clients.walletClient.writeContract({
-      address: token.address,
-      abi: token.abi,
-      functionName: "transfer",
-      args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)],
-    });
+    const { ethInvoice, usdtInvoice } = await createEthAndUsdtInvoices(deps, merchant, { eth: "40.00", usdt: "25.00" });
+    const { ethHash, usdtHash } = await payEthAndUsdtInvoices(ethInvoice, usdtInvoice);
     await scanNetwork(deps, adapter);
     const seenEth = (await callSigned("/v1/payment/info", { uuid: ethInvoice.uuid }, merchant, { deps })).body.result;
     expect(seenEth).toMatchObject({ payment_status: "confirm_check", txid: ethHash });
@@ -70,10 +112,7 @@ describe("invoices paid on anvil through the service", () => {
   });
 
   it("reflects a reorganisation that orphans a credited payment: credit reversed, invoice open again, paid again when re-sent", async () => {
-    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
-    const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
-    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    const { deps, adapter } = await ethereumOnAnvil();
     await scanNetwork(deps, adapter);
     const merchant = await makeMerchant();
     const invoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
@@ -106,33 +145,20 @@ describe("invoices paid on anvil through the service", () => {
   });
 
   it("sweeps credited ETH and ERC-20 deposits into the hot wallet, sending gas for the token first", async () => {
-    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
-    const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
-    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    const { deps, adapter } = await ethereumOnAnvil();
     await scanNetwork(deps, adapter);
     const merchant = await makeMerchant();
-    const ethInvoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
-    const usdtInvoice = (await callSigned("/v1/payment", { amount: "25.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
-    await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
-    await clients.walletClient.writeContract({ address: token.address, abi: token.abi, functionName: "transfer", args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)] });
+    const { ethInvoice, usdtInvoice } = await createEthAndUsdtInvoices(deps, merchant, { eth: "40.00", usdt: "25.00" });
+    await payEthAndUsdtInvoices(ethInvoice, usdtInvoice);
     await clients.testClient.mine({ blocks: 70 });
     await scanNetwork(deps, adapter);
 
     // The hot wallet pays the token sweep's gas: fund it.
-    const { loadKeyMaterial } = await import("@/lib/chains/key-material");
-    const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
-    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
-    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+    const hot = await fundHotWallet(deps);
     const hotBefore = await clients.publicClient.getBalance({ address: hot.address as Address });
-    const tokenBalance = (address: string) =>
-      clients.publicClient.readContract({ address: token.address, abi: token.abi, functionName: "balanceOf", args: [address] }) as Promise<bigint>;
     const hotTokensBefore = await tokenBalance(hot.address);
 
-    const { getChainSender } = await import("@/lib/chains/registry");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
-    const sender = getChainSender(deps.db, deps.config, "ethereum")!;
-    for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
+    await sweepEthereum(deps);
 
     const rows = await getTestDb().outgoingTransfer.findMany({ where: { OR: [{ fromAddress: { in: [ethInvoice.address, usdtInvoice.address] } }, { toAddress: usdtInvoice.address }] } });
     expect(rows.map((row) => `${row.kind}:${row.currency}:${row.status}`).sort()).toEqual(["gas:ETH:confirmed", "sweep:ETH:confirmed", "sweep:USDT:confirmed"]);
@@ -159,34 +185,21 @@ describe("invoices paid on anvil through the service", () => {
   });
 
   it("pays out ETH and an ERC-20 from the hot wallet: the recipient gets exactly what the payout says, payout.confirmed says paid", async () => {
-    const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
-    const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
-    const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
+    const { deps, adapter } = await ethereumOnAnvil();
     await scanNetwork(deps, adapter);
     const merchant = await makeMerchant();
     await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/hook" }, merchant, { deps });
-    const ethInvoice = (await callSigned("/v1/payment", { amount: "80.00", currency: "USD", to_currency: "ETH", network: "ethereum" }, merchant, { deps })).body.result;
-    const usdtInvoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "ethereum" }, merchant, { deps })).body.result;
-    await clients.walletClient.sendTransaction({ to: ethInvoice.address, value: toMinor(ethInvoice.payer_amount, 18) });
-    await clients.walletClient.writeContract({ address: token.address, abi: token.abi, functionName: "transfer", args: [usdtInvoice.address, toMinor(usdtInvoice.payer_amount, 6)] });
+    const { ethInvoice, usdtInvoice } = await createEthAndUsdtInvoices(deps, merchant, { eth: "80.00", usdt: "50.00" });
+    await payEthAndUsdtInvoices(ethInvoice, usdtInvoice);
     await clients.testClient.mine({ blocks: 70 });
     await scanNetwork(deps, adapter);
 
     // The deposits reach the hot wallet (which needs some ETH of its own for the token sweep's gas).
-    const { loadKeyMaterial } = await import("@/lib/chains/key-material");
-    const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
-    const { getChainSender } = await import("@/lib/chains/registry");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
     const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
-    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
-    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
-    const sender = getChainSender(deps.db, deps.config, "ethereum")!;
-    for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
+    await fundHotWallet(deps);
+    const sender = await sweepEthereum(deps);
 
     const recipient = "0x000000000000000000000000000000000000bEEF" as Address;
-    const tokenBalance = (address: string) =>
-      clients.publicClient.readContract({ address: token.address, abi: token.abi, functionName: "balanceOf", args: [address] }) as Promise<bigint>;
     const ethBefore = await clients.publicClient.getBalance({ address: recipient });
     const tokensBefore = await tokenBalance(recipient);
     const ethPayout = (await callSigned("/v1/payout", { amount: "0.001", currency: "ETH", network: "ethereum", address: recipient, order_id: "anvil-eth", is_subtract: true }, merchant, { deps })).body.result;

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
-import {
-  AccountLayout,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { address } from "@solana/kit";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { addressChainOf } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
+import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
@@ -41,26 +34,12 @@ function lamportsOf(chain: LiteSvmChain, owner: string): bigint {
   return account.exists ? account.lamports : 0n;
 }
 
-function tokensOf(chain: LiteSvmChain, mint: PublicKey, owner: string): bigint {
-  const account = chain.svm.getAccount(address(getAssociatedTokenAddressSync(mint, new PublicKey(owner), true).toBase58()));
-  return account.exists ? AccountLayout.decode(account.data).amount : 0n;
-}
-
 /** A litesvm chain with a USDT test mint, a sender bound to it, and the service's hot wallet. */
 async function solanaWorld() {
   const chain = createLiteSvmAccess();
   const mintAuthority = Keypair.generate();
   chain.airdrop(mintAuthority.publicKey.toBase58(), 10n * SOL);
-  const mintKeypair = Keypair.generate();
-  const rent = chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
-  await chain.sendInstructions(
-    [
-      SystemProgram.createAccount({ fromPubkey: mintAuthority.publicKey, newAccountPubkey: mintKeypair.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-      createInitializeMint2Instruction(mintKeypair.publicKey, DECIMALS.USDT, mintAuthority.publicKey, null),
-    ],
-    [mintAuthority, mintKeypair],
-  );
-  const mint = mintKeypair.publicKey;
+  const mint = await deployTestMint(chain, mintAuthority, DECIMALS.USDT);
 
   // The network counts as served by a node (the litesvm sender), not by the sandbox chain.
   const deps = makeTestDeps({}, { RPC_SOLANA: "http://litesvm.invalid" });
@@ -68,13 +47,7 @@ async function solanaWorld() {
   const hot = deriveSigningKey(seed, "solana", HOT_WALLET_INDEX, addressChainOf(deps.config, "solana")).address;
   const sender = createSolanaSender({ access: chain, mints: { USDT: mint.toBase58() } });
 
-  const mintToHot = async (amount: bigint) => {
-    const ata = getAssociatedTokenAddressSync(mint, new PublicKey(hot), true);
-    await chain.sendInstructions(
-      [createAssociatedTokenAccountIdempotentInstruction(mintAuthority.publicKey, ata, new PublicKey(hot), mint), createMintToInstruction(mint, ata, mintAuthority.publicKey, amount)],
-      [mintAuthority],
-    );
-  };
+  const mintToHot = (amount: bigint) => mintTestTokens(chain, mintAuthority, mint, new PublicKey(hot), amount);
   // One pass sends and follows; the slots that follow (solana's min_confirmations is 3) come before
   // the next look, as blocks would.
   const pass = async () => {

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
-import {
-  AccountLayout,
-  createAssociatedTokenAccountIdempotentInstruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
-  getAssociatedTokenAddressSync,
-  MINT_SIZE,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
-import { address } from "@solana/kit";
+import { Keypair, PublicKey } from "@solana/web3.js";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
+import { createLiteSvmAccess } from "@/lib/chains/solana/litesvm-access";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
+import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { sweepNetwork } from "./sweep-deposits";
@@ -21,27 +12,13 @@ import { parseAmount } from "@/lib/domain/money/amount";
 
 const SOL = 1_000_000_000n;
 
-function tokensOf(chain: LiteSvmChain, mint: PublicKey, owner: string): bigint {
-  const account = chain.svm.getAccount(address(getAssociatedTokenAddressSync(mint, new PublicKey(owner), true).toBase58()));
-  return account.exists ? AccountLayout.decode(account.data).amount : 0n;
-}
-
 // The sweeper against litesvm: an SPL deposit needs SOL for its fee, which the hot wallet sends first.
 describe("sweeping SPL tokens on litesvm", () => {
   it("sends gas from the hot wallet, then moves the tokens to the hot wallet", async () => {
     const chain = createLiteSvmAccess();
     const payer = Keypair.generate();
     chain.airdrop(payer.publicKey.toBase58(), 100n * SOL);
-    const mintKeypair = Keypair.generate();
-    const rent = chain.svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE));
-    await chain.sendInstructions(
-      [
-        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mintKeypair.publicKey, lamports: Number(rent), space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-        createInitializeMint2Instruction(mintKeypair.publicKey, 6, payer.publicKey, null),
-      ],
-      [payer, mintKeypair],
-    );
-    const mint = mintKeypair.publicKey;
+    const mint = await deployTestMint(chain, payer, 6);
 
     // An invoice paid (on the sandbox ledger) whose deposit owner holds the tokens on litesvm.
     const merchant = await makeMerchant();
@@ -49,9 +26,7 @@ describe("sweeping SPL tokens on litesvm", () => {
     await callSigned("/v1/sandbox/deposit", { network: "solana", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
     await callSigned("/v1/sandbox/mine", { network: "solana", blocks: 40 }, merchant);
     const amount = parseAmount(invoice.payer_amount, 6)!;
-    const owner = new PublicKey(invoice.address);
-    const ata = getAssociatedTokenAddressSync(mint, owner, true);
-    await chain.sendInstructions([createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint), createMintToInstruction(mint, ata, payer.publicKey, amount)], [payer]);
+    await mintTestTokens(chain, payer, mint, new PublicKey(invoice.address), amount);
 
     // The network now counts as served by a node (the litesvm sender), so gas is needed.
     const deps = makeTestDeps({}, { RPC_SOLANA: "http://litesvm.invalid" });
