@@ -35,6 +35,7 @@ import {
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
 import { createRefundOp, getAutorefundOp, getRefundFeeConfigOp, resolvePaymentOp, setAutorefundOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
+import { cancelPayoutLinkOp, claimPayoutLinkOp, createPayoutLinkOp, getClaimCardOp, listPayoutLinksOp, payoutLinkInfoOp } from "./ops/payouts/payout-link-ops";
 import { createSplitRuleOp, deleteSplitRuleOp, getSplitConfigOp, listSplitRulesOp, setSplitConfigOp } from "./ops/splits/split-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
@@ -97,6 +98,14 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/auto-withdraw/set", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: setAutoWithdrawOp },
   { method: "POST", path: "/v1/auto-withdraw/delete", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: deleteAutoWithdrawOp },
   { method: "POST", path: "/v1/balance", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: balanceOp },
+
+  // Payout links (spec: Idempotency-Key has no effect; deduplication is by reference)
+  { method: "POST", path: "/v1/payout/link", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: createPayoutLinkOp },
+  { method: "POST", path: "/v1/payout/link/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutLinksOp },
+  { method: "POST", path: "/v1/payout/link/info", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: payoutLinkInfoOp },
+  { method: "POST", path: "/v1/payout/link/cancel", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: cancelPayoutLinkOp },
+  { method: "GET", path: "/v1/claim/{token}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getClaimCardOp },
+  { method: "POST", path: "/v1/claim/{token}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: claimPayoutLinkOp },
 
   // Split rules (they send money to partners: payout keys)
   { method: "POST", path: "/v1/split/rule", auth: signed(PAYOUT_KEYS), idempotent: true, envelope: "standard", operation: createSplitRuleOp },

@@ -27,6 +27,8 @@ export interface GatewayConfig {
   splitsEnabled: boolean;
   /** Whether payment links are served (GATEWAY_PAYMENT_LINKS=0 turns them off). */
   paymentLinksEnabled: boolean;
+  /** Whether payout links are served (GATEWAY_PAYOUT_LINKS=0 turns them off). */
+  payoutLinksEnabled: boolean;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
   /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
@@ -97,6 +99,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     payoutFreezeSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_FREEZE_SECONDS", env.GATEWAY_PAYOUT_FREEZE_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 86_400),
     splitsEnabled: readFlag(env.GATEWAY_SPLITS, true),
     paymentLinksEnabled: readFlag(env.GATEWAY_PAYMENT_LINKS, true),
+    payoutLinksEnabled: readFlag(env.GATEWAY_PAYOUT_LINKS, true),
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,

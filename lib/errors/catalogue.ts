@@ -138,6 +138,25 @@ export const ERROR_CATALOGUE = {
   "paylink.bad_cursor": { status: 400, message: "cursor is not a cursor this list gave." },
   "paylink.disabled": { status: 503, message: "Payment links are turned off on this service." },
 
+  // Payout links
+  "payoutlink.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+  "payoutlink.unknown_currency": { status: 400, message: "The currency is not paid out on this network." },
+  "payoutlink.bad_amount": { status: 400, message: "amount must be a positive amount above the payout fee." },
+  "payoutlink.empty_batch": { status: 400, message: "links is empty." },
+  "payoutlink.batch_too_large": { status: 400, message: "links has more than 500 elements." },
+  "payoutlink.bad_id": { status: 400, message: "link_id is not a UUID." },
+  "payoutlink.no_address": { status: 400, message: "address is required." },
+  "payoutlink.destination_internal": { status: 400, message: "The address belongs to this service; claim to an outside address." },
+  "payoutlink.insufficient_funds": { status: 409, message: "The available balance does not cover the link." },
+  "payoutlink.funds_maturing": { status: 409, message: "The amount will be available once credited funds mature; retry later." },
+  "payoutlink.not_funded": { status: 409, message: "Only a funded link can be cancelled." },
+  "payoutlink.duplicate_reference": { status: 409, message: "reference names a payout link made before." },
+  "payoutlink.expired": { status: 409, message: "The link has expired." },
+  "payoutlink.cancelled": { status: 409, message: "The link was cancelled." },
+  "payoutlink.claim_in_progress": { status: 409, message: "The link is bound to the address it was first claimed with." },
+  "payoutlink.not_found": { status: 404, message: "No such payout link." },
+  "payoutlink.disabled": { status: 503, message: "Payout links are turned off on this service." },
+
   // Split rules
   "split.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "split.bad_destination": { status: 400, message: "Give exactly one recipient: address with network, or merchant_id." },

@@ -14,6 +14,7 @@ import { getChainSender } from "@/lib/chains/registry";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
+import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { processPendingBatches } from "./handlers/process-batches";
@@ -97,6 +98,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 2,
     cron: "* * * * *",
     run: (deps) => sendAllPayouts(deps),
+  },
+  {
+    name: "payoutlink.expire",
+    everySeconds: 60,
+    cron: "* * * * *",
+    run: (deps) => expireAndReapPayoutLinks(deps),
   },
   {
     name: "invoice.expire",

@@ -18,7 +18,7 @@ export interface LedgerAudit {
   lotsVsMaturing: string[];
   /** Outgoing transfers whose booked fee differs from the fee recorded on them (or booked while not final). */
   outgoingVsFees: string[];
-  /** Merchant assets whose payout_held differs from the debits of their live payouts. */
+  /** Merchant assets whose payout_held differs from the debits of their live payouts and the amounts of their funded payout links. */
   payoutsVsHeld: string[];
   /** Payouts whose journals do not match their status (reserved once; paid when confirmed; released when failed or cancelled; nothing else). */
   payoutsVsJournals: string[];
@@ -119,8 +119,12 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
            OR COALESCE(f.journals, 0) > 1`;
       const held = await tx.$queryRaw<{ key: string }[]>`
         SELECT COALESCE(p.merchant_id::text, a.owner) || '|' || COALESCE(p.asset, a.asset) AS key
-        FROM (SELECT merchant_id, currency || ':' || network AS asset, SUM(debit_minor) AS total FROM payouts
-              WHERE status IN ('pending', 'approved', 'broadcasting', 'sent') GROUP BY 1, 2) p
+        FROM (SELECT merchant_id, asset, SUM(total) AS total FROM (
+                SELECT merchant_id, currency || ':' || network AS asset, debit_minor AS total FROM payouts
+                WHERE status IN ('pending', 'approved', 'broadcasting', 'sent')
+                UNION ALL
+                SELECT merchant_id, currency || ':' || network, amount_minor FROM payout_links WHERE status IN ('funded', 'claiming')
+              ) held GROUP BY 1, 2) p
         FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'payout_held' AND owner <> ${PLATFORM}) a
           ON a.owner = p.merchant_id::text AND a.asset = p.asset
         WHERE COALESCE(p.total, 0) <> COALESCE(a.balance, 0)`;

@@ -298,3 +298,20 @@ export function payoutConvertedJournal(input: { payoutId: string; merchantId: st
     ],
   };
 }
+
+/**
+ * A payout link's reserve: `reserve` moves its amount available → payout_held when the link is
+ * made; `release` gives it back (cancelled, expired) or hands it to the claim's payout, whose own
+ * reserve journal follows in the same transaction.
+ */
+export function payoutLinkHeldJournal(input: { linkId: string; merchantId: string; asset: string; amount: bigint; step: "reserve" | "release" }): Journal {
+  const sign = input.step === "reserve" ? 1n : -1n;
+  return {
+    reference: `link:${input.linkId}:${input.step}`,
+    kind: input.step === "reserve" ? "payout_link_reserved" : "payout_link_released",
+    postings: [
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: -sign * input.amount },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: sign * input.amount },
+    ],
+  };
+}

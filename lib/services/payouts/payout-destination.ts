@@ -3,7 +3,7 @@ import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
 import { AppError } from "@/lib/errors";
 
 /** Families whose transfers carry a memo: TON (a text comment; a jetton transfer's forward payload). */
-const MEMO_FAMILIES: ReadonlySet<string> = new Set(["ton"]);
+export const MEMO_FAMILIES: ReadonlySet<string> = new Set(["ton"]);
 
 /** Where a payout goes, checked against the catalogue and the network's address format. */
 export interface PayoutDestination {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
+import { expirePayoutLinkNow, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
 import { assertSandboxEnabled, sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { defineOperation } from "../../operation";
 import { toPayment } from "../../serialize/payment";
@@ -26,8 +27,14 @@ export const sandboxExpireOp = defineOperation({
     if (input.uuid !== undefined) {
       return toPayment(await sandboxExpireInvoice(context.deps, merchantOf(context), input.uuid), context.deps.config.publicBaseUrl);
     }
-    // Payout links arrive with the payout engine; until then no link_id names anything.
-    if (input.link_id !== undefined) throw new AppError("sandbox.not_found");
+    if (input.link_id !== undefined) {
+      try {
+        return toPayoutLinkObject(await expirePayoutLinkNow(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl });
+      } catch (error) {
+        if (isAppError(error) && (error.code === "payoutlink.not_found" || error.code === "payoutlink.bad_id")) throw new AppError("sandbox.not_found");
+        throw error;
+      }
+    }
     throw new AppError("sandbox.bad_request", "Give uuid or link_id.");
   },
 });

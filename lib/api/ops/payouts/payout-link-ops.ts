@@ -1,0 +1,62 @@
+import { z } from "zod";
+import {
+  cancelPayoutLink,
+  claimPayoutLink,
+  claimSchema,
+  CREATE_PAYOUT_LINK_INPUT,
+  createPayoutLink,
+  getMerchantPayoutLinkOrThrow,
+  listPayoutLinks,
+  openClaimCard,
+  toPayoutLinkObject,
+} from "@/lib/services/payout-links/payout-links";
+import { defineOperation } from "../../operation";
+import { merchantOf } from "../context";
+
+/** spec: POST /v1/payout/link — the link with its claim token and URL (answered only here). */
+export const createPayoutLinkOp = defineOperation({
+  ...CREATE_PAYOUT_LINK_INPUT,
+  handle: async (input, context) => {
+    const { link, claimToken } = await createPayoutLink(context.deps, merchantOf(context), input);
+    return toPayoutLinkObject(link, { claimToken, publicBaseUrl: context.deps.config.publicBaseUrl });
+  },
+});
+
+const linkIdSchema = z.object({ link_id: z.string() });
+
+export const payoutLinkInfoOp = defineOperation({
+  schema: linkIdSchema,
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { link_id: "payoutlink.bad_id" },
+  handle: async (input, context) => toPayoutLinkObject(await getMerchantPayoutLinkOrThrow(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl }),
+});
+
+export const listPayoutLinksOp = defineOperation({
+  schema: z.object({ limit: z.number().optional(), offset: z.number().optional() }),
+  invalidBody: "payoutlink.bad_request",
+  handle: async (input, context) => ({
+    links: (await listPayoutLinks(context.deps, merchantOf(context), input)).map((link) => toPayoutLinkObject(link, { publicBaseUrl: context.deps.config.publicBaseUrl })),
+  }),
+});
+
+export const cancelPayoutLinkOp = defineOperation({
+  schema: linkIdSchema,
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { link_id: "payoutlink.bad_id" },
+  handle: async (input, context) => toPayoutLinkObject(await cancelPayoutLink(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl }),
+});
+
+/** spec: GET /v1/claim/{token} (public) — the claim card. */
+export const getClaimCardOp = defineOperation({
+  schema: z.object({}),
+  invalidBody: "payoutlink.bad_request",
+  handle: (_input, context) => openClaimCard(context.deps, context.params.token),
+});
+
+/** spec: POST /v1/claim/{token} (public). */
+export const claimPayoutLinkOp = defineOperation({
+  schema: claimSchema,
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { address: "payout.bad_address", memo: "payout.memo_too_long" },
+  handle: (input, context) => claimPayoutLink(context.deps, context.params.token, input),
+});

@@ -1,0 +1,423 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { PayoutLink } from "@/generated/prisma/client";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { findNetwork, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
+import { addressChainOf } from "@/lib/chains/registry";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import { judgeReserve } from "@/lib/domain/payout/amounts";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { AppError, isAppError, type InputSpec } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { lockSpendableBalance } from "@/lib/ledger/balances";
+import { lockAccounts, postJournals } from "@/lib/ledger/post";
+import { assetKey, payoutLinkHeldJournal, payoutReservedJournal } from "@/lib/ledger/postings";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { screenDestination } from "@/lib/services/compliance/screening";
+import { inBalanceTurn, quoteFee, type PayoutDeps } from "@/lib/services/payouts/create-payout";
+import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
+import { checkAddressOn, MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
+import { assertPayoutsNotFrozen } from "@/lib/services/payouts/payout-freeze";
+import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+
+export type PayoutLinkDeps = PayoutDeps & { config: PayoutDeps["config"] & { publicBaseUrl: string; payoutLinksEnabled: boolean } };
+
+/** spec: Payout link status. */
+export type PayoutLinkStatus = "funded" | "claiming" | "claimed" | "expired" | "cancelled";
+
+/** spec: Limits — 1 to 720 hours; omitted or 0 gives 1 hour. */
+export function clampLinkHours(hours: number | undefined): number {
+  if (hours === undefined || !Number.isFinite(hours) || hours < 1) return 1;
+  return Math.min(Math.floor(hours), 720);
+}
+
+/** spec: stuck `claiming` over 15 minutes is resolved by the reaper. */
+export const CLAIMING_TIMEOUT_MS = 15 * 60_000;
+
+export const createPayoutLinkSchema = z.object({
+  currency: z.string(),
+  network: z.string(),
+  amount: z.string(),
+  reference: optionalText,
+  title: optionalText,
+  note: optionalText,
+  email: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional()),
+  expires_in_hours: z.number().optional(),
+});
+
+export const CREATE_PAYOUT_LINK_INPUT: InputSpec<typeof createPayoutLinkSchema> = {
+  schema: createPayoutLinkSchema,
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { currency: "payoutlink.unknown_currency", network: "payoutlink.unknown_currency", amount: "payoutlink.bad_amount", email: "email.bad_address", reference: "payoutlink.bad_request" },
+};
+
+/** The token in a claim URL: 256 random bits; only its SHA-256 is kept. */
+function newClaimToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString("base64url");
+  return { token, hash: hashToken(token) };
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function claimPageUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/pay/claim/${token}`;
+}
+
+const MAX_TITLE = 200;
+const MAX_NOTE = 1000;
+const MAX_REFERENCE = 128;
+
+/** What a create call asks for, checked before the database. */
+interface LinkTerms {
+  currency: string;
+  network: NetworkId;
+  amountMinor: bigint;
+  decimals: number;
+  reference: string | null;
+  title: string;
+  note: string;
+  email: string | null;
+  hours: number;
+}
+
+async function checkLinkTerms(deps: PayoutLinkDeps, merchantId: string, input: z.output<typeof createPayoutLinkSchema>): Promise<LinkTerms> {
+  const currency = normalizeSymbol(input.currency);
+  const network = normalizeNetworkId(input.network);
+  // spec: a crypto asset on a payout network; fiat impossible.
+  if (!isSettlementSymbol(currency) || !findSettlementAsset(currency, network)) throw new AppError("payoutlink.unknown_currency", `${input.currency} on ${input.network} is not paid out by this service.`);
+  if (!networkAvailability(deps.config)(network).payout) throw new AppError("payoutlink.unknown_currency", `${currency} on ${network} is not paid out by this service.`);
+  const asset = findSettlementAsset(currency, network)!;
+  const amountMinor = parseAmount(input.amount, asset.decimals);
+  if (amountMinor === null || amountMinor <= 0n) throw new AppError("payoutlink.bad_amount", `amount must be a positive amount of ${currency} with at most ${asset.decimals} decimals.`);
+  // The recipient bears the payout fee: a check the fee would swallow is worth nothing.
+  if (amountMinor <= (await quoteFee(deps, { asset }))) throw new AppError("payoutlink.bad_amount", "amount must be above the payout fee the recipient bears.");
+  const title = input.title ?? "";
+  const note = input.note ?? "";
+  const reference = input.reference ?? null;
+  if (title.length > MAX_TITLE || note.length > MAX_NOTE || (reference !== null && reference.length > MAX_REFERENCE)) {
+    throw new AppError("payoutlink.bad_request", `title, note and reference are at most ${MAX_TITLE}, ${MAX_NOTE} and ${MAX_REFERENCE} characters.`);
+  }
+  await assertPayoutsNotFrozen(deps, merchantId);
+  return { currency, network: network as NetworkId, amountMinor, decimals: asset.decimals, reference, title, note, email: input.email ?? null, hours: clampLinkHours(input.expires_in_hours) };
+}
+
+/**
+ * spec: POST /v1/payout/link. In one transaction, under the balance's row lock: the link and its
+ * reserve `available → payout_held` (journal `link:<id>:reserve`). The claim token is made here
+ * and answered once: only its hash is stored. A `reference` already used by the merchant is
+ * `payoutlink.duplicate_reference` (409), naming the existing link.
+ */
+export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string, input: z.output<typeof createPayoutLinkSchema>, options: { batchId?: string } = {}): Promise<{ link: PayoutLink; claimToken: string }> {
+  assertLinksEnabled(deps);
+  const terms = await checkLinkTerms(deps, merchantId, input);
+  if (terms.reference !== null) await refuseTakenReference(deps.db, merchantId, terms.reference);
+  const { token, hash } = newClaimToken();
+  const now = deps.now();
+  const asset = assetKey(terms.currency, terms.network);
+  const link = await inBalanceTurn(merchantId, asset, () =>
+    withTransaction(deps.db, async (tx) => {
+      const id = randomUUID();
+      const { count } = await tx.payoutLink.createMany({
+        data: [
+          {
+            id,
+            merchantId,
+            status: "funded",
+            currency: terms.currency,
+            network: terms.network,
+            amountMinor: terms.amountMinor.toString(),
+            title: terms.title,
+            note: terms.note,
+            reference: terms.reference,
+            email: terms.email,
+            tokenHash: hash,
+            batchId: options.batchId ?? null,
+            expiresAt: new Date(now.getTime() + terms.hours * 3_600_000),
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+        skipDuplicates: true,
+      });
+      // The reference was taken meanwhile (the unique index waited for that creator to commit).
+      if (count === 0) await refuseTakenReference(tx, merchantId, terms.reference!);
+      const verdict = judgeReserve(await lockSpendableBalance(tx, merchantId, asset), terms.amountMinor);
+      if (verdict === "funds_maturing") throw new AppError("payoutlink.funds_maturing");
+      if (verdict !== "ok") throw new AppError("payoutlink.insufficient_funds");
+      await postJournals(tx, [payoutLinkHeldJournal({ linkId: id, merchantId, asset, amount: terms.amountMinor, step: "reserve" })], now);
+      return tx.payoutLink.findUniqueOrThrow({ where: { id } });
+    }),
+  );
+  return { link, claimToken: token };
+}
+
+async function refuseTakenReference(db: Db | Tx, merchantId: string, reference: string): Promise<void> {
+  const existing = await db.payoutLink.findUnique({ where: { merchantId_reference: { merchantId, reference } }, select: { id: true } });
+  if (existing) throw new AppError("payoutlink.duplicate_reference", `reference ${reference} is payout link ${existing.id}.`);
+}
+
+/** spec: Payout link — the object; the token and URL only when just made, the claim after one. */
+export function toPayoutLinkObject(link: PayoutLink, options: { claimToken?: string; publicBaseUrl: string }) {
+  const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
+  return {
+    link_id: link.id,
+    status: link.status,
+    amount: formatAmount(toMinor(link.amountMinor), decimals),
+    currency: link.currency,
+    network: link.network,
+    title: link.title,
+    note: link.note,
+    reference: link.reference ?? "",
+    email: link.email ?? "",
+    expires_at: link.expiresAt.toISOString(),
+    created_at: link.createdAt.toISOString(),
+    ...(options.claimToken ? { claim_token: options.claimToken, claim_url: claimPageUrl(options.publicBaseUrl, options.claimToken) } : {}),
+    ...(link.batchId ? { batch_id: link.batchId } : {}),
+    ...(link.payoutId ? { payout_id: link.payoutId, claim_address: link.claimAddress ?? "" } : {}),
+  };
+}
+
+export async function getMerchantPayoutLinkOrThrow(deps: PayoutLinkDeps, merchantId: string, linkId: string): Promise<PayoutLink> {
+  assertLinksEnabled(deps);
+  if (!isUuid(linkId)) throw new AppError("payoutlink.bad_id");
+  const link = await deps.db.payoutLink.findFirst({ where: { id: linkId.toLowerCase(), merchantId } });
+  if (!link) throw new AppError("payoutlink.not_found");
+  return link;
+}
+
+/** spec: POST /v1/payout/link/list — `{limit, offset}`, limit outside 1–200 becomes 50, newest first. */
+export async function listPayoutLinks(deps: PayoutLinkDeps, merchantId: string, input: { limit?: number; offset?: number }): Promise<PayoutLink[]> {
+  assertLinksEnabled(deps);
+  const limit = input.limit !== undefined && Number.isInteger(input.limit) && input.limit >= 1 && input.limit <= 200 ? input.limit : 50;
+  const offset = input.offset !== undefined && Number.isInteger(input.offset) && input.offset > 0 ? input.offset : 0;
+  return deps.db.payoutLink.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset });
+}
+
+/**
+ * spec: POST /v1/payout/link/cancel — only a funded link: `cancelled`, its reserve returned once
+ * (`link:<id>:release`). A link a claim finished first answers as claimed (with its payout);
+ * anything else is `payoutlink.not_funded`.
+ */
+export async function cancelPayoutLink(deps: PayoutLinkDeps, merchantId: string, linkId: string): Promise<PayoutLink> {
+  const found = await getMerchantPayoutLinkOrThrow(deps, merchantId, linkId);
+  return withTransaction(deps.db, async (tx) => {
+    const link = await lockLink(tx, found.id);
+    if (link.status === "claimed") return link;
+    if (link.status !== "funded") throw new AppError("payoutlink.not_funded", `The link is ${link.status}.`);
+    return endFundedLink(tx, link, "cancelled", deps.now());
+  });
+}
+
+/** funded → cancelled or expired, the reserve back to available, in the caller's transaction (the link locked). */
+async function endFundedLink(tx: Tx, link: PayoutLink, status: "cancelled" | "expired", now: Date): Promise<PayoutLink> {
+  const asset = assetKey(link.currency, link.network);
+  await postJournals(tx, [payoutLinkHeldJournal({ linkId: link.id, merchantId: link.merchantId, asset, amount: toMinor(link.amountMinor), step: "release" })], now);
+  return tx.payoutLink.update({ where: { id: link.id }, data: { status, updatedAt: now } });
+}
+
+async function lockLink(tx: Tx, id: string): Promise<PayoutLink> {
+  await tx.$queryRaw`SELECT id FROM payout_links WHERE id = ${id}::uuid FOR UPDATE`;
+  return tx.payoutLink.findUniqueOrThrow({ where: { id } });
+}
+
+/** The link a claim token names, or `payoutlink.not_found`. */
+async function findByToken(deps: PayoutLinkDeps, token: string): Promise<PayoutLink> {
+  assertLinksEnabled(deps);
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw new AppError("payoutlink.not_found");
+  const link = await deps.db.payoutLink.findUnique({ where: { tokenHash: hashToken(token) } });
+  if (!link) throw new AppError("payoutlink.not_found");
+  return link;
+}
+
+/** A funded link whose term passed is expired for the recipient, even before the poller gets to it. */
+function effectiveStatus(link: PayoutLink, now: Date): PayoutLinkStatus {
+  return link.status === "funded" && link.expiresAt <= now ? "expired" : (link.status as PayoutLinkStatus);
+}
+
+/** spec: GET /v1/claim/{token} — the public claim card. */
+export async function openClaimCard(deps: PayoutLinkDeps, token: string) {
+  const link = await findByToken(deps, token);
+  const status = effectiveStatus(link, deps.now());
+  const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
+  return {
+    status,
+    amount: formatAmount(toMinor(link.amountMinor), decimals),
+    currency: link.currency,
+    network: link.network,
+    title: link.title,
+    note: link.note,
+    expires_at: link.expiresAt.toISOString(),
+    claimable: status === "funded",
+    /** Designed: whether the network takes a memo (TON), for the claim page's form. */
+    memo_supported: MEMO_FAMILIES.has(findNetwork(link.network)?.family ?? ""),
+  };
+}
+
+export const claimSchema = z.object({ address: optionalText, memo: optionalText });
+
+/**
+ * spec: POST /v1/claim/{token}. The first address binds the link: funded → claiming (a
+ * transaction of its own), then — after the address is screened and the fee quoted — one
+ * transaction makes the payout (`order_id` `payoutlink:<link_id>`, the fee from the amount)
+ * take the link's reserve over and marks the link claimed. A repeat with the same address answers
+ * that payout; another address is `payoutlink.claim_in_progress`. A claim that cannot finish
+ * (blocked address, no rate) puts the link back to funded.
+ */
+export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input: z.output<typeof claimSchema>) {
+  const found = await findByToken(deps, token);
+  const address = (input.address ?? "").trim();
+  if (address === "") throw new AppError("payoutlink.no_address");
+  const network = found.network as NetworkId;
+  const normalized = checkAddressOn(network, address, addressChainOf(deps.config, network));
+  const memo = input.memo === undefined ? null : input.memo;
+  if (memo !== null && !MEMO_FAMILIES.has(findNetwork(network)?.family ?? "")) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
+  if (memo !== null && memo.length > 120) throw new AppError("payout.memo_too_long");
+
+  const begun = await withTransaction(deps.db, async (tx) => {
+    const link = await lockLink(tx, found.id);
+    if (link.status === "claimed" || link.status === "claiming") {
+      if (link.claimAddress !== normalized) throw new AppError("payoutlink.claim_in_progress", "The link is bound to the address it was first claimed with.");
+      return link;
+    }
+    if (link.status === "cancelled") throw new AppError("payoutlink.cancelled");
+    if (link.status === "expired" || link.expiresAt <= deps.now()) throw new AppError("payoutlink.expired");
+    return tx.payoutLink.update({ where: { id: link.id }, data: { status: "claiming", claimAddress: normalized, claimMemo: memo, claimingAt: deps.now(), updatedAt: deps.now() } });
+  });
+  if (begun.status === "claimed") return claimResult(begun);
+
+  let fee: bigint;
+  try {
+    await assertNotGatewayAddress(deps, { network, address: normalized }, "payoutlink.destination_internal");
+    await screenDestination(deps, { network, address: normalized });
+    fee = await quoteFee(deps, { asset: findSettlementAsset(begun.currency, network)! });
+  } catch (error) {
+    // Not bound to an address it cannot be paid to: the recipient may try another.
+    if (isAppError(error)) await releaseClaim(deps.db, begun.id, normalized, deps.now());
+    throw error;
+  }
+  const finished = await inBalanceTurn(begun.merchantId, assetKey(begun.currency, network), () =>
+    withTransaction(deps.db, (tx) => finishClaim(tx, begun.id, fee, deps.now())),
+  );
+  if (finished === "below_fee") {
+    await releaseClaim(deps.db, begun.id, normalized, deps.now());
+    throw new AppError("payout.amount_below_fee", "The payout fee now exceeds the link's amount; try again later.");
+  }
+  return claimResult(finished);
+}
+
+function claimResult(link: PayoutLink) {
+  const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
+  return { status: "claimed" as const, payout_id: link.payoutId!, amount: formatAmount(toMinor(link.amountMinor), decimals), currency: link.currency, network: link.network, address: link.claimAddress! };
+}
+
+/** claiming → funded, the address released (the claim could not finish). */
+async function releaseClaim(db: Db, linkId: string, address: string, now: Date): Promise<void> {
+  await db.payoutLink.updateMany({ where: { id: linkId, status: "claiming", claimAddress: address }, data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now } });
+}
+
+/**
+ * Inside one transaction, the link locked: the payout `payoutlink:<link_id>` (approved, the fee
+ * from the amount), the reserve handed over — `link:<id>:release` and `payout:<id>:reserve`,
+ * both under the balance's locks — and the link claimed. A link another call finished answers
+ * as it is.
+ */
+async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Promise<PayoutLink | "below_fee"> {
+  const link = await lockLink(tx, linkId);
+  if (link.status === "claimed") return link;
+  // The reaper put it back (a claim that took longer than its timeout): the recipient claims again.
+  if (link.status !== "claiming") throw new AppError("payoutlink.claim_in_progress", `The link is ${link.status}; claim again.`);
+  const amount = toMinor(link.amountMinor);
+  if (amount <= fee) return "below_fee";
+  const asset = assetKey(link.currency, link.network);
+  const merchant = (bucket: "available" | "payout_held" | "debt" | "maturing") => ({ owner: link.merchantId, asset, bucket });
+  await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("maturing"), merchant("payout_held")], now);
+  const payoutId = randomUUID();
+  await tx.payout.create({
+    data: {
+      id: payoutId,
+      merchantId: link.merchantId,
+      orderId: `payoutlink:${link.id}`,
+      source: "api",
+      status: "approved",
+      currency: link.currency,
+      network: link.network,
+      address: link.claimAddress!,
+      memo: link.claimMemo,
+      amountMinor: (amount - fee).toString(),
+      feeMinor: fee.toString(),
+      debitMinor: amount.toString(),
+      requestedAmount: amount.toString(),
+      isSubtract: false,
+      createdBy: `payoutlink:${link.id}`,
+      approvedBy: `payoutlink:${link.id}`,
+      approvedAt: now,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  await postJournals(
+    tx,
+    [
+      payoutLinkHeldJournal({ linkId: link.id, merchantId: link.merchantId, asset, amount, step: "release" }),
+      payoutReservedJournal({ payoutId, merchantId: link.merchantId, asset, debit: amount }),
+    ],
+    now,
+  );
+  await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
+  return tx.payoutLink.update({ where: { id: link.id }, data: { status: "claimed", payoutId, updatedAt: now } });
+}
+
+/**
+ * Periodic job (every 60 s): funded links past their term expire, their reserve returned once;
+ * claims stuck in `claiming` over 15 minutes (a crash between its two transactions) are
+ * resolved — claimed when their payout exists, funded again otherwise.
+ */
+export async function expireAndReapPayoutLinks(deps: Pick<PayoutLinkDeps, "db" | "now">, limit = 500): Promise<{ expired: number; reaped: number }> {
+  const now = deps.now();
+  const due = await deps.db.payoutLink.findMany({ where: { status: "funded", expiresAt: { lte: now } }, select: { id: true }, take: limit });
+  let expired = 0;
+  for (const { id } of due) {
+    const ended = await withTransaction(deps.db, async (tx) => {
+      const link = await lockLink(tx, id);
+      if (link.status !== "funded" || link.expiresAt > now) return false; // claimed or cancelled meanwhile
+      await endFundedLink(tx, link, "expired", now);
+      return true;
+    });
+    if (ended) expired++;
+  }
+  const stuck = await deps.db.payoutLink.findMany({ where: { status: "claiming", claimingAt: { lte: new Date(now.getTime() - CLAIMING_TIMEOUT_MS) } }, select: { id: true }, take: limit });
+  let reaped = 0;
+  for (const { id } of stuck) {
+    await withTransaction(deps.db, async (tx) => {
+      const link = await lockLink(tx, id);
+      if (link.status !== "claiming") return;
+      const payout = await tx.payout.findUnique({ where: { merchantId_orderId: { merchantId: link.merchantId, orderId: `payoutlink:${link.id}` } }, select: { id: true } });
+      await tx.payoutLink.update({
+        where: { id },
+        data: payout ? { status: "claimed", payoutId: payout.id, updatedAt: now } : { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now },
+      });
+      reaped++;
+      log.warn("payout link claim resolved by the reaper", { linkId: id, outcome: payout ? "claimed" : "funded" });
+    });
+  }
+  return { expired, reaped };
+}
+
+/** The sandbox's `POST /v1/sandbox/expire` with a link_id: the term treated as reached, the expiry run. */
+export async function expirePayoutLinkNow(deps: PayoutLinkDeps, merchantId: string, linkId: string): Promise<PayoutLink> {
+  const link = await getMerchantPayoutLinkOrThrow(deps, merchantId, linkId);
+  const now = deps.now();
+  if (link.status === "funded") await deps.db.payoutLink.updateMany({ where: { id: link.id, status: "funded" }, data: { expiresAt: now } });
+  await expireAndReapPayoutLinks({ db: deps.db, now: () => now });
+  return deps.db.payoutLink.findUniqueOrThrow({ where: { id: link.id } });
+}
+
+function assertLinksEnabled(deps: { config: { payoutLinksEnabled: boolean } }): void {
+  if (!deps.config.payoutLinksEnabled) throw new AppError("payoutlink.disabled");
+}
