@@ -35,7 +35,7 @@ import {
   setPayoutFeeConfigOp,
 } from "./ops/payouts/payout-ops";
 import { createRefundOp, getAutorefundOp, getRefundFeeConfigOp, resolvePaymentOp, setAutorefundOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
-import { cancelPayoutLinkOp, claimPayoutLinkOp, createPayoutLinkOp, getClaimCardOp, listPayoutLinksOp, payoutLinkInfoOp } from "./ops/payouts/payout-link-ops";
+import { cancelPayoutLinkOp, claimPayoutLinkOp, createPayoutLinkBatchOp, createPayoutLinkOp, getClaimCardOp, listPayoutLinksOp, payoutLinkInfoOp } from "./ops/payouts/payout-link-ops";
 import { createSplitRuleOp, deleteSplitRuleOp, getSplitConfigOp, listSplitRulesOp, setSplitConfigOp } from "./ops/splits/split-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
@@ -101,6 +101,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
 
   // Payout links (spec: Idempotency-Key has no effect; deduplication is by reference)
   { method: "POST", path: "/v1/payout/link", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: createPayoutLinkOp },
+  { method: "POST", path: "/v1/payout/link/batch", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: createPayoutLinkBatchOp },
   { method: "POST", path: "/v1/payout/link/list", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: listPayoutLinksOp },
   { method: "POST", path: "/v1/payout/link/info", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: payoutLinkInfoOp },
   { method: "POST", path: "/v1/payout/link/cancel", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: cancelPayoutLinkOp },

@@ -41,3 +41,17 @@ export function receiptEmail(invoice: Invoice) {
   ];
   return { subject, text: lines.join("\n") + "\n", html: layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")) };
 }
+
+/** The best-effort e-mail of a payout link with an e-mail address: what awaits, and a button to claim it. */
+export function payoutLinkEmail(link: { amount: string; currency: string; network: string; title: string; note: string; expiresAt: Date }, claimUrl: string) {
+  const subject = link.title ? `${link.title}: ${link.amount} ${link.currency} for you` : `${link.amount} ${link.currency} for you`;
+  const lines = [`${link.amount} ${link.currency} on ${link.network} are waiting for you.`, ...(link.note ? [link.note] : []), `Claim them before ${link.expiresAt.toUTCString()}.`];
+  const text = `${lines.join("\n")}\n\nGet the funds: ${claimUrl}\n`;
+  const html = layout(
+    subject,
+    `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}
+<p><a href="${escapeHtml(claimUrl)}" style="display:inline-block;background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">Get the funds</a></p>
+<p style="font-size:12px;color:#64748b">Or open ${escapeHtml(claimUrl)}</p>`,
+  );
+  return { subject, text, html };
+}

@@ -64,6 +64,44 @@ describe("payout links", () => {
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
+  it("makes a batch element by element, results aligned by index, and e-mails the recipient the claim link", async () => {
+    const merchant = await fundedMerchant();
+    const batch = await callSigned(
+      "/v1/payout/link/batch",
+      {
+        links: [
+          { currency: "USDT", network: "tron", amount: "5", reference: "b-1", email: "winner@example.com", title: "Prize" },
+          { currency: "EUR", network: "tron", amount: "5" },
+          { currency: "USDT", network: "tron", amount: "5", reference: "b-1" },
+          "not an object",
+          { currency: "USDT", network: "tron", amount: "6" },
+        ],
+      },
+      merchant,
+    );
+    expect(batch.status).toBe(200);
+    const { created, total, results } = batch.body.result;
+    expect([created, total]).toEqual([2, 5]);
+    expect(results.map((result: { ok: boolean; error?: string }) => result.ok || result.error)).toEqual([
+      true,
+      "payoutlink.unknown_currency",
+      "payoutlink.duplicate_reference",
+      "payoutlink.bad_request",
+      true,
+    ]);
+    const [first, , , , last] = results;
+    expect(first.link.batch_id).toBe(last.link.batch_id);
+    expect(first.link.claim_url).toContain(first.link.claim_token);
+    const mail = await getTestDb().outboundEmail.findFirstOrThrow({ where: { merchantId: merchant.merchantId, recipient: "winner@example.com" } });
+    expect(mail.subject).toContain("Prize");
+    expect(mail.text).toContain(first.link.claim_url);
+    for (const [links, code] of [[[], "payoutlink.empty_batch"], [Array.from({ length: 501 }, () => ({})), "payoutlink.batch_too_large"]] as const) {
+      const response = await callSigned("/v1/payout/link/batch", { links }, merchant);
+      expect([response.status, response.body.error.code]).toEqual([400, code]);
+    }
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
   it.each<[string, Record<string, unknown>, number, string]>([
     ["a fiat currency", { currency: "EUR" }, 400, "payoutlink.unknown_currency"],
     ["a coin the network does not carry", { currency: "BTC" }, 400, "payoutlink.unknown_currency"],

@@ -8,7 +8,7 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { judgeReserve } from "@/lib/domain/payout/amounts";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
-import { AppError, isAppError, type InputSpec } from "@/lib/errors";
+import { AppError, isAppError, parseInput, type InputSpec } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { lockSpendableBalance } from "@/lib/ledger/balances";
 import { lockAccounts, postJournals } from "@/lib/ledger/post";
@@ -22,8 +22,11 @@ import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresse
 import { checkAddressOn, MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
 import { assertPayoutsNotFrozen } from "@/lib/services/payouts/payout-freeze";
 import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+import type { GatewayConfig } from "@/lib/config/env";
+import { queueEmail } from "@/lib/email/outbox";
+import { payoutLinkEmail } from "@/lib/email/templates";
 
-export type PayoutLinkDeps = PayoutDeps & { config: PayoutDeps["config"] & { publicBaseUrl: string; payoutLinksEnabled: boolean } };
+export type PayoutLinkDeps = PayoutDeps & { config: PayoutDeps["config"] & Pick<GatewayConfig, "publicBaseUrl" | "payoutLinksEnabled" | "email"> };
 
 /** spec: Payout link status. */
 export type PayoutLinkStatus = "funded" | "claiming" | "claimed" | "expired" | "cancelled";
@@ -150,7 +153,14 @@ export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string,
       if (verdict === "funds_maturing") throw new AppError("payoutlink.funds_maturing");
       if (verdict !== "ok") throw new AppError("payoutlink.insufficient_funds");
       await postJournals(tx, [payoutLinkHeldJournal({ linkId: id, merchantId, asset, amount: terms.amountMinor, step: "reserve" })], now);
-      return tx.payoutLink.findUniqueOrThrow({ where: { id } });
+      const link = await tx.payoutLink.findUniqueOrThrow({ where: { id } });
+      // Best effort (spec): queued with the link, sent by the outbox; no e-mail service, no e-mail.
+      if (terms.email && deps.config.email.mode !== "off") {
+        const amount = formatAmount(terms.amountMinor, terms.decimals);
+        const message = payoutLinkEmail({ amount, currency: terms.currency, network: terms.network, title: terms.title, note: terms.note, expiresAt: link.expiresAt }, claimPageUrl(deps.config.publicBaseUrl, token));
+        await queueEmail(tx, deps.config, { merchantId, recipient: terms.email, ...message }, now);
+      }
+      return link;
     }),
   );
   return { link, claimToken: token };
@@ -159,6 +169,31 @@ export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string,
 async function refuseTakenReference(db: Db | Tx, merchantId: string, reference: string): Promise<void> {
   const existing = await db.payoutLink.findUnique({ where: { merchantId_reference: { merchantId, reference } }, select: { id: true } });
   if (existing) throw new AppError("payoutlink.duplicate_reference", `reference ${reference} is payout link ${existing.id}.`);
+}
+
+/** spec: Limits — a payout link batch takes at most 500 elements. */
+export const MAX_LINK_BATCH = 500;
+
+/**
+ * spec: POST /v1/payout/link/batch — each element made as the single call would, in its own
+ * transaction, in order; the results aligned by index, the links sharing one `batch_id`.
+ */
+export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: string, elements: unknown[]) {
+  assertLinksEnabled(deps);
+  if (elements.length === 0) throw new AppError("payoutlink.empty_batch");
+  if (elements.length > MAX_LINK_BATCH) throw new AppError("payoutlink.batch_too_large");
+  const batchId = randomUUID();
+  const results: ({ ok: true; link: ReturnType<typeof toPayoutLinkObject> } | { ok: false; error: string; message: string })[] = [];
+  for (const element of elements) {
+    try {
+      const { link, claimToken } = await createPayoutLink(deps, merchantId, parseInput(CREATE_PAYOUT_LINK_INPUT, element), { batchId });
+      results.push({ ok: true, link: toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl }) });
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      results.push({ ok: false, error: error.code, message: error.message });
+    }
+  }
+  return { created: results.filter((result) => result.ok).length, total: elements.length, results };
 }
 
 /** spec: Payout link — the object; the token and URL only when just made, the claim after one. */

@@ -5,6 +5,7 @@ import {
   claimSchema,
   CREATE_PAYOUT_LINK_INPUT,
   createPayoutLink,
+  createPayoutLinkBatch,
   getMerchantPayoutLinkOrThrow,
   listPayoutLinks,
   openClaimCard,
@@ -20,6 +21,14 @@ export const createPayoutLinkOp = defineOperation({
     const { link, claimToken } = await createPayoutLink(context.deps, merchantOf(context), input);
     return toPayoutLinkObject(link, { claimToken, publicBaseUrl: context.deps.config.publicBaseUrl });
   },
+});
+
+/** spec: POST /v1/payout/link/batch. */
+export const createPayoutLinkBatchOp = defineOperation({
+  schema: z.object({ links: z.array(z.unknown()) }),
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { links: "payoutlink.empty_batch" },
+  handle: (input, context) => createPayoutLinkBatch(context.deps, merchantOf(context), input.links),
 });
 
 const linkIdSchema = z.object({ link_id: z.string() });
