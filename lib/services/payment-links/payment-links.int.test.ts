@@ -69,6 +69,9 @@ describe("payment link management", () => {
     ["a fiat pinned coin", { amount_mode: "open", currency: "USD", pinned_currency: "EUR" }, "paylink.unknown_currency"],
     ["a coin the pinned network does not carry", { amount_mode: "open", currency: "USD", pinned_currency: "BTC", pinned_network: "tron" }, "payment.unsupported_network"],
     ["an expiry in the past", { amount_mode: "open", currency: "USD", expires_at: "2020-01-01T00:00:00Z" }, "paylink.bad_expiry"],
+    ["an expiry beyond year 9999", { amount_mode: "open", currency: "USD", expires_at: "+010000-01-01T00:00:00Z" }, "paylink.bad_expiry"],
+    ["an expiry that is not RFC 3339", { amount_mode: "open", currency: "USD", expires_at: "Jan 1 2099" }, "paylink.bad_expiry"],
+    ["an amount of 16 digits", { amount_mode: "fixed", currency: "USD", amount: "1".repeat(16) }, "paylink.amount_too_large"],
     ["a private callback", { amount_mode: "open", currency: "USD", url_callback: "http://10.0.0.1/hook" }, "paylink.bad_url"],
   ])("refuses %s", async (_name, body, code) => {
     const merchant = await makeMerchant();
@@ -120,6 +123,7 @@ describe("the public card and checkout", () => {
       [{ amount: "-1" }, "paylink.not_positive"],
       [{ amount: "4.99" }, "paylink.below_min"],
       [{ amount: "50.01" }, "paylink.above_max"],
+      [{ amount: "9".repeat(70) }, "paylink.above_max"],
       [{ amount: "10", currency: "EUR" }, "paylink.unknown_currency"],
       [{ amount: "10", payer_email: "not an address" }, "email.bad_address"],
     ] as const) {

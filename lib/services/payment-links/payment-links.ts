@@ -54,6 +54,13 @@ export const CREATE_PAYMENT_LINK_INPUT: InputSpec<typeof createPaymentLinkSchema
 };
 
 const MAX_TITLE = 200;
+/** RFC 3339 date-time (a four-digit year). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** Prices a link takes: up to a thousand trillion units, far above any real checkout, within what invoices hold. */
+const MAX_WHOLE_DIGITS = 15;
+function largestAmount(decimals: number): bigint {
+  return 10n ** BigInt(MAX_WHOLE_DIGITS + decimals) - 1n;
+}
 const MAX_DESCRIPTION = 2000;
 
 /**
@@ -76,6 +83,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, merchantId: strin
     if (value === undefined) return null;
     const minor = parseAmount(value, pricing.decimals);
     if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `${field} must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
+    if (minor > largestAmount(pricing.decimals)) throw new AppError("paylink.amount_too_large", `${field} has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
     return formatAmount(minor, pricing.decimals);
   };
   const fixed = amountOf(input.amount, "amount");
@@ -89,6 +97,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, merchantId: strin
   const pinned = pinnedMethod(input.pinned_currency, input.pinned_network);
   let expiresAt: Date | null = null;
   if (input.expires_at !== undefined) {
+    if (!RFC3339.test(input.expires_at)) throw new AppError("paylink.bad_expiry", "expires_at must be an RFC 3339 time in the future.");
     expiresAt = new Date(input.expires_at);
     if (Number.isNaN(expiresAt.getTime()) || expiresAt <= deps.now()) throw new AppError("paylink.bad_expiry", "expires_at must be an RFC 3339 time in the future.");
   }
@@ -254,6 +263,7 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
     if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `amount must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
     if (link.amountMin !== null && minor < parseAmount(link.amountMin, pricing.decimals)!) throw new AppError("paylink.below_min", `The amount is below ${link.amountMin} ${link.currency}.`);
     if (link.amountMax !== null && minor > parseAmount(link.amountMax, pricing.decimals)!) throw new AppError("paylink.above_max", `The amount is above ${link.amountMax} ${link.currency}.`);
+    if (minor > largestAmount(pricing.decimals)) throw new AppError("paylink.above_max", `The amount has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
     amount = formatAmount(minor, pricing.decimals);
   }
   const chosenCurrency = link.pinnedCurrency ?? (input.currency === undefined ? undefined : normalizeSymbol(input.currency));

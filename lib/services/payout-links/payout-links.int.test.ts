@@ -52,6 +52,9 @@ describe("payout links", () => {
 
     const listed = (await callSigned("/v1/payout/link/list", { limit: 500 }, merchant)).body.result.links;
     expect(listed).toHaveLength(1);
+    // spec: an invalid limit gives 50, whatever its type; an offset past the end gives nothing.
+    expect((await callSigned("/v1/payout/link/list", { limit: "10", offset: null }, merchant)).body.result.links).toHaveLength(1);
+    expect((await callSigned("/v1/payout/link/list", { offset: 1e20 }, merchant)).body.result.links).toEqual([]);
     expect(listed[0]).not.toHaveProperty("claim_token");
     expect(listed[0]).not.toHaveProperty("claim_url");
     const long = await createLink(merchant, { expires_in_hours: 5000 });
@@ -131,7 +134,11 @@ describe("payout links", () => {
       claimable: true,
       memo_supported: false,
     });
+    // The claim's payout order id is the service's own: a merchant payout cannot take it first.
+    const squatter = await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: OTHER, order_id: `payoutlink:${link.link_id}` }, merchant);
+    expect([squatter.status, squatter.body.error.code]).toEqual([400, "payout.reserved_order_id"]);
     for (const [body, status, code] of [
+      [{ address: "T".repeat(300) }, 400, "payout.bad_address"],
       [{}, 400, "payoutlink.no_address"],
       [{ address: "nope" }, 400, "payout.bad_address"],
       [{ address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94" }, 400, "payout.address_network_mismatch"],
@@ -201,6 +208,12 @@ describe("payout links", () => {
     const refused = await claim(polled.claim_token, { address: RECIPIENT });
     expect([refused.status, refused.body.error.code]).toEqual([409, "payoutlink.expired"]);
     expect((await claimCard(polled.claim_token)).body.result).toMatchObject({ status: "expired", claimable: false });
+    // Past its term, before the poller: the merchant sees it expired too.
+    const unpolled = await createLink(merchant, { expires_in_hours: 1 });
+    await getTestDb().payoutLink.update({ where: { id: unpolled.link_id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const info = await callSigned("/v1/payout/link/info", { link_id: unpolled.link_id }, merchant);
+    expect(info.body.result.status).toBe("expired");
+    await callSigned("/v1/payout/link/cancel", { link_id: unpolled.link_id }, merchant);
 
     const sandboxed = await createLink(merchant, { expires_in_hours: 24 });
     const expired = await callSigned("/v1/sandbox/expire", { link_id: sandboxed.link_id }, merchant);

@@ -189,19 +189,20 @@ export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: st
       const { link, claimToken } = await createPayoutLink(deps, merchantId, parseInput(CREATE_PAYOUT_LINK_INPUT, element), { batchId });
       results.push({ ok: true, link: toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl }) });
     } catch (error) {
-      if (!isAppError(error)) throw error;
-      results.push({ ok: false, error: error.code, message: error.message });
+      // Never lose the tokens of the links made before: every element answers for itself.
+      if (!isAppError(error)) log.error("payout link batch element failed", { error });
+      results.push(isAppError(error) ? { ok: false, error: error.code, message: error.message } : { ok: false, error: "internal.error", message: "internal error; this link was not created" });
     }
   }
   return { created: results.filter((result) => result.ok).length, total: elements.length, results };
 }
 
 /** spec: Payout link — the object; the token and URL only when just made, the claim after one. */
-export function toPayoutLinkObject(link: PayoutLink, options: { claimToken?: string; publicBaseUrl: string }) {
+export function toPayoutLinkObject(link: PayoutLink, options: { claimToken?: string; publicBaseUrl: string; now?: Date }) {
   const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
   return {
     link_id: link.id,
-    status: link.status,
+    status: options.now ? effectiveStatus(link, options.now) : link.status,
     amount: formatAmount(toMinor(link.amountMinor), decimals),
     currency: link.currency,
     network: link.network,
@@ -225,11 +226,14 @@ export async function getMerchantPayoutLinkOrThrow(deps: PayoutLinkDeps, merchan
   return link;
 }
 
+/** Past this many links a list page is empty anyway; it keeps the offset a database integer. */
+const MAX_LIST_OFFSET = 1_000_000_000;
+
 /** spec: POST /v1/payout/link/list — `{limit, offset}`, limit outside 1–200 becomes 50, newest first. */
-export async function listPayoutLinks(deps: PayoutLinkDeps, merchantId: string, input: { limit?: number; offset?: number }): Promise<PayoutLink[]> {
+export async function listPayoutLinks(deps: PayoutLinkDeps, merchantId: string, input: { limit?: unknown; offset?: unknown }): Promise<PayoutLink[]> {
   assertLinksEnabled(deps);
-  const limit = input.limit !== undefined && Number.isInteger(input.limit) && input.limit >= 1 && input.limit <= 200 ? input.limit : 50;
-  const offset = input.offset !== undefined && Number.isInteger(input.offset) && input.offset > 0 ? input.offset : 0;
+  const limit = typeof input.limit === "number" && Number.isInteger(input.limit) && input.limit >= 1 && input.limit <= 200 ? input.limit : 50;
+  const offset = typeof input.offset === "number" && Number.isFinite(input.offset) && input.offset > 0 ? Math.min(Math.floor(input.offset), MAX_LIST_OFFSET) : 0;
   return deps.db.payoutLink.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset });
 }
 
@@ -293,7 +297,10 @@ export async function openClaimCard(deps: PayoutLinkDeps, token: string) {
   };
 }
 
-export const claimSchema = z.object({ address: optionalText, memo: optionalText });
+export const claimSchema = z.object({
+  address: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(256).optional()),
+  memo: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(120).optional()),
+});
 
 /**
  * spec: POST /v1/claim/{token}. The first address binds the link: funded → claiming (a
@@ -332,14 +339,14 @@ export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input
     fee = await quoteFee(deps, { asset: findSettlementAsset(begun.currency, network)! });
   } catch (error) {
     // Not bound to an address it cannot be paid to: the recipient may try another.
-    if (isAppError(error)) await releaseClaim(deps.db, begun.id, normalized, deps.now());
+    if (isAppError(error)) await releaseClaim(deps.db, begun, deps.now());
     throw error;
   }
   const finished = await inBalanceTurn(begun.merchantId, assetKey(begun.currency, network), () =>
     withTransaction(deps.db, (tx) => finishClaim(tx, begun.id, fee, deps.now())),
   );
   if (finished === "below_fee") {
-    await releaseClaim(deps.db, begun.id, normalized, deps.now());
+    await releaseClaim(deps.db, begun, deps.now());
     throw new AppError("payout.amount_below_fee", "The payout fee now exceeds the link's amount; try again later.");
   }
   return claimResult(finished);
@@ -350,9 +357,12 @@ function claimResult(link: PayoutLink) {
   return { status: "claimed" as const, payout_id: link.payoutId!, amount: formatAmount(toMinor(link.amountMinor), decimals), currency: link.currency, network: link.network, address: link.claimAddress! };
 }
 
-/** claiming → funded, the address released (the claim could not finish). */
-async function releaseClaim(db: Db, linkId: string, address: string, now: Date): Promise<void> {
-  await db.payoutLink.updateMany({ where: { id: linkId, status: "claiming", claimAddress: address }, data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now } });
+/** claiming → funded, the address released (this claim could not finish; a later claim is left alone). */
+async function releaseClaim(db: Db, link: Pick<PayoutLink, "id" | "claimAddress" | "claimingAt">, now: Date): Promise<void> {
+  await db.payoutLink.updateMany({
+    where: { id: link.id, status: "claiming", claimAddress: link.claimAddress, claimingAt: link.claimingAt },
+    data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now },
+  });
 }
 
 /**
@@ -372,7 +382,8 @@ async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Prom
   const merchant = (bucket: "available" | "payout_held" | "debt" | "maturing") => ({ owner: link.merchantId, asset, bucket });
   await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("maturing"), merchant("payout_held")], now);
   const payoutId = randomUUID();
-  await tx.payout.create({
+  const { count } = await tx.payout.createMany({
+    skipDuplicates: true,
     data: {
       id: payoutId,
       merchantId: link.merchantId,
@@ -396,6 +407,8 @@ async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Prom
       updatedAt: now,
     },
   });
+  // The order id is the service's own (refused to merchants): taken only if this claim ran before.
+  if (count === 0) throw new Error(`payout payoutlink:${link.id} exists while the link is claiming`);
   await postJournals(
     tx,
     [
@@ -410,36 +423,46 @@ async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Prom
 
 /**
  * Periodic job (every 60 s): funded links past their term expire, their reserve returned once;
- * claims stuck in `claiming` over 15 minutes (a crash between its two transactions) are
- * resolved — claimed when their payout exists, funded again otherwise.
+ * claims stuck in `claiming` over 15 minutes (a crash between binding the address and making the
+ * payout, which commits with `claimed`) are put back to funded.
  */
 export async function expireAndReapPayoutLinks(deps: Pick<PayoutLinkDeps, "db" | "now">, limit = 500): Promise<{ expired: number; reaped: number }> {
   const now = deps.now();
   const due = await deps.db.payoutLink.findMany({ where: { status: "funded", expiresAt: { lte: now } }, select: { id: true }, take: limit });
   let expired = 0;
   for (const { id } of due) {
-    const ended = await withTransaction(deps.db, async (tx) => {
-      const link = await lockLink(tx, id);
-      if (link.status !== "funded" || link.expiresAt > now) return false; // claimed or cancelled meanwhile
-      await endFundedLink(tx, link, "expired", now);
-      return true;
-    });
-    if (ended) expired++;
+    try {
+      const ended = await withTransaction(deps.db, async (tx) => {
+        const link = await lockLink(tx, id);
+        if (link.status !== "funded" || link.expiresAt > now) return false; // claimed or cancelled meanwhile
+        await endFundedLink(tx, link, "expired", now);
+        return true;
+      });
+      if (ended) expired++;
+    } catch (error) {
+      log.warn("payout link not expired; the next pass retries", { linkId: id, error });
+    }
   }
-  const stuck = await deps.db.payoutLink.findMany({ where: { status: "claiming", claimingAt: { lte: new Date(now.getTime() - CLAIMING_TIMEOUT_MS) } }, select: { id: true }, take: limit });
+  const cutoff = new Date(now.getTime() - CLAIMING_TIMEOUT_MS);
+  const stuck = await deps.db.payoutLink.findMany({ where: { status: "claiming", claimingAt: { lte: cutoff } }, select: { id: true }, take: limit });
   let reaped = 0;
   for (const { id } of stuck) {
-    await withTransaction(deps.db, async (tx) => {
-      const link = await lockLink(tx, id);
-      if (link.status !== "claiming") return;
-      const payout = await tx.payout.findUnique({ where: { merchantId_orderId: { merchantId: link.merchantId, orderId: `payoutlink:${link.id}` } }, select: { id: true } });
-      await tx.payoutLink.update({
-        where: { id },
-        data: payout ? { status: "claimed", payoutId: payout.id, updatedAt: now } : { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now },
+    try {
+      // A claim's payout and its `claimed` commit together: one still claiming has no payout, and
+      // goes back to funded for the recipient to claim again.
+      const didReap = await withTransaction(deps.db, async (tx) => {
+        const link = await lockLink(tx, id);
+        if (link.status !== "claiming" || !link.claimingAt || link.claimingAt > cutoff) return false; // finished, or claimed anew meanwhile
+        await tx.payoutLink.update({ where: { id }, data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now } });
+        return true;
       });
-      reaped++;
-      log.warn("payout link claim resolved by the reaper", { linkId: id, outcome: payout ? "claimed" : "funded" });
-    });
+      if (didReap) {
+        reaped++;
+        log.warn("payout link claim stuck in claiming put back to funded", { linkId: id });
+      }
+    } catch (error) {
+      log.warn("payout link not reaped; the next pass retries", { linkId: id, error });
+    }
   }
   return { expired, reaped };
 }

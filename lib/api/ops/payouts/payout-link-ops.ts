@@ -37,14 +37,15 @@ export const payoutLinkInfoOp = defineOperation({
   schema: linkIdSchema,
   invalidBody: "payoutlink.bad_request",
   fieldErrors: { link_id: "payoutlink.bad_id" },
-  handle: async (input, context) => toPayoutLinkObject(await getMerchantPayoutLinkOrThrow(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl }),
+  handle: async (input, context) => toPayoutLinkObject(await getMerchantPayoutLinkOrThrow(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl, now: context.deps.now() }),
 });
 
 export const listPayoutLinksOp = defineOperation({
-  schema: z.object({ limit: z.number().optional(), offset: z.number().optional() }),
+  // spec: Limits — an invalid limit gives 50 (any type: it is clamped, not refused).
+  schema: z.object({ limit: z.unknown().optional(), offset: z.unknown().optional() }),
   invalidBody: "payoutlink.bad_request",
   handle: async (input, context) => ({
-    links: (await listPayoutLinks(context.deps, merchantOf(context), input)).map((link) => toPayoutLinkObject(link, { publicBaseUrl: context.deps.config.publicBaseUrl })),
+    links: (await listPayoutLinks(context.deps, merchantOf(context), input)).map((link) => toPayoutLinkObject(link, { publicBaseUrl: context.deps.config.publicBaseUrl, now: context.deps.now() })),
   }),
 });
 
@@ -52,7 +53,7 @@ export const cancelPayoutLinkOp = defineOperation({
   schema: linkIdSchema,
   invalidBody: "payoutlink.bad_request",
   fieldErrors: { link_id: "payoutlink.bad_id" },
-  handle: async (input, context) => toPayoutLinkObject(await cancelPayoutLink(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl }),
+  handle: async (input, context) => toPayoutLinkObject(await cancelPayoutLink(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl, now: context.deps.now() }),
 });
 
 /** spec: GET /v1/claim/{token} (public) — the claim card. */
