@@ -8,6 +8,8 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The body holds a secret (a claim URL): kept only until the message is sent. */
+  eraseAfterSend?: boolean;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function queueEmail(db: Db | Tx, config: Pick<GatewayConfig, "email
       subject: message.subject,
       text: message.text,
       html: message.html ?? null,
+      eraseAfterSend: message.eraseAfterSend ?? false,
       status: config.email.mode === "smtp" ? "pending" : "kept",
       createdAt: now,
     },

@@ -4,6 +4,8 @@ import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
 
 const MAX_ATTEMPTS = 5;
+/** What a sent message that carried a secret keeps of its body. */
+export const ERASED_BODY = "(erased after delivery: it carried a secret link)";
 let transport: { url: string; transporter: nodemailer.Transporter } | undefined;
 
 function transporterFor(url: string): nodemailer.Transporter {
@@ -32,7 +34,9 @@ export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConf
     if (count === 0) continue;
     try {
       await transporterFor(smtpUrl).sendMail({ from, to: message.recipient, subject: message.subject, text: message.text, html: message.html ?? undefined });
-      await deps.db.outboundEmail.update({ where: { id: message.id }, data: { status: "sent", sentAt: deps.now(), lastError: "" } });
+      // A secret (a claim URL) leaves with the message and is not kept at rest.
+      const erased = message.eraseAfterSend ? { text: ERASED_BODY, html: null } : {};
+      await deps.db.outboundEmail.update({ where: { id: message.id }, data: { status: "sent", sentAt: deps.now(), lastError: "", ...erased } });
       sent++;
     } catch (error) {
       const attempts = message.attempts + 1;

@@ -3,7 +3,8 @@ import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sendPendingEmails } from "@/lib/jobs/handlers/send-emails";
+import { ERASED_BODY, sendPendingEmails } from "@/lib/jobs/handlers/send-emails";
+import { fundMerchant } from "@/lib/testing/funding";
 
 const inbox: ParsedMail[] = [];
 let smtp: SMTPServer;
@@ -53,6 +54,19 @@ describe("POST /v1/payment/send-email", () => {
     await sendPendingEmails(deps);
     const receipt = inbox.find((mail) => mail.subject === "Payment received" && mail.text?.includes(invoice.payer_amount));
     expect(receipt?.text).toContain("Price: 30.00 USD");
+  });
+
+  it("sends a payout link's claim e-mail and keeps no claim URL at rest once it is sent", async () => {
+    const merchant = await makeMerchant();
+    await fundMerchant(merchant, "50.00");
+    const deps = makeTestDeps({}, { SMTP_URL: smtpUrl });
+    const link = (await callSigned("/v1/payout/link", { currency: "USDT", network: "tron", amount: "5", email: "winner@example.com", title: "Prize" }, merchant, { deps })).body.result;
+    await sendPendingEmails(deps);
+    const mail = inbox.find((candidate) => candidate.text?.includes(link.claim_url));
+    expect(mail?.subject).toBe("Prize: 5 USDT for you");
+    expect(mail?.html).toContain(link.claim_url);
+    const row = await getTestDb().outboundEmail.findFirstOrThrow({ where: { merchantId: merchant.merchantId, recipient: "winner@example.com" } });
+    expect(row).toMatchObject({ status: "sent", text: ERASED_BODY, html: null });
   });
 
   it("keeps messages in the local mailbox without SMTP, and refuses when e-mail is off", async () => {

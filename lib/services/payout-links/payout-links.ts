@@ -158,7 +158,7 @@ export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string,
       if (terms.email && deps.config.email.mode !== "off") {
         const amount = formatAmount(terms.amountMinor, terms.decimals);
         const message = payoutLinkEmail({ amount, currency: terms.currency, network: terms.network, title: terms.title, note: terms.note, expiresAt: link.expiresAt }, claimPageUrl(deps.config.publicBaseUrl, token));
-        await queueEmail(tx, deps.config, { merchantId, recipient: terms.email, ...message }, now);
+        await queueEmail(tx, deps.config, { merchantId, recipient: terms.email, ...message, eraseAfterSend: true }, now);
       }
       return link;
     }),
