@@ -106,7 +106,9 @@ describe("the public card and checkout", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.result).toMatchObject({ amount: "25.00", currency: "USD", payer_currency: "USDT", network: "tron", payment_status: "check" });
     expect(first.body.result.url).toBe(`http://gateway.test/pay/${first.body.result.uuid}`);
-    const second = await checkout(link.link_id, {});
+    // The fixed amount and the pinned coin ignore whatever the buyer sends for them.
+    const second = await checkout(link.link_id, { amount: 5, currency: 7, network: false });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
     expect(second.body.result.uuid).not.toBe(first.body.result.uuid);
     const invoices = await getTestDb().invoice.findMany({ where: { paymentLinkId: link.link_id }, orderBy: { createdAt: "asc" } });
     expect(invoices.map((invoice) => [invoice.merchantId, invoice.urlCallback, invoice.payerEmail])).toEqual([
@@ -126,6 +128,8 @@ describe("the public card and checkout", () => {
       [{ amount: "9".repeat(70) }, "paylink.above_max"],
       [{ amount: "10", currency: "EUR" }, "paylink.unknown_currency"],
       [{ amount: "10", payer_email: "not an address" }, "email.bad_address"],
+      [{ amount: 10 }, "paylink.not_positive"],
+      [{ amount: "10", currency: 5 }, "paylink.unknown_currency"],
     ] as const) {
       const response = await checkout(link.link_id, body);
       expect([response.status, response.body.error.code], JSON.stringify(body)).toEqual([400, code]);

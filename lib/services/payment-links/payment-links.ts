@@ -234,16 +234,17 @@ export async function openPublicLink(deps: PaymentLinkDeps, linkId: string): Pro
 
 /** spec: POST /v1/link/{id}/checkout — the body. */
 export const checkoutSchema = z.object({
-  amount: optionalText,
-  currency: optionalText,
-  network: optionalText,
+  // Checked against the link, not the schema: a fixed amount or a pinned coin ignores them.
+  amount: z.unknown().optional(),
+  currency: z.unknown().optional(),
+  network: z.unknown().optional(),
   payer_email: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional()),
 });
 
 export const CHECKOUT_INPUT: InputSpec<typeof checkoutSchema> = {
   schema: checkoutSchema,
   invalidBody: "paylink.bad_request",
-  fieldErrors: { amount: "paylink.not_positive", currency: "paylink.unknown_currency", network: "payment.unsupported_network", payer_email: "email.bad_address" },
+  fieldErrors: { payer_email: "email.bad_address" },
 };
 
 /**
@@ -258,17 +259,23 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
   if (link.amountMode === "fixed") {
     amount = link.amountFixed!;
   } else {
-    if (input.amount === undefined) throw new AppError("paylink.amount_required");
-    const minor = parseAmount(input.amount, pricing.decimals);
+    const given = textOf(input.amount);
+    if (given === undefined) throw new AppError("paylink.amount_required");
+    const minor = typeof given === "string" ? parseAmount(given, pricing.decimals) : null;
     if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `amount must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
     if (link.amountMin !== null && minor < parseAmount(link.amountMin, pricing.decimals)!) throw new AppError("paylink.below_min", `The amount is below ${link.amountMin} ${link.currency}.`);
     if (link.amountMax !== null && minor > parseAmount(link.amountMax, pricing.decimals)!) throw new AppError("paylink.above_max", `The amount is above ${link.amountMax} ${link.currency}.`);
     if (minor > largestAmount(pricing.decimals)) throw new AppError("paylink.above_max", `The amount has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
     amount = formatAmount(minor, pricing.decimals);
   }
-  const chosenCurrency = link.pinnedCurrency ?? (input.currency === undefined ? undefined : normalizeSymbol(input.currency));
-  if (chosenCurrency !== undefined && !isSettlementSymbol(chosenCurrency)) throw new AppError("paylink.unknown_currency", `${input.currency} is not a settlement coin.`);
-  const network = link.pinnedNetwork ?? input.network;
+  // A pinned coin or network wins over whatever the buyer sent.
+  const givenCurrency = link.pinnedCurrency === null ? textOf(input.currency) : undefined;
+  if (givenCurrency !== undefined && typeof givenCurrency !== "string") throw new AppError("paylink.unknown_currency", "currency must be a coin's symbol.");
+  const chosenCurrency = link.pinnedCurrency ?? (givenCurrency === undefined ? undefined : normalizeSymbol(givenCurrency));
+  if (chosenCurrency !== undefined && !isSettlementSymbol(chosenCurrency)) throw new AppError("paylink.unknown_currency", `${givenCurrency} is not a settlement coin.`);
+  const givenNetwork = link.pinnedNetwork === null ? textOf(input.network) : undefined;
+  if (givenNetwork !== undefined && typeof givenNetwork !== "string") throw new AppError("payment.unsupported_network", "network must be a network's id.");
+  const network = link.pinnedNetwork ?? givenNetwork;
   return createInvoice(
     deps,
     link.merchantId,
@@ -284,6 +291,12 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
     },
     { paymentLinkId: link.id },
   );
+}
+
+/** A buyer's value: absent when missing, null or ""; a string as it is; anything else as it is (refused by the caller). */
+function textOf(value: unknown): string | object | number | boolean | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  return value as string | object | number | boolean;
 }
 
 function assertLinksEnabled(deps: { config: Pick<GatewayConfig, "paymentLinksEnabled"> }): void {
