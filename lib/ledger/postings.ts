@@ -59,6 +59,12 @@ export function assetKey(symbol: string, network: string): string {
   return `${symbol}:${network}`;
 }
 
+/** The symbol and network of an asset key (assetKey's inverse). */
+export function parseAssetKey(asset: string): { symbol: string; network: string } {
+  const [symbol, network] = asset.split(":");
+  return { symbol, network };
+}
+
 /** Whether every asset's postings sum to zero. */
 export function isBalanced(journal: Pick<Journal, "postings">): boolean {
   const sums = new Map<string, bigint>();

@@ -1,6 +1,7 @@
 import dns from "node:dns/promises";
 import { isAllowedOutboundAddress } from "@/lib/domain/net/address-policy";
 import { parseIp } from "@/lib/domain/net/ip";
+import { AppError, type ErrorCode } from "@/lib/errors";
 
 /** Why an outbound URL was refused. */
 export type OutboundUrlProblem = "malformed" | "scheme" | "credentials" | "unresolvable" | "forbidden_address";
@@ -66,4 +67,18 @@ export async function vetOutboundUrl(
     }
   }
   return { url, address: candidates[0].address, family: candidates[0].family === 6 ? 6 : 4 };
+}
+
+/**
+ * A merchant-supplied URL the service will call (a webhook, a url_callback), vetted by the SSRF
+ * rule and answered in its canonical form; a refusal is the caller's documented `refusal` code,
+ * its message prefixed with `field` (e.g. "url_callback: ").
+ */
+export async function vetMerchantUrl(url: string, options: { allowLoopback: boolean; refusal: ErrorCode; field?: string }): Promise<string> {
+  try {
+    return (await vetOutboundUrl(url, { allowLoopback: options.allowLoopback })).url.toString();
+  } catch (error) {
+    if (error instanceof OutboundUrlError) throw new AppError(options.refusal, `${options.field ?? ""}${error.message}.`);
+    throw error;
+  }
 }

@@ -7,6 +7,8 @@ const httpUrl = z
   .string()
   .max(2048)
   .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), "must be an http(s) URL");
+/** An optional http(s) URL the buyer is sent to ("" counts as absent). */
+export const optionalHttpUrl = z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional());
 export const PAYMENT_STATUSES = ["select", "check", "confirm_check", "wrong_amount_waiting", "paid", "paid_over", "wrong_amount", "cancel"] as const;
 
 /** spec: POST /v1/payment — the body, whether it arrives alone or as an element of a payment batch. */
@@ -20,8 +22,8 @@ export const createPaymentBodySchema = z.object({
   subtract: z.number().optional(),
   accuracy_payment_percent: z.number().optional(),
   url_callback: optionalText,
-  url_return: z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional()),
-  url_success: z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional()),
+  url_return: optionalHttpUrl,
+  url_success: optionalHttpUrl,
   additional_data: z.string().max(4096).optional(),
   payer_email: z.preprocess((value) => (value === "" ? undefined : value), z.email().max(254).optional()),
   theme: z.enum(["dark", "light"]).optional(),

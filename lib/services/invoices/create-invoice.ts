@@ -21,7 +21,7 @@ import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
 import { clampLifetime, resolveSettlementTarget, type SettlementTarget } from "@/lib/domain/invoice/settlement-target";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
-import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
 import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "./invoice-view";
@@ -79,15 +79,10 @@ async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
   if (!Number.isInteger(subtract) || subtract < 0 || subtract > 100) throw new AppError("payment.bad_subtract");
   const accuracy = input.accuracy_payment_percent;
   if (accuracy !== undefined && !(accuracy >= 0 && accuracy <= 5)) throw new AppError("payment.bad_accuracy");
-  let urlCallback: string | undefined;
-  if (input.url_callback !== undefined && input.url_callback !== "") {
-    try {
-      urlCallback = (await vetOutboundUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
-    } catch (error) {
-      if (error instanceof OutboundUrlError) throw new AppError("payment.bad_url_callback", `url_callback: ${error.message}.`);
-      throw error;
-    }
-  }
+  const urlCallback =
+    input.url_callback !== undefined && input.url_callback !== ""
+      ? await vetMerchantUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "payment.bad_url_callback", field: "url_callback: " })
+      : undefined;
   const isServed = (network: string) => networkAvailability(deps.config)(network).deposit;
   if (target.kind === "fixed" && !isServed(target.network)) throw new AppError("payment.unsupported_network", `${target.network} is not available on this service.`);
   return { currency, pricing, priceMinor, subtract, accuracyBps: accuracy === undefined ? undefined : Math.round(accuracy * 100), urlCallback, target, isServed };

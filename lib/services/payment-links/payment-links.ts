@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Invoice, PaymentLink } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
 import { findNetwork, findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError, type InputSpec } from "@/lib/errors";
-import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalHttpUrl, optionalText } from "@/lib/services/invoices/create-invoice-input";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 
 export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "paymentLinksEnabled" | "publicBaseUrl"> };
@@ -17,7 +16,9 @@ export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "payme
 export const AMOUNT_MODES = ["fixed", "open", "range"] as const;
 export type AmountMode = (typeof AMOUNT_MODES)[number];
 
-const httpUrl = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(2048).optional());
+const absentWhenNull = (value: unknown) => (value === null ? undefined : value);
+const optionalUrl = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(2048).optional());
+const optionalPageUrl = z.preprocess(absentWhenNull, optionalHttpUrl);
 
 /** Designed: POST /v1/payment/link — the body. */
 export const createPaymentLinkSchema = z.object({
@@ -31,9 +32,9 @@ export const createPaymentLinkSchema = z.object({
   pinned_currency: optionalText,
   pinned_network: optionalText,
   expires_at: optionalText,
-  url_callback: httpUrl,
-  url_return: httpUrl,
-  url_success: httpUrl,
+  url_callback: optionalUrl,
+  url_return: optionalPageUrl,
+  url_success: optionalPageUrl,
 });
 
 export const CREATE_PAYMENT_LINK_INPUT: InputSpec<typeof createPaymentLinkSchema> = {
@@ -101,10 +102,8 @@ export async function createPaymentLink(deps: PaymentLinkDeps, merchantId: strin
     expiresAt = new Date(input.expires_at);
     if (Number.isNaN(expiresAt.getTime()) || expiresAt <= deps.now()) throw new AppError("paylink.bad_expiry", "expires_at must be an RFC 3339 time in the future.");
   }
-  const urlCallback = await vetCallback(deps, input.url_callback);
-  for (const url of [input.url_return, input.url_success]) {
-    if (url !== undefined && !(/^https?:\/\/\S+$/i.test(url) && URL.canParse(url))) throw new AppError("paylink.bad_url");
-  }
+  const urlCallback =
+    input.url_callback === undefined ? undefined : await vetMerchantUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "paylink.bad_url", field: "url_callback: " });
   const now = deps.now();
   return deps.db.paymentLink.create({
     data: {
@@ -137,16 +136,6 @@ function pinnedMethod(currencyInput: string | undefined, networkInput: string | 
   if (network !== null && !findNetwork(network)) throw new AppError("payment.unsupported_network", `${networkInput} is not a network of the catalogue.`);
   if (currency !== null && network !== null && !findSettlementAsset(currency, network)) throw new AppError("payment.unsupported_network", `${currency} is not carried on ${network}.`);
   return { currency, network };
-}
-
-async function vetCallback(deps: PaymentLinkDeps, url: string | undefined): Promise<string | undefined> {
-  if (url === undefined) return undefined;
-  try {
-    return (await vetOutboundUrl(url, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
-  } catch (error) {
-    if (error instanceof OutboundUrlError) throw new AppError("paylink.bad_url", `url_callback: ${error.message}.`);
-    throw error;
-  }
 }
 
 /** Designed: the management object (create, list, info, toggle). */

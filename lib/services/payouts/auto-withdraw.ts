@@ -5,6 +5,7 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { parseAssetKey } from "@/lib/ledger/postings";
 import { createPayout, type PayoutDeps } from "./create-payout";
 import { resolvePayoutDestination } from "./payout-destination";
 
@@ -62,7 +63,7 @@ export async function deleteAutoWithdrawRule(db: Db, merchantId: string, input: 
  */
 export async function recordDueAutoWithdrawal(tx: Tx, lot: { id: string; merchantId: string; asset: string; reference: string; added: bigint }, now: Date): Promise<void> {
   if (lot.added <= 0n) return;
-  const [currency, network] = lot.asset.split(":");
+  const { symbol: currency, network } = parseAssetKey(lot.asset);
   const rule = await tx.autoWithdrawRule.findUnique({ where: { merchantId_currency_network: { merchantId: lot.merchantId, currency, network } } });
   if (!rule || lot.added < toMinor(rule.minMinor)) return;
   if (await isOwedBack(tx, lot.reference)) return;

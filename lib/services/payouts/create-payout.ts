@@ -14,7 +14,7 @@ import { AppError } from "@/lib/errors";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
 import { lockSpendableBalance } from "@/lib/ledger/balances";
-import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
 import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
 import { screenDestination } from "@/lib/services/compliance/screening";
@@ -126,12 +126,7 @@ export async function quoteFee(deps: Pick<PayoutDeps, "rates">, destination: Pic
 
 async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<string | undefined> {
   if (url === undefined || url === "") return undefined;
-  try {
-    return (await vetOutboundUrl(url, { allowLoopback: deps.config.allowLoopbackUrls })).url.toString();
-  } catch (error) {
-    if (error instanceof OutboundUrlError) throw new AppError("payout.bad_url_callback", `url_callback: ${error.message}.`);
-    throw error;
-  }
+  return vetMerchantUrl(url, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "payout.bad_url_callback", field: "url_callback: " });
 }
 
 /**

@@ -5,7 +5,8 @@ import { findSettlementAsset, listNetworksOfSymbol } from "@/lib/catalogue";
 import { convertMinor, divideRatios, formatRatio, type Ratio } from "@/lib/domain/money/ratio";
 import { AppError } from "@/lib/errors";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
-import { assetKey, payoutConvertedJournal, PLATFORM, type AccountKey } from "@/lib/ledger/postings";
+import { lockSpendableBalance } from "@/lib/ledger/balances";
+import { assetKey, parseAssetKey, payoutConvertedJournal, PLATFORM, type AccountKey } from "@/lib/ledger/postings";
 import type { RateProvider } from "@/lib/rates";
 import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
@@ -75,9 +76,7 @@ export async function planConversion(tx: Tx, input: { merchantId: string; destin
     now,
   );
   // Read again under the locks: a payout or a reversal may have moved it since.
-  const balances = await tx.ledgerAccount.findMany({ where: { owner: merchantId, asset: fromAsset, bucket: { in: ["available", "debt"] } } });
-  const available = toMinor(balances.find((row) => row.bucket === "available")?.balance ?? 0);
-  const debt = toMinor(balances.find((row) => row.bucket === "debt")?.balance ?? 0);
+  const { available, debt } = await lockSpendableBalance(tx, merchantId, fromAsset);
   if (debt < 0n || available < fromAmount) throw new AppError("payout.convert_insufficient", `The USDT balance on ${fromNetwork} no longer covers the conversion.`);
   return {
     fromAsset,
@@ -106,7 +105,7 @@ export async function chooseConversionSource(
   const networks = listNetworksOfSymbol(CONVERTIBLE_FROM);
   const held = await db.ledgerAccount.findMany({ where: { owner: merchantId, bucket: "available", asset: { in: networks.map((network) => assetKey(CONVERTIBLE_FROM, network)) } } });
   const candidates = held
-    .map((row) => ({ network: row.asset.split(":")[1], available: toMinor(row.balance) }))
+    .map((row) => ({ network: parseAssetKey(row.asset).network, available: toMinor(row.balance) }))
     .filter((candidate) => candidate.available >= amountOn(candidate.network))
     .sort((a, b) => (a.network === destination.network ? -1 : b.network === destination.network ? 1 : compareValue(b, a)));
   const chosen = candidates[0];

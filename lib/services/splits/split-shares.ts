@@ -10,7 +10,7 @@ import { isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
-import { payoutReleasedJournal, splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
+import { parseAssetKey, payoutReleasedJournal, splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
@@ -243,7 +243,8 @@ export async function releaseDueSplitShares(deps: PayoutDeps, limit = 200): Prom
     try {
       const refusal = share.partnerMerchantId ? null : await checkExternalRelease(deps, share);
       if (refusal === "skip") continue;
-      const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(...symbolAndNetwork(share.asset))! });
+      const { symbol, network } = parseAssetKey(share.asset);
+      const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(symbol, network)! });
       if (await releaseShare(deps.db, share.id, { refusal, fee }, deps.now())) released++;
     } catch (error) {
       log.warn("split share not released yet; the next pass retries", { shareId: share.id, error });
@@ -293,7 +294,7 @@ async function releaseShare(db: Db, shareId: string, external: { refusal: Releas
       log.warn("split share returned to the merchant", { shareId: share.id, reason: refusal });
       return true;
     }
-    const [currency, network] = symbolAndNetwork(share.asset);
+    const { symbol: currency, network } = parseAssetKey(share.asset);
     const payoutId = randomUUID();
     await tx.payout.create({
       data: {
@@ -364,7 +365,3 @@ export async function returnSplitPayout(tx: Tx, payout: Payout, now: Date): Prom
   });
 }
 
-function symbolAndNetwork(asset: string): [string, string] {
-  const [symbol, network] = asset.split(":");
-  return [symbol, network];
-}

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
-import { OutboundUrlError, vetOutboundUrl } from "@/lib/net/outbound-url";
+import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { generateWebhookSecret, sealWebhookSecret } from "@/lib/webhooks/signing-secrets";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -26,12 +26,7 @@ interface Deps {
 
 /** Checks a merchant-supplied URL with the SSRF rule; `webhook.bad_url` when refused. */
 export async function vetWebhookUrlOrThrow(url: string, allowLoopback: boolean): Promise<string> {
-  try {
-    return (await vetOutboundUrl(url, { allowLoopback })).url.toString();
-  } catch (error) {
-    if (error instanceof OutboundUrlError) throw new AppError("webhook.bad_url", `${error.message}.`);
-    throw error;
-  }
+  return vetMerchantUrl(url, { allowLoopback, refusal: "webhook.bad_url" });
 }
 
 function toView(row: { url: string | null; createdAt: Date; updatedAt: Date; previousSecretExpiresAt: Date | null }, now: Date): WebhookEndpointView {
