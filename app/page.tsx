@@ -9,7 +9,8 @@ export default async function HomePage() {
   const servedNetworks = health.networks.filter((network) => network.source !== "off");
   const assets = listSettlementAssets();
   return (
-    <main className="mx-auto max-w-3xl px-6 py-16">
+    // The service page is English whatever the visitor's language (the document's follows the public pages).
+    <main lang="en" className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Gateway</h1>
       <p className="mt-2 text-slate-600">Cryptocurrency payments for this merchant service.</p>
 

@@ -1,3 +1,4 @@
+import type { I18n } from "@/components/i18n/i18n-provider";
 import type { PublicPaymentObject } from "./types";
 
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
@@ -37,58 +38,43 @@ export function isSuccessful(status: string): boolean {
   return status === "paid" || status === "paid_over";
 }
 
-/** The status of a payment in words a buyer understands. */
-export function describeStatus(payment: Pick<PublicPaymentObject, "payment_status" | "confirmations" | "required_confirmations" | "amount_remaining" | "amount_paid" | "payer_amount" | "payer_currency">): StatusDescription {
+/** The status of a payment in words a buyer understands, in the page's language. */
+export function describeStatus(
+  payment: Pick<PublicPaymentObject, "payment_status" | "confirmations" | "required_confirmations" | "amount_remaining" | "amount_paid" | "payer_amount" | "payer_currency">,
+  { t, amount }: Pick<I18n, "t" | "amount">,
+): StatusDescription {
   const coin = payment.payer_currency;
   switch (payment.payment_status as PaymentStatus) {
     case "select":
-      return { tone: "neutral", headline: "Not paid yet", detail: "Choose a coin and a network below to get the exact amount and a deposit address." };
+      return { tone: "neutral", headline: t("payment.status.selectHeadline"), detail: t("payment.status.selectDetail") };
     case "check":
-      return { tone: "waiting", headline: "Waiting for payment", detail: "This page updates by itself as soon as your payment appears on the network." };
+      return { tone: "waiting", headline: t("payment.status.checkHeadline"), detail: t("payment.status.checkDetail") };
     case "confirm_check": {
       const required = Math.max(1, payment.required_confirmations);
       const confirmations = Math.min(payment.confirmations, required);
-      return {
-        tone: "progress",
-        headline: `Payment seen — ${confirmations} of ${required} confirmation${required === 1 ? "" : "s"}`,
-        detail: "Your transaction is on its way. Nothing more to send: the payment completes once the network has confirmed it.",
-      };
+      return { tone: "progress", headline: t("payment.status.confirmHeadline", { count: confirmations, required }), detail: t("payment.status.confirmDetail") };
     }
     case "wrong_amount_waiting":
-      return {
-        tone: "warning",
-        headline: `Partially paid — ${payment.amount_remaining} ${coin} still due`,
-        detail: "We received part of the amount. Send the rest to the same address before the time runs out.",
-      };
+      return { tone: "warning", headline: t("payment.status.partialHeadline", { remaining: amount(payment.amount_remaining), coin }), detail: t("payment.status.partialDetail") };
     case "paid":
-      return { tone: "success", headline: "Paid ✓", detail: "Your payment is confirmed. Thank you!" };
+      return { tone: "success", headline: t("payment.status.paidHeadline"), detail: t("payment.status.paidDetail") };
     case "paid_over":
       return {
         tone: "success",
-        headline: "Overpaid",
-        detail: `Your payment is confirmed. You sent ${payment.amount_paid} ${coin}, more than the ${payment.payer_amount} ${coin} due; contact the store about the difference.`,
+        headline: t("payment.status.overpaidHeadline"),
+        detail: t("payment.status.overpaidDetail", { paid: amount(payment.amount_paid), due: amount(payment.payer_amount), coin }),
       };
     case "wrong_amount":
       return {
         tone: "danger",
-        headline: "Underpaid (term over)",
-        detail: `The invoice expired after ${payment.amount_paid} ${coin} of ${payment.payer_amount} ${coin} arrived. Contact the store to settle the difference.`,
+        headline: t("payment.status.underpaidHeadline"),
+        detail: t("payment.status.underpaidDetail", { paid: amount(payment.amount_paid), due: amount(payment.payer_amount), coin }),
       };
     case "cancel":
-      return { tone: "neutral", headline: "Expired", detail: "This invoice can no longer be paid. Do not send funds to its address; go back to the store to start again." };
+      return { tone: "neutral", headline: t("payment.status.expiredHeadline"), detail: t("payment.status.expiredDetail") };
     default:
-      return { tone: "neutral", headline: "Status unavailable", detail: "Reload the page to see the latest status." };
+      return { tone: "neutral", headline: t("payment.status.unknownHeadline"), detail: t("payment.status.unknownDetail") };
   }
-}
-
-/** Seconds as "mm:ss", or "h:mm:ss" from one hour up. */
-export function formatDuration(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.floor(totalSeconds));
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = seconds % 60;
-  const twoDigits = (value: number) => String(value).padStart(2, "0");
-  return hours > 0 ? `${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(rest)}` : `${twoDigits(minutes)}:${twoDigits(rest)}`;
 }
 
 /** Only http(s) links from the invoice are followed; anything else is dropped. */

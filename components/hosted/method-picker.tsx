@@ -1,16 +1,17 @@
 "use client";
 
 import { useId, useMemo, useState, type FormEvent } from "react";
+import { useI18n } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
 import type { HostedMethod, HostedNetworkInfo } from "./types";
 
-interface CoinGroup {
+export interface CoinGroup {
   currency: string;
   methods: HostedMethod[];
 }
 
 /** Methods grouped by coin, in catalogue order. */
-function groupByCoin(methods: HostedMethod[]): CoinGroup[] {
+export function groupByCoin(methods: HostedMethod[]): CoinGroup[] {
   const groups = new Map<string, CoinGroup>();
   for (const method of methods) {
     const group = groups.get(method.currency) ?? { currency: method.currency, methods: [] };
@@ -40,6 +41,7 @@ export function MethodPicker({
   /** Submits the choice; resolves to an error message to show, or null on success. */
   onSelect(method: { currency: string; network: string }): Promise<string | null>;
 }) {
+  const { t } = useI18n();
   const coins = useMemo(() => groupByCoin(methods), [methods]);
   const [currency, setCurrency] = useState<string | null>(null);
   const [network, setNetwork] = useState<string | null>(null);
@@ -52,16 +54,14 @@ export function MethodPicker({
 
   function chooseCoin(next: string) {
     setCurrency(next);
-    const group = coins.find((coin) => coin.currency === next);
-    // A coin on a single network leaves nothing to choose; otherwise the network is the buyer's call.
-    setNetwork(group && group.methods.length === 1 ? group.methods[0].network : null);
+    setNetwork(onlyNetworkOf(coins, next));
     setError(null);
   }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!currency || !network) {
-      setError(currency ? "Choose a network for this coin." : "Choose a coin and a network first.");
+      setError(currency ? t("payment.picker.chooseNetwork") : t("payment.picker.chooseCoinAndNetwork"));
       return;
     }
     setIsBusy(true);
@@ -77,8 +77,8 @@ export function MethodPicker({
   if (coins.length === 0) {
     return (
       <section className="rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm">
-        <h2 className="text-lg font-semibold">No payment method available</h2>
-        <p className="mt-2 text-sm text-(--ui-muted)">This store accepts no coin that can be paid here right now. Go back to the store and try another payment option.</p>
+        <h2 className="text-lg font-semibold">{t("payment.picker.noneHeading")}</h2>
+        <p className="mt-2 text-sm text-(--ui-muted)">{t("payment.picker.noneDetail")}</p>
       </section>
     );
   }
@@ -87,60 +87,20 @@ export function MethodPicker({
   return (
     <section aria-labelledby={headingId} className="rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm">
       <h2 id={headingId} className="text-lg font-semibold">
-        Choose how to pay
+        {t("payment.picker.heading")}
       </h2>
       <form className="mt-4 flex flex-col gap-5" onSubmit={handleSubmit} aria-describedby={error ? errorId : undefined} noValidate>
-        <fieldset>
-          <legend className="text-sm font-medium text-(--ui-muted)">Coin</legend>
-          <div className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4">
-            {coins.map((coin) => (
-              <label key={coin.currency} className={TILE}>
-                <input
-                  type="radio"
-                  name="coin"
-                  value={coin.currency}
-                  checked={currency === coin.currency}
-                  onChange={() => chooseCoin(coin.currency)}
-                  className="sr-only"
-                  data-testid={`coin-${coin.currency}`}
-                />
-                {coin.currency}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-
-        {chosenCoin ? (
-          <fieldset>
-            <legend className="text-sm font-medium text-(--ui-muted)">Network for {chosenCoin.currency}</legend>
-            <div className="mt-2 flex flex-col gap-2">
-              {chosenCoin.methods.map((method) => {
-                const info = networks[method.network];
-                return (
-                  <label key={method.network} className={ROW}>
-                    <input
-                      type="radio"
-                      name="network"
-                      value={method.network}
-                      checked={network === method.network}
-                      onChange={() => {
-                        setNetwork(method.network);
-                        setError(null);
-                      }}
-                      className="size-5 shrink-0 accent-(--ui-accent) outline-none"
-                      data-testid={`network-${method.network}`}
-                    />
-                    <span className="flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3">
-                      <span className="font-medium">{info?.name ?? method.network}</span>
-                      <span className="text-sm text-(--ui-muted)">{method.kind === "token" ? (info?.tokenStandard ?? "Token") : "Native coin"}</span>
-                    </span>
-                  </label>
-                );
-              })}
-            </div>
-            <p className="mt-2 text-sm text-(--ui-muted)">Pick the network your wallet will send from. Money sent over another network cannot be recovered.</p>
-          </fieldset>
-        ) : null}
+        <MethodChoice
+          coins={coins}
+          networks={networks}
+          currency={currency}
+          network={network}
+          onCoin={chooseCoin}
+          onNetwork={(next) => {
+            setNetwork(next);
+            setError(null);
+          }}
+        />
 
         {error ? (
           <p id={errorId} role="alert" className="rounded-lg border border-(--ui-danger-border) bg-(--ui-danger-bg) px-3 py-2 text-sm text-(--ui-danger)">
@@ -149,9 +109,90 @@ export function MethodPicker({
         ) : null}
 
         <Button type="submit" disabled={isBusy} aria-busy={isBusy} className="w-full">
-          {isBusy ? "Preparing your address…" : chosenCoin && networkName ? `Pay with ${chosenCoin.currency} on ${networkName}` : "Show payment details"}
+          {isBusy ? t("payment.picker.preparing") : chosenCoin && networkName ? t("payment.picker.payWith", { coin: chosenCoin.currency, network: networkName }) : t("payment.picker.showDetails")}
         </Button>
       </form>
     </section>
+  );
+}
+
+/** A coin on a single network leaves nothing to choose; otherwise the network is the buyer's call. */
+export function onlyNetworkOf(coins: CoinGroup[], currency: string): string | null {
+  const group = coins.find((coin) => coin.currency === currency);
+  return group && group.methods.length === 1 ? group.methods[0].network : null;
+}
+
+/**
+ * The coin, then the network: two native radio groups (one Tab stop each, arrow keys within).
+ * Controlled by the caller; shared by the payment page's picker and the link checkout.
+ */
+export function MethodChoice({
+  coins,
+  networks,
+  currency,
+  network,
+  onCoin,
+  onNetwork,
+}: {
+  coins: CoinGroup[];
+  networks: Record<string, HostedNetworkInfo>;
+  currency: string | null;
+  network: string | null;
+  onCoin(currency: string): void;
+  onNetwork(network: string): void;
+}) {
+  const { t } = useI18n();
+  const chosenCoin = coins.find((coin) => coin.currency === currency) ?? null;
+  return (
+    <>
+    <fieldset>
+      <legend className="text-sm font-medium text-(--ui-muted)">{t("payment.picker.coin")}</legend>
+      <div className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4">
+        {coins.map((coin) => (
+          <label key={coin.currency} className={TILE}>
+            <input
+              type="radio"
+              name="coin"
+              value={coin.currency}
+              checked={currency === coin.currency}
+              onChange={() => onCoin(coin.currency)}
+              className="sr-only"
+              data-testid={`coin-${coin.currency}`}
+            />
+            {coin.currency}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+
+    {chosenCoin ? (
+      <fieldset>
+        <legend className="text-sm font-medium text-(--ui-muted)">{t("payment.picker.networkFor", { coin: chosenCoin.currency })}</legend>
+        <div className="mt-2 flex flex-col gap-2">
+          {chosenCoin.methods.map((method) => {
+            const info = networks[method.network];
+            return (
+              <label key={method.network} className={ROW}>
+                <input
+                  type="radio"
+                  name="network"
+                  value={method.network}
+                  checked={network === method.network}
+                  onChange={() => onNetwork(method.network)}
+                  className="size-5 shrink-0 accent-(--ui-accent) outline-none"
+                  data-testid={`network-${method.network}`}
+                />
+                <span className="flex min-w-0 flex-1 flex-wrap items-baseline justify-between gap-x-3">
+                  <span className="font-medium">{info?.name ?? method.network}</span>
+                  <span className="text-sm text-(--ui-muted)">{method.kind === "token" ? (info?.tokenStandard || t("common.token")) : t("common.nativeCoin")}</span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+        <p className="mt-2 text-sm text-(--ui-muted)">{t("payment.picker.networkHint")}</p>
+      </fieldset>
+    ) : null}
+    </>
   );
 }

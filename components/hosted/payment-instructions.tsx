@@ -1,3 +1,6 @@
+"use client";
+
+import { useI18n } from "@/components/i18n/i18n-provider";
 import { CopyButton } from "@/components/ui/copy-button";
 
 /** What to send and where: the exact amount, the network, the address and its QR code. */
@@ -25,34 +28,36 @@ export function PaymentInstructions({
   amountPaid: string;
   payerAmount: string;
 }) {
+  const { t, amount: formatAmount } = useI18n();
   return (
     <>
       <section aria-labelledby="amount-heading" className="rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm">
         <h2 id="amount-heading" tabIndex={-1} className="text-sm font-medium text-(--ui-muted) outline-none">
-          {isRemainder ? "Send the rest — exactly" : "Send exactly"}
+          {isRemainder ? t("payment.instructions.sendRest") : t("payment.instructions.sendExactly")}
         </h2>
         <div className="mt-1 flex items-start justify-between gap-3">
           <p className={`min-w-0 leading-tight font-bold tabular-nums wrap-anywhere ${amount.length > 12 ? "text-2xl sm:text-3xl" : "text-3xl sm:text-4xl"}`}>
-            <span data-testid="payer-amount">{amount}</span> <span>{coin}</span>
+            <span data-testid="payer-amount" data-amount={amount}>{formatAmount(amount)}</span> <span>{coin}</span>
           </p>
-          <CopyButton value={amount} description="amount" className="mt-0.5" />
+          <CopyButton value={amount} label={t("common.copy")} accessibleName={t("common.copyAmount")} copiedText={t("common.copied")} announcement={t("common.amountCopied")} failure={t("common.copyFailed")} className="mt-0.5" />
         </div>
         <p className="mt-2 text-base font-medium">{networkLabel}</p>
         <p className="mt-1 text-sm text-(--ui-muted)">
-          {isRemainder ? `Received ${amountPaid} of ${payerAmount} ${coin} · ` : ""}Price <span className="font-medium text-(--ui-fg)">{price}</span>
+          {isRemainder ? `${t("payment.instructions.received", { paid: formatAmount(amountPaid), due: formatAmount(payerAmount), coin })} · ` : ""}
+          {t("payment.instructions.price")} <span className="font-medium text-(--ui-fg)">{price}</span>
         </p>
       </section>
 
       <section aria-labelledby="address-heading" className="rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm">
         <h2 id="address-heading" className="text-sm font-medium text-(--ui-muted)">
-          Deposit address
+          {t("payment.instructions.depositAddress")}
         </h2>
         {qrCode ? (
           // A data: URI from the API; next/image adds nothing for an inline image.
           // eslint-disable-next-line @next/next/no-img-element
           <img
             src={qrCode}
-            alt={`QR code of the ${coin} deposit address ${networkLabel}`}
+            alt={t("payment.instructions.qrAlt", { coin, network: networkLabel })}
             width={240}
             height={240}
             className="mx-auto mt-3 size-52 rounded-xl bg-white p-2 [image-rendering:pixelated] sm:size-60"
@@ -62,10 +67,10 @@ export function PaymentInstructions({
           {address}
         </p>
         <div className="mt-3 flex justify-end">
-          <CopyButton value={address} description="address" />
+          <CopyButton value={address} label={t("common.copy")} accessibleName={t("common.copyAddress")} copiedText={t("common.copied")} announcement={t("common.addressCopied")} failure={t("common.copyFailed")} />
         </div>
         <p className="mt-4 border-t border-(--ui-border) pt-3 text-sm text-(--ui-muted)">
-          Send only <strong className="text-(--ui-fg)">{coin}</strong> {networkLabel} to this address. Funds sent in another coin or over another network are lost.
+          {t("payment.instructions.warning", { coin, network: networkLabel })}
         </p>
       </section>
     </>

@@ -1,3 +1,6 @@
+"use client";
+
+import { useI18n } from "@/components/i18n/i18n-provider";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import type { StatusDescription, StatusTone } from "./describe-status";
 
@@ -31,6 +34,7 @@ export function StatusPanel({
   /** A transient problem such as a lost connection. */
   notice?: string | null;
 }) {
+  const { t } = useI18n();
   const isProgress = description.tone === "progress";
   const required = Math.max(1, requiredConfirmations);
   return (
@@ -46,7 +50,7 @@ export function StatusPanel({
       </div>
       {isProgress ? (
         <div className="mt-4">
-          <ProgressBar value={confirmations} max={required} label="Confirmations" valueText={`${Math.min(confirmations, required)} of ${required} confirmations`} />
+          <ProgressBar value={confirmations} max={required} label={t("payment.confirmationsLabel")} valueText={t("payment.confirmationsValue", { count: Math.min(confirmations, required), required })} />
         </div>
       ) : null}
       <p className={`mt-3 text-sm ${description.tone === "success" || description.tone === "warning" || description.tone === "danger" ? "" : "text-(--ui-muted)"}`}>{description.detail}</p>

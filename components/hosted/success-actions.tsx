@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { useI18n } from "@/components/i18n/i18n-provider";
 import { Button, ButtonLink } from "@/components/ui/button";
 
 /** Seconds before a paid invoice sends the buyer on to the merchant's success page. */
@@ -8,6 +9,7 @@ const REDIRECT_AFTER_SECONDS = 5;
 
 /** "Continue" to the merchant's success page, followed automatically unless the buyer stays. */
 export function SuccessActions({ successUrl }: { successUrl: string }) {
+  const { t } = useI18n();
   const [secondsLeft, setSecondsLeft] = useState(REDIRECT_AFTER_SECONDS);
   const [isCancelled, setIsCancelled] = useState(false);
 
@@ -24,15 +26,13 @@ export function SuccessActions({ successUrl }: { successUrl: string }) {
   return (
     <div className="flex flex-col gap-3">
       <ButtonLink href={successUrl} className="w-full">
-        Continue
+        {t("payment.success.continue")}
       </ButtonLink>
       {isCancelled ? null : (
         <p className="flex min-h-11 flex-wrap items-center justify-center gap-x-2 text-center text-sm text-(--ui-muted)" data-testid="redirect-notice">
-          <span>
-            Returning to the store in <span className="inline-block w-[2ch] tabular-nums">{Math.max(0, secondsLeft)}</span> s.
-          </span>
+          <span className="tabular-nums">{t("payment.success.returning", { seconds: Math.max(0, secondsLeft) })}</span>
           <Button variant="ghost" className="px-2 text-sm" onClick={() => setIsCancelled(true)}>
-            Stay on this page
+            {t("payment.success.stay")}
           </Button>
         </p>
       )}

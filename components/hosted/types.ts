@@ -31,3 +31,56 @@ export interface HostedPaymentPageData {
   /** Server time when the page was rendered (ms since the epoch), so the countdown follows the server's clock. */
   renderedAtMs: number;
 }
+
+/** spec: Public payment-link card. */
+export interface PublicLinkCard {
+  link_id: string;
+  title: string;
+  description: string;
+  /** `fixed`, `open` or `range`. */
+  amount_mode: string;
+  currency: string;
+  amount_fixed?: string;
+  amount_min?: string;
+  amount_max?: string;
+  pinned_currency?: string;
+  pinned_network?: string;
+}
+
+/** Everything the checkout page of a payment link receives: the public card and public catalogue facts. */
+export interface HostedCheckoutPageData {
+  card: PublicLinkCard;
+  /** Decimal places of the price currency, for checking the buyer's amount as it is typed. */
+  priceDecimals: number;
+  /** The coins and networks the buyer may choose from, the link's pinned ones only. */
+  methods: HostedMethod[];
+  networks: Record<string, HostedNetworkInfo>;
+}
+
+/** spec: Public claim card, with the designed fields of a claimed link. */
+export interface PublicClaimCard {
+  status: "funded" | "claiming" | "claimed" | "expired" | "cancelled";
+  amount: string;
+  currency: string;
+  network: string;
+  title: string;
+  note: string;
+  expires_at: string;
+  claimable: boolean;
+  memo_supported: boolean;
+  claim_address?: string;
+  payout_status?: "check" | "process" | "paid" | "fail" | "cancel";
+  payout_is_final?: boolean;
+  txid?: string;
+}
+
+/** Everything the claim page receives: the card (as the token's holder may see it) and how to check an address. */
+export interface HostedClaimPageData {
+  token: string;
+  card: PublicClaimCard;
+  /** "Tron (TRC-20)". */
+  networkName: string;
+  /** Which chain's address encodings the network takes here (a sandbox or test node takes test ones). */
+  addressChain: "main" | "test" | "regtest";
+  renderedAtMs: number;
+}

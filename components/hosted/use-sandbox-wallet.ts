@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { payWithSandboxWallet } from "./pay-api";
+import { useI18n } from "@/components/i18n/i18n-provider";
+import { describeApiFailure, payWithSandboxWallet } from "./pay-api";
 import type { PublicPaymentObject } from "./types";
 
 /** One sandbox block per second: fast to watch, slow enough to read the confirmations climb. */
@@ -18,6 +19,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * mempool, then one `confirm` per second mines a block while the payment waits for confirmations.
  */
 export function useSandboxWallet(invoiceId: string, applyPayment: (payment: PublicPaymentObject) => void) {
+  const { t } = useI18n();
   const [isRunning, setIsRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const isMounted = useRef(true);
@@ -35,7 +37,7 @@ export function useSandboxWallet(invoiceId: string, applyPayment: (payment: Publ
     try {
       const sent = await payWithSandboxWallet(invoiceId, "send");
       if (!sent.ok) {
-        setError(sent.message);
+        setError(describeApiFailure(t, sent));
         return;
       }
       applyPayment(sent.payment);
@@ -48,7 +50,7 @@ export function useSandboxWallet(invoiceId: string, applyPayment: (payment: Publ
         if (!isMounted.current) break;
         const mined = await payWithSandboxWallet(invoiceId, "confirm");
         if (!mined.ok) {
-          setError(mined.message);
+          setError(describeApiFailure(t, mined));
           return;
         }
         applyPayment(mined.payment);
@@ -57,7 +59,7 @@ export function useSandboxWallet(invoiceId: string, applyPayment: (payment: Publ
     } finally {
       if (isMounted.current) setIsRunning(false);
     }
-  }, [invoiceId, applyPayment]);
+  }, [invoiceId, applyPayment, t]);
 
   return { pay, isRunning, error };
 }

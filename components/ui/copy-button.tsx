@@ -43,11 +43,27 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /**
- * A button that copies `value` and confirms it visibly ("Copied") and to screen readers.
- * `label` is the visible text ("Copy"), `description` what is copied ("address"), which completes
- * the accessible name ("Copy address") and the announcement ("Address copied").
+ * A button that copies `value` and confirms it visibly and to screen readers. The caller gives the
+ * words in the page's language: `label` ("Copy"), `accessibleName` ("Copy address"), `copiedText`
+ * ("Copied"), `announcement` ("Address copied") and `failure` (shown when copying is refused).
  */
-export function CopyButton({ value, label = "Copy", description, className = "" }: { value: string; label?: string; description: string; className?: string }) {
+export function CopyButton({
+  value,
+  label,
+  accessibleName,
+  copiedText,
+  announcement,
+  failure,
+  className = "",
+}: {
+  value: string;
+  label: string;
+  accessibleName: string;
+  copiedText: string;
+  announcement: string;
+  failure: string;
+  className?: string;
+}) {
   const [state, setState] = useState<CopyState>("idle");
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -63,21 +79,20 @@ export function CopyButton({ value, label = "Copy", description, className = "" 
     resetTimer.current = setTimeout(() => setState("idle"), isCopied ? CONFIRMATION_MS : CONFIRMATION_MS * 3);
   }
 
-  const announcement = state === "copied" ? `${capitalize(description)} copied` : state === "failed" ? `Could not copy the ${description}. Select it and copy it by hand.` : "";
   return (
     <span className="inline-flex flex-col items-end">
       <button
         ref={buttonRef}
         type="button"
         onClick={handleClick}
-        aria-label={`${label} ${description}`}
+        aria-label={accessibleName}
         className={buttonClassName("secondary", `min-w-24 shrink-0 text-sm ${className}`)}
         data-state={state}
       >
         {state === "copied" ? (
           <>
             <CheckIcon />
-            Copied
+            {copiedText}
           </>
         ) : (
           <>
@@ -87,14 +102,10 @@ export function CopyButton({ value, label = "Copy", description, className = "" 
         )}
       </button>
       <span aria-live="polite" className={state === "failed" ? "mt-1 max-w-48 text-right text-xs text-(--ui-danger)" : "sr-only"}>
-        {announcement}
+        {state === "copied" ? announcement : state === "failed" ? failure : ""}
       </span>
     </span>
   );
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function CopyIcon() {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "../fixtures/accessibility";
 import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
 
 // The hosted payment page in a real browser, against `npm start` with the embedded database and
@@ -92,6 +93,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "select");
   await expect(page.getByRole("link", { name: "Back to store" })).toHaveAttribute("href", "https://shop.example/back");
 
+  await expectAccessible(page);
   await chooseMethod(page, "USDT", /^Tron/);
   await page.screenshot({ path: "test-results/hosted-picker.png", fullPage: true });
   await page.getByRole("button", { name: "Pay with USDT on Tron" }).click();
@@ -105,6 +107,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await expect(page.getByTestId("payer-amount")).toHaveText(selected.payer_amount);
   await expect(page.getByText("on Tron (TRC-20)", { exact: true })).toBeVisible();
   await expect(page.getByRole("img", { name: /QR code of the USDT deposit address/ })).toBeVisible();
+  await expectAccessible(page);
 
   await page.getByRole("button", { name: "Pay with a sandbox wallet" }).click();
   // confirm_check: the confirmations climb, shown in words and as a progress bar.
@@ -119,6 +122,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await expect(page.getByTestId("status-announcement")).toHaveText("Paid ✓");
   await expect(page.getByRole("link", { name: "Continue" })).toHaveAttribute("href", "https://shop.example/thanks");
   await expect(page.getByTestId("deposit-address")).toHaveCount(0);
+  await expectAccessible(page);
   await page.screenshot({ path: "test-results/hosted-paid.png", fullPage: true });
 
   const paid = await getPublicPayment(invoice.uuid);
@@ -181,6 +185,7 @@ test("a fixed invoice in the dark theme shows the API's exact amount, address, Q
   });
   expect(colors.background).toBeLessThan(60);
   expect(colors.text).toBeGreaterThan(200);
+  await expectAccessible(page);
   await page.screenshot({ path: "test-results/hosted-dark.png", fullPage: true });
 
   // Nothing merchant-private reaches the buyer: not in the server's HTML, not in the live page.
@@ -323,6 +328,7 @@ test("an unknown or malformed invoice id shows the not-found page with status 40
     const response = await page.goto(`${baseUrl()}/pay/${id}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Invoice not found" })).toBeVisible();
+    await expectAccessible(page);
   }
   await page.screenshot({ path: "test-results/hosted-not-found.png" });
 });

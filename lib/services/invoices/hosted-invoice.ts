@@ -126,10 +126,10 @@ export interface SelectableMethod {
   kind: "native" | "token";
 }
 
-/** The methods a currency-agnostic invoice offers: accepted set ∩ catalogue ∩ served here, above the minimum. */
-export async function listSelectableMethods(deps: Pick<InvoiceDeps, "db" | "config">, invoice: Invoice): Promise<SelectableMethod[]> {
+/** The methods a merchant's buyer may pick (a currency-agnostic invoice, a payment link): accepted set ∩ catalogue ∩ served here. */
+export async function listSelectableMethods(deps: Pick<InvoiceDeps, "db" | "config">, merchantId: string): Promise<SelectableMethod[]> {
   const { listSettlementAssets, findNetwork } = await import("@/lib/catalogue");
-  const accepted = await deps.db.acceptedMethod.findMany({ where: { merchantId: invoice.merchantId } });
+  const accepted = await deps.db.acceptedMethod.findMany({ where: { merchantId } });
   const isAccepted = (currency: string, network: string) => accepted.length === 0 || accepted.some((method) => method.currency === currency && method.network === network);
   const isServed = networkAvailability(deps.config);
   return listSettlementAssets()

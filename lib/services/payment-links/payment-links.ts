@@ -4,6 +4,7 @@ import type { Invoice, PaymentLink } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import { findNetwork, findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { checkCheckoutAmount, largestLinkAmount, MAX_WHOLE_DIGITS } from "@/lib/domain/payment-link/checkout-amount";
 import { AppError, type InputSpec } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
@@ -57,11 +58,6 @@ export const CREATE_PAYMENT_LINK_INPUT: InputSpec<typeof createPaymentLinkSchema
 const MAX_TITLE = 200;
 /** RFC 3339 date-time (a four-digit year). */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-/** Prices a link takes: up to a thousand trillion units, far above any real checkout, within what invoices hold. */
-const MAX_WHOLE_DIGITS = 15;
-function largestAmount(decimals: number): bigint {
-  return 10n ** BigInt(MAX_WHOLE_DIGITS + decimals) - 1n;
-}
 const MAX_DESCRIPTION = 2000;
 
 /**
@@ -84,7 +80,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, merchantId: strin
     if (value === undefined) return null;
     const minor = parseAmount(value, pricing.decimals);
     if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `${field} must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
-    if (minor > largestAmount(pricing.decimals)) throw new AppError("paylink.amount_too_large", `${field} has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
+    if (minor > largestLinkAmount(pricing.decimals)) throw new AppError("paylink.amount_too_large", `${field} has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
     return formatAmount(minor, pricing.decimals);
   };
   const fixed = amountOf(input.amount, "amount");
@@ -250,12 +246,13 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
   } else {
     const given = textOf(input.amount);
     if (given === undefined) throw new AppError("paylink.amount_required");
-    const minor = typeof given === "string" ? parseAmount(given, pricing.decimals) : null;
-    if (minor === null || minor <= 0n) throw new AppError("paylink.not_positive", `amount must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
-    if (link.amountMin !== null && minor < parseAmount(link.amountMin, pricing.decimals)!) throw new AppError("paylink.below_min", `The amount is below ${link.amountMin} ${link.currency}.`);
-    if (link.amountMax !== null && minor > parseAmount(link.amountMax, pricing.decimals)!) throw new AppError("paylink.above_max", `The amount is above ${link.amountMax} ${link.currency}.`);
-    if (minor > largestAmount(pricing.decimals)) throw new AppError("paylink.above_max", `The amount has more than ${MAX_WHOLE_DIGITS} digits before the point.`);
-    amount = formatAmount(minor, pricing.decimals);
+    const check = checkCheckoutAmount(typeof given === "string" ? given : "-", { decimals: pricing.decimals, min: link.amountMin, max: link.amountMax });
+    if (!check.ok) {
+      if (check.problem === "below_min") throw new AppError("paylink.below_min", `The amount is below ${link.amountMin} ${link.currency}.`);
+      if (check.problem === "above_max") throw new AppError("paylink.above_max", `The amount is above ${link.amountMax ?? "the largest amount"} ${link.currency}.`);
+      throw new AppError("paylink.not_positive", `amount must be a positive amount of ${pricing.symbol} with at most ${pricing.decimals} decimals.`);
+    }
+    amount = check.amount;
   }
   // A pinned coin or network wins over whatever the buyer sent.
   const givenCurrency = link.pinnedCurrency === null ? textOf(input.currency) : undefined;

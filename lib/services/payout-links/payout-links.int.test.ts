@@ -155,7 +155,7 @@ describe("payout links", () => {
     expect(again.body.result.payout_id).toBe(payoutId);
     const other = await claim(link.claim_token, { address: OTHER });
     expect([other.status, other.body.error.code]).toEqual([409, "payoutlink.claim_in_progress"]);
-    expect((await claimCard(link.claim_token)).body.result).toMatchObject({ status: "claimed", claimable: false });
+    expect((await claimCard(link.claim_token)).body.result).toMatchObject({ status: "claimed", claimable: false, claim_address: RECIPIENT, payout_status: "process", payout_is_final: false, txid: "" });
 
     const payouts = await getTestDb().payout.findMany({ where: { merchantId: merchant.merchantId } });
     expect(payouts).toHaveLength(1);
@@ -170,7 +170,11 @@ describe("payout links", () => {
     await sendPayouts(deps, "tron", sender);
     await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 10 }, merchant);
     await sendPayouts(deps, "tron", sender);
-    expect((await callSigned("/v1/payout/info", { uuid: payoutId }, merchant)).body.result).toMatchObject({ status: "paid", order_id: `payoutlink:${link.link_id}` });
+    const paid = (await callSigned("/v1/payout/info", { uuid: payoutId }, merchant)).body.result;
+    expect(paid).toMatchObject({ status: "paid", order_id: `payoutlink:${link.link_id}` });
+    // The recipient follows the payout on the card: delivered, with its transaction.
+    expect((await claimCard(link.claim_token)).body.result).toMatchObject({ status: "claimed", payout_status: "paid", payout_is_final: true, txid: paid.txid });
+    expect(paid.txid).not.toBe("");
     expect((await balanceOf(merchant)).held).toBe(0n);
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });

@@ -7,6 +7,7 @@ import { findNetwork, findSettlementAsset, isSettlementSymbol, normalizeNetworkI
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { judgeReserve } from "@/lib/domain/payout/amounts";
+import { coarsePayoutStatus, isFinalPayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError, parseInput, type InputSpec } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -294,7 +295,21 @@ export async function openClaimCard(deps: PayoutLinkDeps, token: string) {
     claimable: status === "funded",
     /** Designed: whether the network takes a memo (TON), for the claim page's form. */
     memo_supported: MEMO_FAMILIES.has(findNetwork(link.network)?.family ?? ""),
+    ...(await describeClaimedPayout(deps, link)),
   };
+}
+
+/**
+ * Designed: after a claim the card shows the recipient where their money is — the address it was
+ * claimed to, the payout's coarse status (`check`, `process`, `paid`, `fail`, `cancel`) and its
+ * transaction once sent. Only the token's holder sees the card.
+ */
+async function describeClaimedPayout(deps: PayoutLinkDeps, link: PayoutLink) {
+  if (!link.payoutId) return {};
+  const payout = await deps.db.payout.findUnique({ where: { id: link.payoutId }, select: { status: true, txid: true } });
+  if (!payout) return {};
+  const status = payout.status as PayoutStatus;
+  return { claim_address: link.claimAddress ?? "", payout_status: coarsePayoutStatus(status), payout_is_final: isFinalPayoutStatus(status), txid: payout.txid };
 }
 
 export const claimSchema = z.object({
