@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { fundMerchant, payInvoice } from "@/lib/testing/funding";
+import { fundMerchant, makeBlockedWalletWithHeldDeposit, payInvoice } from "@/lib/testing/funding";
 import { callApi, getTestDb, makeMerchant, makeTestDeps, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { MAX_BODY_BYTES } from "./dispatch";
 import { hashRequestBody } from "./idempotency";
@@ -44,6 +44,13 @@ const CREATING_BODIES: Record<string, { body(merchant: TestMerchant): Promise<ob
     isSameOnFreshKey: true,
   },
   "/v1/payment/link": { body: async () => ({ title: "Conformance", amount_mode: "fixed", currency: "USD", amount: "10.00" }) },
+  // The (order_id, coin, network) names the wallet: a fresh key finds it again.
+  "/v1/wallet": { body: async () => ({ currency: "USDT", network: "tron", order_id: "conformance-customer" }), isSameOnFreshKey: true },
+  "/v1/wallet/blocked-address-refund": {
+    body: async (merchant) => ({ uuid: await makeBlockedWalletWithHeldDeposit(merchant), address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC" }),
+    // A repeat finds nothing held any more and answers the refund made.
+    isSameOnFreshKey: true,
+  },
   "/v1/split/rule": { body: async () => ({ percent: 1.5, address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", network: "tron", note: "conformance" }) },
 };
 

@@ -13,7 +13,8 @@ import {
   testPayoutWebhookOp,
   testWalletWebhookOp,
 } from "./ops/webhooks/webhook-ops";
-import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentResendOp, sendPaymentEmailOp } from "./ops/payments/payment-ops";
+import { createPaymentOp, paymentHistoryOp, paymentInfoOp, paymentListOp, paymentQrOp, paymentResendOp, sendPaymentEmailOp } from "./ops/payments/payment-ops";
+import { blockStaticWalletOp, createStaticWalletOp, listStaticWalletsOp, refundBlockedWalletOp, staticWalletInfoOp, staticWalletQrOp } from "./ops/wallets/wallet-ops";
 import { listAcceptedOp, setAcceptedOp } from "./ops/payments/accepted-ops";
 import { batchInfoOp, createPaymentBatchOp, createPayoutBatchOp, createRefundBatchOp } from "./ops/payments/batch-ops";
 import { getHostedPaymentOp, sandboxPayOp, selectHostedPaymentOp } from "./ops/payments/pay-ops";
@@ -61,6 +62,7 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payment/send-email", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: sendPaymentEmailOp },
   { method: "POST", path: "/v1/payment/resend", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentResendOp },
   { method: "POST", path: "/v1/payment/history", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentHistoryOp },
+  { method: "POST", path: "/v1/payment/qr", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: paymentQrOp },
   { method: "POST", path: "/v1/payment/batch", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createPaymentBatchOp },
   { method: "POST", path: "/v1/batch/info", auth: signed(UNIFIED_AND_SPLIT), idempotent: false, envelope: "standard", operation: batchInfoOp },
   { method: "POST", path: "/v1/payment/accepted/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listAcceptedOp },
@@ -73,6 +75,14 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/payment/link/toggle", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: togglePaymentLinkOp },
   { method: "GET", path: "/v1/link/{id}", auth: PUBLIC, idempotent: false, envelope: "standard", operation: getPublicLinkOp },
   { method: "POST", path: "/v1/link/{id}/checkout", auth: PUBLIC, idempotent: false, envelope: "standard", operation: checkoutPaymentLinkOp },
+
+  // Static wallets (operator contract §2: payment keys may call them)
+  { method: "POST", path: "/v1/wallet", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createStaticWalletOp },
+  { method: "POST", path: "/v1/wallet/info", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: staticWalletInfoOp },
+  { method: "POST", path: "/v1/wallet/list", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: listStaticWalletsOp },
+  { method: "POST", path: "/v1/wallet/qr", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: staticWalletQrOp },
+  { method: "POST", path: "/v1/wallet/block", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: blockStaticWalletOp },
+  { method: "POST", path: "/v1/wallet/blocked-address-refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: refundBlockedWalletOp },
 
   // Refunds
   { method: "POST", path: "/v1/payment/refund", auth: signed(PAYMENT_KEYS), idempotent: true, envelope: "standard", operation: createRefundOp },

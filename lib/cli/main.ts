@@ -210,6 +210,7 @@ async function runCommand(values: ReturnType<typeof parseCommandLine>["values"],
             payouts_vs_transfers: audit.payoutsVsTransfers,
             refunds_vs_paid: audit.refundsVsPaid,
             splits_vs_held: audit.splitsVsHeld,
+            blocked_vs_held: audit.blockedVsHeld,
             invoices_in_review: await countOpenInvoiceReviews(database.db),
           };
           const found = Object.entries(audit).filter(([, list]) => list.length > 0);

@@ -29,6 +29,8 @@ export interface GatewayConfig {
   paymentLinksEnabled: boolean;
   /** Whether payout links are served (GATEWAY_PAYOUT_LINKS=0 turns them off). */
   payoutLinksEnabled: boolean;
+  /** Whether static wallets are served (GATEWAY_STATIC_WALLETS=0 turns their operations off; deposits are still credited). */
+  staticWalletsEnabled: boolean;
   /** Deadline of one webhook attempt (connect, send, answer), in milliseconds. */
   webhookTimeoutMs: number;
   /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
@@ -100,6 +102,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     splitsEnabled: readFlag(env.GATEWAY_SPLITS, true),
     paymentLinksEnabled: readFlag(env.GATEWAY_PAYMENT_LINKS, true),
     payoutLinksEnabled: readFlag(env.GATEWAY_PAYOUT_LINKS, true),
+    staticWalletsEnabled: readFlag(env.GATEWAY_STATIC_WALLETS, true),
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,

@@ -112,7 +112,7 @@ export const ERROR_CATALOGUE = {
   "payout.funds_maturing": { status: 409, message: "The amount will be available once credited funds mature; retry later with the same order_id." },
   "payout.convert_frozen": { status: 409, message: "Conversion is frozen; retry later." },
   "payout.convert_insufficient": { status: 409, message: "The USDT balance does not cover the conversion." },
-  "payout.reserved_order_id": { status: 400, message: "order_id must not start with a prefix the service gives its own payouts (payoutlink:, autowithdraw:, refund:, split:, transfer:) and is at most 128 characters." },
+  "payout.reserved_order_id": { status: 400, message: "order_id must not start with a prefix the service gives its own payouts (payoutlink:, autowithdraw:, refund:, split:, transfer:, walletrefund:) and is at most 128 characters." },
   "payout.duplicate_reference": { status: 409, message: "order_id names a payout made with other terms." },
   "payout.not_pending": { status: 409, message: "Only a pending payout can be approved, rejected or cancelled." },
   "payout.convert_no_rate": { status: 503, message: "No exchange rate is available now; retry later." },
@@ -139,6 +139,24 @@ export const ERROR_CATALOGUE = {
   "paylink.bad_url": { status: 400, message: "URLs must be http(s); url_callback must not point at a private or metadata address." },
   "paylink.bad_cursor": { status: 400, message: "cursor is not a cursor this list gave." },
   "paylink.disabled": { status: 503, message: "Payment links are turned off on this service." },
+
+  // Static wallets
+  "wallet.unknown_currency": { status: 400, message: "currency is not a coin this service receives." },
+  "wallet.no_network": { status: 400, message: "This coin is on several networks: set network." },
+  "wallet.unsupported_network": { status: 400, message: "The coin is not received on this network here." },
+  "wallet.no_address": { status: 400, message: "Give the address the held deposits go back to." },
+  "wallet.bad_uuid": { status: 400, message: "uuid is not a UUID." },
+  "wallet.static_not_found": { status: 404, message: "No such static wallet." },
+  "wallet.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+  "wallet.no_lookup": { status: 400, message: "Give uuid, or order_id with currency (and network)." },
+  "wallet.bad_order_id": { status: 400, message: "order_id must be 1 to 128 characters." },
+  "wallet.bad_url_callback": { status: 400, message: "url_callback must be an http(s) URL that does not point at a private or metadata address." },
+  "wallet.bad_cursor": { status: 400, message: "cursor is not a cursor this list gave." },
+  "wallet.not_blocked": { status: 409, message: "The wallet is not blocked: its deposits are the merchant's." },
+  "wallet.nothing_to_refund": { status: 400, message: "The wallet holds no deposits to refund." },
+  "wallet.quote_failed": { status: 503, message: "No exchange rate to fix the wallet's fee; nothing was created, retry with backoff." },
+  "wallet.disabled": { status: 503, message: "Static wallets are turned off on this service." },
+  "qr.no_address": { status: 400, message: "There is no address to show yet." },
 
   // Payout links
   "payoutlink.bad_request": { status: 400, message: "The request body does not match the operation's schema." },

@@ -67,6 +67,19 @@ describe("the ledger audit", () => {
     expect(report.outgoingVsFees).toContain(outgoingId);
   });
 
+  it("finds a static wallet's deposit credited without its journals, and blocked_held apart from the deposits held", async () => {
+    const merchant = await makeMerchant();
+    const wallet = (await callSigned("/v1/wallet", { currency: "USDT", network: "tron", order_id: "audited" }, merchant)).body.result;
+    const transferId = randomUUID();
+    const report = await auditWithDrift(async (tx) => {
+      await tx.chainTransfer.create({
+        data: { id: transferId, network: "tron", currency: "USDT", txid: randomUUID(), position: 0, toAddress: wallet.address, amountMinor: "1000", status: "confirmed", credits: 1, isHeld: true, staticWalletId: wallet.uuid },
+      });
+    });
+    expect(report.transfersVsCredits).toContain(transferId);
+    expect(report.blockedVsHeld).toContain(`${merchant.merchantId}|USDT:tron`);
+  });
+
   it("has the database refuse a merchant bucket below zero and a debt above it", async () => {
     const merchant = await makeMerchant();
     for (const [bucket, balance] of [

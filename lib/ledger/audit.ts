@@ -28,6 +28,8 @@ export interface LedgerAudit {
   refundsVsPaid: string[];
   /** Merchant assets whose split_held differs from the held amounts of their split shares. */
   splitsVsHeld: string[];
+  /** Merchant assets whose blocked_held differs from the deposits their blocked static wallets hold with no refund bound to them. */
+  blockedVsHeld: string[];
 }
 
 export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
@@ -43,6 +45,7 @@ export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
   payoutsVsTransfers: [],
   refundsVsPaid: [],
   splitsVsHeld: [],
+  blockedVsHeld: [],
 };
 
 export function isCleanAudit(audit: LedgerAudit): boolean {
@@ -54,8 +57,8 @@ export function isCleanAudit(audit: LedgerAudit): boolean {
  * (repeatable read), so that work committing meanwhile cannot look like drift: every journal
  * balances, every cached balance is the sum of its postings, no bucket is on the wrong side of
  * zero, each chain transfer's credits match its state, each invoice's settled amount matches its
- * settlement journals, maturing balances match unmatured lots, and every outgoing transfer's fee
- * is booked once, as recorded.
+ * settlement journals, maturing balances match unmatured lots, every outgoing transfer's fee
+ * is booked once, as recorded, and blocked_held is what blocked static wallets hold.
  */
 export async function auditLedger(db: Db): Promise<LedgerAudit> {
   return withTransaction(db, (tx) => auditLedgerIn(tx), { isolationLevel: "RepeatableRead" });
@@ -87,7 +90,7 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
           WHERE (j.reference LIKE 'transfer:%:credit:%' OR j.reference LIKE 'transfer:%:confirmed:%') AND a.owner = ${PLATFORM} AND a.bucket = 'chain'
           GROUP BY 1
         ) c ON c.transfer_id = t.id::text
-        WHERE t.invoice_id IS NOT NULL
+        WHERE (t.invoice_id IS NOT NULL OR t.static_wallet_id IS NOT NULL)
           AND (COALESCE(c.net, 0) <> CASE WHEN t.status = 'confirmed' THEN t.amount_minor ELSE 0 END
                OR COALESCE(c.credits, 0) < t.credits)`;
       // Received by settlements (out of incoming) less what clawbacks returned to incoming.
@@ -163,6 +166,14 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'split_held') a
           ON a.owner = s.merchant_id::text AND a.asset = s.asset
         WHERE COALESCE(s.total, 0) <> COALESCE(a.balance, 0)`;
+      const blocked = await tx.$queryRaw<{ key: string }[]>`
+        SELECT COALESCE(h.merchant_id::text, a.owner) || '|' || COALESCE(h.asset, a.asset) AS key
+        FROM (SELECT w.merchant_id, w.currency || ':' || w.network AS asset, SUM(t.amount_minor) AS total
+              FROM chain_transfers t JOIN static_wallets w ON w.id = t.static_wallet_id
+              WHERE t.status = 'confirmed' AND t.is_held AND t.refund_payout_id IS NULL GROUP BY 1, 2) h
+        FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'blocked_held') a
+          ON a.owner = h.merchant_id::text AND a.asset = h.asset
+        WHERE COALESCE(h.total, 0) <> COALESCE(a.balance, 0)`;
       return {
         mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
         negative: negative.map((row) => row.id),
@@ -176,5 +187,6 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         payoutsVsTransfers: payoutTransfers.map((row) => row.id),
         refundsVsPaid: refunds.map((row) => row.id),
         splitsVsHeld: splits.map((row) => row.key),
+        blockedVsHeld: blocked.map((row) => row.key),
       };
 }

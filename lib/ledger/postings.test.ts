@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { debtRepaymentJournal, depositConfirmedJournal, invoiceSettledJournal, isBalanced, lotMaturedJournal, mayGoNegative, reversalJournal, settlementClawbackJournal } from "./postings";
+import {
+  debtRepaymentJournal,
+  depositConfirmedJournal,
+  invoiceSettledJournal,
+  isBalanced,
+  lotMaturedJournal,
+  mayGoNegative,
+  payoutReleasedJournal,
+  payoutReservedJournal,
+  reversalJournal,
+  settlementClawbackJournal,
+  walletDepositSettledJournal,
+} from "./postings";
 
 describe("journals", () => {
   const base = { merchantId: "m1", asset: "USDT:tron" };
@@ -14,15 +26,35 @@ describe("journals", () => {
     ]);
   });
 
-  it.each([
-    [10_000_000n, 450_000n, 9_550_000n, 450_000n],
-    [100n, 450_000n, 0n, 100n],
-    [5n, 0n, 5n, 0n],
-  ])("settles %s received with fee %s: %s matures, %s to the platform", (received, fee, matures, taken) => {
-    const journal = invoiceSettledJournal({ ...base, invoiceId: "i1", settlement: 0, received, fee });
-    expect(isBalanced(journal)).toBe(true);
-    expect(journal.postings.find((p) => p.account.bucket === "maturing")!.amount).toBe(matures);
-    expect(journal.postings.find((p) => p.account.bucket === "fees")?.amount ?? 0n).toBe(taken);
+  describe.each<[string, string, (received: bigint, fee: bigint) => ReturnType<typeof invoiceSettledJournal>]>([
+    ["an invoice", "invoice:i1:settle:0", (received, fee) => invoiceSettledJournal({ ...base, invoiceId: "i1", settlement: 0, received, fee })],
+    ["a static wallet's deposit, at once", "transfer:t4:settle:2", (received, fee) => walletDepositSettledJournal({ ...base, transferId: "t4", credit: 2, received, fee })],
+  ])("settling %s", (_name, reference, settle) => {
+    it.each([
+      [10_000_000n, 450_000n, 9_550_000n, 450_000n],
+      [100n, 450_000n, 0n, 100n],
+      [5n, 0n, 5n, 0n],
+    ])("of %s received with fee %s: %s matures, %s to the platform", (received, fee, matures, taken) => {
+      const journal = settle(received, fee);
+      expect(journal.reference).toBe(reference);
+      expect(isBalanced(journal)).toBe(true);
+      expect(journal.postings.find((p) => p.account.bucket === "incoming")!.amount).toBe(-received);
+      expect(journal.postings.find((p) => p.account.bucket === "maturing")!.amount).toBe(matures);
+      expect(journal.postings.find((p) => p.account.bucket === "fees")?.amount ?? 0n).toBe(taken);
+    });
+  });
+
+  it("holds a deposit to a blocked static wallet, reserves it for its refund and takes it back when the refund fails", () => {
+    const held = depositConfirmedJournal({ ...base, transferId: "t3", credit: 1, amount: 60n * 10n ** 18n, into: "blocked_held" });
+    expect([held.reference, held.kind]).toEqual(["transfer:t3:credit:1", "deposit_held"]);
+    expect(held.postings.map((p) => [p.account.owner, p.account.bucket, p.amount])).toEqual([
+      ["platform", "chain", -(60n * 10n ** 18n)],
+      ["m1", "blocked_held", 60n * 10n ** 18n],
+    ]);
+    const reserved = payoutReservedJournal({ ...base, payoutId: "p1", debit: 60n, from: "blocked_held" });
+    expect([reserved.reference, ...reserved.postings.map((p) => `${p.account.bucket} ${p.amount}`)]).toEqual(["payout:p1:reserve", "blocked_held -60", "payout_held 60"]);
+    const released = payoutReleasedJournal({ ...base, payoutId: "p1", debit: 60n, to: "blocked_held" });
+    expect(released.postings.map((p) => `${p.account.bucket} ${p.amount}`)).toEqual(["payout_held -60", "blocked_held 60"]);
   });
 
   it("matures and reverses with balanced journals", () => {

@@ -20,6 +20,8 @@ export type Bucket =
   | "payout_held"
   /** Partners' shares of the merchant's payments, held until their refund window ends. */
   | "split_held"
+  /** Deposits to a blocked static wallet: never the merchant's, held until the blocked-address refund returns them. */
+  | "blocked_held"
   /** Platform only: fees taken. */
   | "fees"
   /** Platform only: payout fees merchants paid (income apart from the fees taken at reception). */
@@ -73,18 +75,19 @@ export function isBalanced(journal: Pick<Journal, "postings">): boolean {
 }
 
 /**
- * Credit number `credit` (1, 2, …) of a confirmed deposit for an invoice: from the outside world
- * into the merchant's incoming bucket. A transfer orphaned by a reorganisation and included
+ * Credit number `credit` (1, 2, …) of a confirmed deposit: from the outside world into the
+ * merchant's incoming bucket (an invoice's or a static wallet's payment), or into blocked_held
+ * (a deposit to a blocked static wallet). A transfer orphaned by a reorganisation and included
  * again (in another block, or the same one) is credited again under the next number, after the
  * previous credit was reversed.
  */
-export function depositConfirmedJournal(input: { transferId: string; credit: number; merchantId: string; asset: string; amount: bigint }): Journal {
+export function depositConfirmedJournal(input: { transferId: string; credit: number; merchantId: string; asset: string; amount: bigint; into?: "incoming" | "blocked_held" }): Journal {
   return {
     reference: `transfer:${input.transferId}:credit:${input.credit}`,
-    kind: "deposit_confirmed",
+    kind: input.into === "blocked_held" ? "deposit_held" : "deposit_confirmed",
     postings: [
       { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: -input.amount },
-      { account: { owner: input.merchantId, asset: input.asset, bucket: "incoming" }, amount: input.amount },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: input.into ?? "incoming" }, amount: input.amount },
     ],
   };
 }
@@ -95,14 +98,30 @@ export function depositConfirmedJournal(input: { transferId: string; credit: num
  * starts maturing for the merchant. `fee + splitHeld` never exceeds `received`.
  */
 export function invoiceSettledJournal(input: { invoiceId: string; settlement: number; merchantId: string; asset: string; received: bigint; fee: bigint; splitHeld?: bigint }): Journal {
+  const reference = `invoice:${input.invoiceId}:settle:${input.settlement}`;
+  return { reference, kind: "invoice_settled", postings: settlementPostings(reference, input) };
+}
+
+/**
+ * Credit number `credit` of a static wallet's deposit, in incoming, is settled at once: the
+ * platform fee to the platform, the rest maturing for the merchant (spec: the fee is taken at
+ * reception). Example: 100 USDT received with a fee of 1.8 USDT → 98.2 maturing.
+ */
+export function walletDepositSettledJournal(input: { transferId: string; credit: number; merchantId: string; asset: string; received: bigint; fee: bigint }): Journal {
+  const reference = `transfer:${input.transferId}:settle:${input.credit}`;
+  return { reference, kind: "wallet_deposit_settled", postings: settlementPostings(reference, input) };
+}
+
+/** incoming → maturing (net), split_held (partners' shares) and the platform's fees; the fee never exceeds what was received. */
+function settlementPostings(reference: string, input: { merchantId: string; asset: string; received: bigint; fee: bigint; splitHeld?: bigint }): Posting[] {
   const fee = input.fee > input.received ? input.received : input.fee;
   const splitHeld = input.splitHeld ?? 0n;
-  if (splitHeld < 0n || fee + splitHeld > input.received) throw new RangeError(`settlement of invoice ${input.invoiceId} holds more than it received`);
+  if (splitHeld < 0n || fee + splitHeld > input.received) throw new RangeError(`settlement ${reference} holds more than it received`);
   const merchant = (bucket: Bucket, amount: bigint): Posting => ({ account: { owner: input.merchantId, asset: input.asset, bucket }, amount });
   const postings: Posting[] = [merchant("incoming", -input.received), merchant("maturing", input.received - fee - splitHeld)];
   if (splitHeld > 0n) postings.push(merchant("split_held", splitHeld));
   if (fee > 0n) postings.push({ account: { owner: PLATFORM, asset: input.asset, bucket: "fees" }, amount: fee });
-  return { reference: `invoice:${input.invoiceId}:settle:${input.settlement}`, kind: "invoice_settled", postings };
+  return postings;
 }
 
 /**
@@ -246,13 +265,17 @@ export function networkFeeJournal(input: { transferId: string; asset: string; fe
   };
 }
 
-/** A payout's debit moves from what the merchant may spend to what is held for it: available → payout_held. */
-export function payoutReservedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint }): Journal {
+/**
+ * A payout's debit moves to what is held for it: from what the merchant may spend (available →
+ * payout_held), or, for the refund of a blocked static wallet, from the deposits it holds
+ * (blocked_held → payout_held).
+ */
+export function payoutReservedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint; from?: "available" | "blocked_held" }): Journal {
   return {
     reference: `payout:${input.payoutId}:reserve`,
     kind: "payout_reserved",
     postings: [
-      { account: { owner: input.merchantId, asset: input.asset, bucket: "available" }, amount: -input.debit },
+      { account: { owner: input.merchantId, asset: input.asset, bucket: input.from ?? "available" }, amount: -input.debit },
       { account: { owner: input.merchantId, asset: input.asset, bucket: "payout_held" }, amount: input.debit },
     ],
   };
@@ -260,9 +283,10 @@ export function payoutReservedJournal(input: { payoutId: string; merchantId: str
 
 /**
  * A payout that will not be sent (cancelled, rejected, given up) gives its reserve back:
- * payout_held → available, or → split_held for a partner's share that will be sent again.
+ * payout_held → available, → split_held for a partner's share that will be sent again, or →
+ * blocked_held for a blocked wallet's deposits that wait for another refund.
  */
-export function payoutReleasedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint; to?: "available" | "split_held" }): Journal {
+export function payoutReleasedJournal(input: { payoutId: string; merchantId: string; asset: string; debit: bigint; to?: "available" | "split_held" | "blocked_held" }): Journal {
   return {
     reference: `payout:${input.payoutId}:release`,
     kind: "payout_released",

@@ -25,3 +25,15 @@ export async function makeFundedMerchant(usd = "200.00"): Promise<{ merchant: Te
   const merchant = await makeMerchant();
   return { merchant, available: await fundMerchant(merchant, usd) };
 }
+
+/**
+ * A blocked static wallet (USDT on tron) holding one confirmed deposit made after the block:
+ * what the blocked-address refund returns. Returns the wallet's uuid.
+ */
+export async function makeBlockedWalletWithHeldDeposit(merchant: TestMerchant, amount = "12"): Promise<string> {
+  const wallet = (await callSigned("/v1/wallet", { currency: "USDT", network: "tron", order_id: `held-${Math.random().toString(36).slice(2)}` }, merchant)).body.result;
+  await callSigned("/v1/wallet/block", { uuid: wallet.uuid }, merchant);
+  await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: wallet.address, amount }, merchant);
+  await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
+  return wallet.uuid;
+}

@@ -20,7 +20,10 @@ export interface PaymentEventFields {
 }
 
 export interface WalletEventFields {
+  /** The deposit: each credited deposit is its own event (receivers deduplicate on uuid and status). */
   uuid: string;
+  /** Designed: the static wallet the deposit paid. */
+  wallet_uuid: string;
   order_id: string;
   address: string;
   network: string;
@@ -57,7 +60,7 @@ export function buildPayoutEventBody(fields: PayoutEventFields, options: { isTes
 }
 
 const PAYMENT_KEYS = ["uuid", "order_id", "amount", "currency", "payment_amount", "payer_amount", "payer_currency", "status", "is_final", "txid", "additional_data"] as const;
-const WALLET_KEYS = ["uuid", "order_id", "address", "network", "currency", "payment_amount", "payer_currency", "txid", "status", "is_final"] as const;
+const WALLET_KEYS = ["uuid", "wallet_uuid", "order_id", "address", "network", "currency", "payment_amount", "payer_currency", "txid", "status", "is_final"] as const;
 const PAYOUT_KEYS = ["uuid", "order_id", "amount", "currency", "network", "address", "txid", "status", "is_final"] as const;
 
 // Copies exactly the documented keys, in the documented order, so nothing private leaks in.

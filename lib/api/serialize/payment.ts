@@ -42,7 +42,7 @@ export type PublicPaymentObject = Omit<PaymentObject, "additional_data" | "payer
 const qrCache = new Map<string, string>();
 
 /** A `data:` URI with a QR code of the address (cached: addresses never change). */
-async function qrCodeOf(address: string | null): Promise<string> {
+export async function qrCodeOf(address: string | null): Promise<string> {
   if (!address) return "";
   let uri = qrCache.get(address);
   if (!uri) {

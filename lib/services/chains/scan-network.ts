@@ -7,6 +7,8 @@ import type { NetworkId } from "@/lib/catalogue";
 import { resolveInvoiceReviews, setInvoiceAside } from "@/lib/services/invoices/invoice-reviews";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
 import { orphanInvoiceTransfers } from "@/lib/services/invoices/orphan-transfers";
+import { creditWalletDeposits } from "@/lib/services/static-wallets/credit-wallet-deposits";
+import { orphanWalletDeposits } from "@/lib/services/static-wallets/orphan-wallet-deposits";
 import { log } from "@/lib/log";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
@@ -53,26 +55,22 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
     : new Set<string | null>();
   const candidates = reported.filter((transfer) => !ownTxids.has(transfer.txid));
   // Only transfers to the service's own deposit addresses matter (final invoices included: a late
-  // payment is still credited). Addresses are unique per key tree, so an address of an invoice on
-  // another network of the same tree (another EVM network) is a payment on the wrong network.
-  const watched = candidates.length
-    ? await db.invoice.findMany({
-        where: { network: { in: networksOfKeyTree(network) }, address: { in: [...new Set(candidates.map((transfer) => transfer.toAddress))] } },
-        select: { id: true, address: true, payerCurrency: true, network: true },
-      })
-    : [];
-  // An address handed out on two EVM networks before counters were shared: this network's invoice wins.
-  const invoiceByAddress = new Map([...watched.filter((invoice) => invoice.network !== network), ...watched.filter((invoice) => invoice.network === network)].map((invoice) => [invoice.address!, invoice]));
-  const observed = candidates.filter((transfer) => invoiceByAddress.has(transfer.toAddress));
+  // payment is still credited). Addresses are unique per key tree, so an address of an invoice or
+  // a static wallet on another network of the same tree (another EVM network) is a payment on the
+  // wrong network.
+  const ownerByAddress = await findDepositOwners(db, network, candidates);
+  const observed = candidates.filter((transfer) => ownerByAddress.has(transfer.toAddress));
 
   const touched = new Set<string>();
+  const touchedWallets = new Set<string>();
   for (const transfer of observed) {
-    const invoice = invoiceByAddress.get(transfer.toAddress)!;
-    // Only the invoice's own asset on its own network pays it. Anything else sent to the address
-    // is recorded, unlinked, for an operator to resolve: never credited to any invoice.
-    const reviewReason = invoice.network !== network ? "wrong_network" : invoice.payerCurrency !== transfer.currency ? "other_asset" : null;
-    const invoiceId = reviewReason ? null : invoice.id;
-    if (reviewReason) log.warn("transfer to a deposit address that pays no invoice; recorded for review", { network, txid: transfer.txid, currency: transfer.currency, reviewReason, invoiceId: invoice.id });
+    const owner = ownerByAddress.get(transfer.toAddress)!;
+    // Only the owner's own asset on its own network pays it. Anything else sent to the address
+    // is recorded, unlinked, for an operator to resolve: never credited to anyone.
+    const reviewReason = owner.network !== network ? "wrong_network" : owner.currency !== transfer.currency ? "other_asset" : null;
+    const invoiceId = reviewReason || owner.kind !== "invoice" ? null : owner.id;
+    const staticWalletId = reviewReason || owner.kind !== "wallet" ? null : owner.id;
+    if (reviewReason) log.warn("transfer to a deposit address that pays nothing; recorded for review", { network, txid: transfer.txid, currency: transfer.currency, reviewReason, [owner.kind === "invoice" ? "invoiceId" : "staticWalletId"]: owner.id });
     const key = { network, txid: transfer.txid, position: transfer.position };
     const existing = await db.chainTransfer.findUnique({ where: { network_txid_position: key } });
     if (!existing) {
@@ -88,6 +86,7 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
             blockHeight: transfer.blockHeight,
             blockHash: transfer.blockHash,
             invoiceId,
+            staticWalletId,
             reviewReason,
             createdAt: now,
             updatedAt: now,
@@ -103,6 +102,7 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
       });
     }
     if (invoiceId) touched.add(invoiceId);
+    if (staticWalletId) touchedWallets.add(staticWalletId);
   }
 
   // Confirmations come from the tip: a transfer in block h has tip − h + 1.
@@ -117,6 +117,8 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
     distinct: ["invoiceId"],
   });
   for (const row of waiting) touched.add(row.invoiceId!);
+  const waitingDeposits = await db.chainTransfer.findMany({ where: { network, staticWalletId: { not: null }, status: "seen" }, select: { staticWalletId: true }, distinct: ["staticWalletId"] });
+  for (const row of waitingDeposits) touchedWallets.add(row.staticWalletId!);
 
   await handleDroppedTransfers(deps, adapter, candidates, now);
   const evaluated: string[] = [];
@@ -132,6 +134,15 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
     }
   }
   await resolveInvoiceReviews(db, evaluated, now);
+  for (const walletId of touchedWallets) {
+    // As for invoices: one wallet that cannot be credited now does not stall the network; its
+    // deposits stay `seen`, so every later pass tries again.
+    try {
+      await withTransaction(db, (tx) => creditWalletDeposits(tx, evaluationDepsOf(deps.config), walletId, now));
+    } catch (error) {
+      log.error("static wallet deposits not credited; the next pass retries", { network, staticWalletId: walletId, error });
+    }
+  }
   await db.chainCursor.upsert({
     where: { network },
     create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
@@ -156,6 +167,28 @@ async function readStartHeight(adapter: ChainAdapter, cursor: { height: number; 
   return Math.max(-1, Math.min(cursor.height, tipHeight) - REORG_WINDOW_BLOCKS);
 }
 
+/** Whose deposit address it is: an invoice's or a static wallet's, with the asset it takes (null: none chosen yet). */
+interface DepositOwner {
+  kind: "invoice" | "wallet";
+  id: string;
+  network: string;
+  currency: string | null;
+}
+
+/** The invoices and static wallets of the network's key tree that own the reported addresses. */
+async function findDepositOwners(db: Db, network: string, transfers: readonly ObservedTransfer[]): Promise<Map<string, DepositOwner>> {
+  if (transfers.length === 0) return new Map();
+  const where = { network: { in: networksOfKeyTree(network) }, address: { in: [...new Set(transfers.map((transfer) => transfer.toAddress))] } };
+  const invoices = await db.invoice.findMany({ where, select: { id: true, address: true, payerCurrency: true, network: true } });
+  const wallets = await db.staticWallet.findMany({ where, select: { id: true, address: true, currency: true, network: true } });
+  const owners: (DepositOwner & { address: string })[] = [
+    ...invoices.map((invoice) => ({ kind: "invoice" as const, id: invoice.id, address: invoice.address!, network: invoice.network!, currency: invoice.payerCurrency })),
+    ...wallets.map((wallet) => ({ kind: "wallet" as const, ...wallet })),
+  ];
+  // An address handed out on two EVM networks before counters were shared: this network's owner wins.
+  return new Map([...owners.filter((owner) => owner.network !== network), ...owners.filter((owner) => owner.network === network)].map((owner) => [owner.address, owner]));
+}
+
 function networksOfKeyTree(network: string): string[] {
   const tree = getKeyTree(network as NetworkId);
   return listNetworks()
@@ -175,12 +208,12 @@ async function handleDroppedTransfers(deps: Pick<WatcherDeps, "db" | "config">, 
   const stillThere = new Set(reported.map((transfer) => `${transfer.txid}:${transfer.position}`));
   const unmined = await deps.db.chainTransfer.findMany({
     where: { network: adapter.network, status: "seen", blockHeight: null, updatedAt: { lt: new Date(now.getTime() - DROPPED_AFTER_MS) } },
-    select: { id: true, txid: true, position: true, invoiceId: true },
+    select: { id: true, txid: true, position: true, invoiceId: true, staticWalletId: true },
   });
   const gone = unmined.filter((transfer) => !stillThere.has(`${transfer.txid}:${transfer.position}`));
   for (const transfer of gone) {
-    if (!transfer.invoiceId) continue;
-    await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
+    if (transfer.invoiceId) await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
+    else if (transfer.staticWalletId) await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, transfer.staticWalletId!, [transfer.id], now));
   }
   // Seen again this pass: refresh, so absence is measured from the last sighting.
   const seenIds = unmined.filter((transfer) => stillThere.has(`${transfer.txid}:${transfer.position}`)).map((transfer) => transfer.id);
@@ -198,7 +231,7 @@ const REORG_WINDOW_BLOCKS = 500;
 async function handleReorganisation(deps: Pick<WatcherDeps, "db" | "config">, adapter: ChainAdapter, tipHeight: number, now: Date) {
   const recent = await deps.db.chainTransfer.findMany({
     where: { network: adapter.network, status: { not: "orphaned" }, blockHeight: { not: null, gte: tipHeight - REORG_WINDOW_BLOCKS } },
-    select: { id: true, blockHeight: true, blockHash: true, invoiceId: true },
+    select: { id: true, blockHeight: true, blockHash: true, invoiceId: true, staticWalletId: true },
   });
   const canonical = new Map<number, string | null>();
   for (const height of new Set(recent.map((transfer) => transfer.blockHeight!))) {
@@ -208,7 +241,19 @@ async function handleReorganisation(deps: Pick<WatcherDeps, "db" | "config">, ad
   if (orphaned.length === 0) return { forkHeight: null };
   log.warn("reorganisation: transfers orphaned", { network: adapter.network, transfers: orphaned.map((transfer) => transfer.id) });
   const byInvoice = new Map<string, string[]>();
-  for (const transfer of orphaned) if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer.id]);
+  const byWallet = new Map<string, string[]>();
+  for (const transfer of orphaned) {
+    if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer.id]);
+    if (transfer.staticWalletId) byWallet.set(transfer.staticWalletId, [...(byWallet.get(transfer.staticWalletId) ?? []), transfer.id]);
+  }
+  // A wallet that cannot be reversed now (a lost connection) is found with the same orphans next pass.
+  for (const [walletId, transferIds] of byWallet) {
+    try {
+      await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, walletId, transferIds, now));
+    } catch (error) {
+      log.error("static wallet deposits not reversed; the next pass retries", { network: adapter.network, staticWalletId: walletId, error });
+    }
+  }
   for (const [invoiceId, transferIds] of byInvoice) {
     // A reversal is always posted (a shortfall becomes debt); anything else that stops it (a lost
     // connection) sets the invoice aside, and the next pass finds the same orphans again.

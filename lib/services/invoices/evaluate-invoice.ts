@@ -144,7 +144,7 @@ export async function evaluateInvoice(tx: Tx, deps: EvaluationDeps, invoiceId: s
  * nothing is kept while it matures (split shares took the whole credit): what a refund makes a
  * share give back during the hold matures with it.
  */
-async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: string; amount: bigint; reference: string }, deps: EvaluationDeps, now: Date) {
+export async function createMaturityLot(tx: Tx, lot: { merchantId: string; asset: string; amount: bigint; reference: string }, deps: EvaluationDeps, now: Date) {
   const isMatureNow = deps.maturityHoldSeconds === 0;
   if (lot.amount < 0n || (lot.amount === 0n && isMatureNow)) return;
   const id = randomUUID();

@@ -5,6 +5,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { recordPayoutEvent } from "./payout-events";
+import { returnWalletRefund } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { lockPaymentShares, moveSplitShares, returnSplitPayout } from "@/lib/services/splits/split-shares";
 
 /**
@@ -23,6 +24,9 @@ export async function applyPayoutFact(tx: Tx, payout: Payout, fact: PayoutFact, 
   if (decision.ledger === "release" && payout.kind === "split") {
     // A partner's share that did not go out goes back to its share, to be sent again.
     await returnSplitPayout(tx, payout, now);
+  } else if (decision.ledger === "release" && payout.kind === "wallet_refund") {
+    // A blocked wallet's deposits that did not go back are held again, for the next refund call.
+    await returnWalletRefund(tx, payout, now);
   } else if (decision.ledger === "release") {
     // A refund that will not be paid no longer reduces its payment's split shares; they grow back
     // from the released reserve. The payment's lock comes first, as for every writer of its shares.

@@ -4,7 +4,7 @@ import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 
 /** spec: POST /v1/payout — the body, whether alone or as an element of a mass or batch call. */
 /** Prefixes of the order ids of payouts the service makes itself. */
-export const RESERVED_ORDER_ID_PREFIXES = ["payoutlink:", "autowithdraw:", "refund:", "split:", "transfer:"] as const;
+export const RESERVED_ORDER_ID_PREFIXES = ["payoutlink:", "autowithdraw:", "refund:", "split:", "transfer:", "walletrefund:"] as const;
 
 export const createPayoutBodySchema = z.object({
   amount: z.string(),

@@ -12,7 +12,7 @@ import type { PayoutDestination } from "./payout-destination";
 
 /**
  * spec: "Paying to a gateway-owned address is refused" — the network's hot wallet and every
- * deposit address the service ever handed out (on any network: an EVM key is the same address
+ * deposit address the service ever handed out, an invoice's or a static wallet's (on any network: an EVM key is the same address
  * on all of them). Money sent there would come back as somebody's deposit.
  */
 export async function assertNotGatewayAddress(
@@ -27,6 +27,9 @@ export async function assertNotGatewayAddress(
   const forms = accountForms(destination.address);
   const isHotWallet = forms.includes(hot);
   const sameKeys = listNetworks().filter((network) => getKeyTree(network.id) === getKeyTree(destination.network)).map((network) => network.id);
-  const deposit = isHotWallet ? null : await deps.db.invoice.findFirst({ where: { network: { in: sameKeys }, address: { in: forms } }, select: { id: true } });
-  if (isHotWallet || deposit) throw new AppError(code, "The address belongs to this service; pay out to an outside address.");
+  const isDepositAddress =
+    !isHotWallet &&
+    ((await deps.db.invoice.findFirst({ where: { network: { in: sameKeys }, address: { in: forms } }, select: { id: true } })) !== null ||
+      (await deps.db.staticWallet.findFirst({ where: { network: { in: sameKeys }, address: { in: forms } }, select: { id: true } })) !== null);
+  if (isHotWallet || isDepositAddress) throw new AppError(code, "The address belongs to this service; pay out to an outside address.");
 }

@@ -46,7 +46,7 @@ export interface PayoutObject {
   debit_amount: string;
   /** Designed: why an approved payout is not moving yet (empty when it is). */
   wait_reason: string;
-  /** Designed: `payout`, `refund` (of a payment) or `split` (an external partner's share of a payment). */
+  /** Designed: `payout`, `refund` (of a payment), `split` (an external partner's share of a payment) or `wallet_refund` (a blocked static wallet's held deposits). */
   kind: string;
   /** Designed: the payment a refund or split share comes from; empty for a payout. */
   payment_uuid: string;

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import type { Prisma } from "@/generated/prisma/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { GatewayConfig } from "@/lib/config/env";
 import { findNetwork, findSettlementAsset, type NetworkId } from "@/lib/catalogue";
@@ -47,7 +48,7 @@ async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
 }
 
 /**
- * Moves credited deposits from their invoice addresses to the network's hot wallet, as one
+ * Moves credited deposits from their invoice and static wallet addresses to the network's hot wallet, as one
  * idempotent pass over durable state: plans the transfers that are due (each under a unique
  * reference, so two workers plan once), then sends and follows them as outgoing transfers
  * (lib/services/outgoing: signed bytes stored before broadcast, the fee the chain took booked).
@@ -64,6 +65,17 @@ export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: 
   return { planned, sent, confirmed };
 }
 
+/** A deposit address the sweeper empties: an invoice's, or a static wallet's (whose deposits keep coming). */
+interface DepositAddress {
+  /** The invoice or wallet id: the sweeps' and gas transfers' references are named after it. */
+  id: string;
+  address: string;
+  addressIndex: number;
+  currency: string;
+  /** Its confirmed transfers: what it has received, credited (or held for a refund). */
+  credited: Prisma.ChainTransferWhereInput;
+}
+
 async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSender, keys: Keys): Promise<number> {
   const family = findNetwork(network)?.family;
   const nativeSymbol = findNetwork(network)?.nativeSymbol ?? "";
@@ -71,38 +83,44 @@ async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSend
     where: { network, isFinal: true, settledMinor: { gt: 0 }, address: { not: null }, addressIndex: { not: null } },
     select: { id: true, address: true, addressIndex: true, payerCurrency: true },
   });
+  // A wallet's held deposits are swept too: the refund that returns them leaves from the hot wallet.
+  const wallets = await deps.db.staticWallet.findMany({ where: { network, transfers: { some: { status: "confirmed" } } }, select: { id: true, address: true, addressIndex: true, currency: true } });
+  const deposits: DepositAddress[] = [
+    ...invoices.map((invoice) => ({ id: invoice.id, address: invoice.address!, addressIndex: invoice.addressIndex!, currency: invoice.payerCurrency!, credited: { invoiceId: invoice.id } })),
+    ...wallets.map((wallet) => ({ ...wallet, credited: { staticWalletId: wallet.id } })),
+  ];
   let planned = 0;
-  for (const invoice of invoices) {
+  for (const deposit of deposits) {
     // One deposit that cannot be planned now (a node error) does not hold up the others.
     try {
-      planned += await planInvoiceSweep(deps, network, sender, keys, invoice, family, nativeSymbol);
+      planned += await planDepositSweep(deps, network, sender, keys, deposit, family, nativeSymbol);
     } catch (error) {
-      log.warn("sweep not planned; the next pass retries", { network, invoiceId: invoice.id, error });
+      log.warn("sweep not planned; the next pass retries", { network, depositOf: deposit.id, error });
     }
   }
   return planned;
 }
 
-async function planInvoiceSweep(
+async function planDepositSweep(
   deps: SweepDeps,
   network: NetworkId,
   sender: ChainSender,
   keys: Keys,
-  invoice: { id: string; address: string | null; addressIndex: number | null; payerCurrency: string | null },
+  deposit: DepositAddress,
   family: string | undefined,
   nativeSymbol: string,
 ): Promise<number> {
-  const currency = invoice.payerCurrency!;
+  const { currency } = deposit;
   const asset = findSettlementAsset(currency, network);
   if (!asset) return 0;
-  const outgoing = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress: invoice.address!, kind: "sweep" } });
+  const outgoing = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress: deposit.address, kind: "sweep" } });
   if (outgoing.some((transfer) => IN_FLIGHT.has(transfer.status))) return 0;
   if (outgoing.filter((transfer) => isGivenUp(transfer.status)).length >= MAX_GIVEN_UP_SWEEPS) return 0;
-  const credited = await deps.db.chainTransfer.aggregate({ where: { invoiceId: invoice.id, status: "confirmed", currency }, _sum: { amountMinor: true } });
+  const credited = await deps.db.chainTransfer.aggregate({ where: { ...deposit.credited, status: "confirmed", currency }, _sum: { amountMinor: true } });
   const swept = outgoing.filter((transfer) => transfer.status === "confirmed").reduce((sum, transfer) => sum + toMinor(transfer.coveredMinor), 0n);
   const remaining = toMinor(credited._sum.amountMinor) - swept;
   if (remaining <= 0n) return 0;
-  const from = keys.key(invoice.addressIndex!);
+  const from = keys.key(deposit.addressIndex);
   const transfer = { currency, toAddress: keys.hot.address, amountMinor: remaining, changeAddress: keys.hot.address };
   // A deposit with no native coin yet may not be able to simulate its own transfer (TON): the
   // same transfer from the hot wallet costs the same and sizes the gas.
@@ -112,7 +130,7 @@ async function planInvoiceSweep(
   const sweep = (amountMinor: bigint) =>
     planOutgoingTransfer(
       deps.db,
-      { kind: "sweep", reference: `sweep:${invoice.id}:${attempt}`, network, currency, fromAddress: from.address, fromIndex: invoice.addressIndex!, toAddress: keys.hot.address, changeAddress: keys.hot.address, amountMinor, coveredMinor: remaining },
+      { kind: "sweep", reference: `sweep:${deposit.id}:${attempt}`, network, currency, fromAddress: from.address, fromIndex: deposit.addressIndex, toAddress: keys.hot.address, changeAddress: keys.hot.address, amountMinor, coveredMinor: remaining },
       deps.now(),
     );
   if (asset.kind === "native") {
@@ -124,11 +142,11 @@ async function planInvoiceSweep(
   const isSandbox = !deps.config.rpcEndpoints[network];
   if (family && GAS_FOR_TOKENS.has(family) && !isSandbox) {
     // Gas for this attempt: planned again when a transfer of it failed or was dropped.
-    const gasTransfers = await deps.db.outgoingTransfer.findMany({ where: { kind: "gas", reference: { startsWith: `gas:${invoice.id}:${attempt}` } }, orderBy: { createdAt: "asc" } });
+    const gasTransfers = await deps.db.outgoingTransfer.findMany({ where: { kind: "gas", reference: { startsWith: `gas:${deposit.id}:${attempt}` } }, orderBy: { createdAt: "asc" } });
     const gas = gasTransfers.at(-1);
     if (!gas || (isGivenUp(gas.status) && gasTransfers.length < MAX_GIVEN_UP_SWEEPS)) {
       const amount = (fee * GAS_MARGIN_PERCENT) / 100n;
-      const reference = gasTransfers.length === 0 ? `gas:${invoice.id}:${attempt}` : `gas:${invoice.id}:${attempt}:${gasTransfers.length}`;
+      const reference = gasTransfers.length === 0 ? `gas:${deposit.id}:${attempt}` : `gas:${deposit.id}:${attempt}:${gasTransfers.length}`;
       return planOutgoingTransfer(
         deps.db,
         { kind: "gas", reference, network, currency: nativeSymbol, fromAddress: keys.hot.address, fromIndex: HOT_WALLET_INDEX, toAddress: from.address, amountMinor: amount, coveredMinor: amount },

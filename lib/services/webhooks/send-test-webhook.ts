@@ -74,7 +74,7 @@ export function buildTestEvent(family: TestFamily, input: TestEventInput): { eve
       return {
         eventType: "wallet.paid",
         body: buildWalletEventBody(
-          { uuid, order_id: orderId, address: "", network, currency, payment_amount: "10", payer_currency: currency, txid, status, is_final: true },
+          { uuid, wallet_uuid: randomUUID(), order_id: orderId, address: "", network, currency, payment_amount: "10", payer_currency: currency, txid, status, is_final: true },
           { isTest: true },
         ),
       };

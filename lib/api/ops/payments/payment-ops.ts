@@ -12,7 +12,8 @@ import { refundSummary } from "@/lib/services/payouts/create-refund";
 import { toRefundElement } from "@/lib/services/payouts/payout-view";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { defineOperation } from "../../operation";
-import { toPayment } from "../../serialize/payment";
+import { qrCodeOf, toPayment } from "../../serialize/payment";
+import { AppError, type InputSpec } from "@/lib/errors";
 import { merchantOf } from "../context";
 
 export const createPaymentOp = defineOperation({
@@ -26,11 +27,11 @@ export const createPaymentOp = defineOperation({
 });
 
 const lookupSchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional() });
+/** A payment named by `uuid` or `order_id`, with the codes of a bad lookup. */
+const PAYMENT_LOOKUP_INPUT: InputSpec<typeof lookupSchema> = { schema: lookupSchema, invalidBody: "payment.bad_request", fieldErrors: { uuid: "payment.bad_uuid" } };
 
 export const paymentInfoOp = defineOperation({
-  schema: lookupSchema,
-  invalidBody: "payment.bad_request",
-  fieldErrors: { uuid: "payment.bad_uuid" },
+  ...PAYMENT_LOOKUP_INPUT,
   handle: async (input, context) => {
     const invoice = await getMerchantInvoiceOrThrow(context.deps.db, merchantOf(context), input);
     const refunds = await context.deps.db.payout.findMany({ where: { invoiceId: invoice.id, kind: "refund" }, orderBy: { createdAt: "asc" } });
@@ -39,6 +40,16 @@ export const paymentInfoOp = defineOperation({
       refund_status: refundSummary(toMinor(invoice.amountPaidMinor), refunds),
       refunds: refunds.map(toRefundElement),
     };
+  },
+});
+
+/** Designed: POST /v1/payment/qr — `{image}`: a `data:` URI with a QR code of the deposit address (`qr.no_address` before a coin is chosen). */
+export const paymentQrOp = defineOperation({
+  ...PAYMENT_LOOKUP_INPUT,
+  handle: async (input, context) => {
+    const invoice = await getMerchantInvoiceOrThrow(context.deps.db, merchantOf(context), input);
+    if (!invoice.address) throw new AppError("qr.no_address", "The payment has no address until a coin and network are selected.");
+    return { image: await qrCodeOf(invoice.address) };
   },
 });
 
@@ -87,9 +98,7 @@ export const paymentHistoryOp = defineOperation({
 });
 
 export const paymentResendOp = defineOperation({
-  schema: lookupSchema,
-  invalidBody: "payment.bad_request",
-  fieldErrors: { uuid: "payment.bad_uuid" },
+  ...PAYMENT_LOOKUP_INPUT,
   handle: (input, context) => resendInvoiceEvent(context.deps, merchantOf(context), input),
 });
 

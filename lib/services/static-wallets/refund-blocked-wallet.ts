@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type { Payout, StaticWallet } from "@/generated/prisma/client";
+import type { Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
+import { addressChainOf } from "@/lib/chains/registry";
+import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
+import { AppError } from "@/lib/errors";
+import { postJournal } from "@/lib/ledger/post";
+import { assetKey, payoutReleasedJournal, payoutReservedJournal } from "@/lib/ledger/postings";
+import { screenDestination } from "@/lib/services/compliance/screening";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/payouts/create-payout";
+import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
+import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
+import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps, type WalletLookup } from "./static-wallets";
+
+/** The order_id prefix of the payouts that return a blocked wallet's held deposits. */
+export const WALLET_REFUND_ORDER_PREFIX = "walletrefund:";
+
+/**
+ * Designed: POST /v1/wallet/blocked-address-refund. Every deposit the blocked wallet holds (and
+ * no refund returns yet) goes back to `address` as one payout of kind `wallet_refund`, through
+ * the payout machinery: auto-approved, the network fee taken from the amount, sent from the hot
+ * wallet. In one transaction under the wallet's row lock: the payout, its reserve `blocked_held →
+ * payout_held`, and the deposits bound to it — so however many calls race, each held deposit is
+ * refunded once. A call that finds nothing held answers the refunds made so far
+ * (`wallet.nothing_to_refund` when there are none).
+ */
+export async function refundBlockedWallet(
+  deps: StaticWalletDeps & PayoutDeps,
+  merchantId: string,
+  input: WalletLookup & { address?: string },
+  options: { actor: string; onWritten?: (tx: Tx, answer: BlockedWalletRefunds) => Promise<void> },
+): Promise<BlockedWalletRefunds> {
+  const found = await getMerchantWalletOrThrow(deps, merchantId, input);
+  if (found.status !== "blocked") throw new AppError("wallet.not_blocked");
+  const given = input.address?.trim() ?? "";
+  if (given === "") throw new AppError("wallet.no_address");
+  const network = found.network as NetworkId;
+  const address = checkAddressOn(network, given, addressChainOf(deps.config, network));
+  await assertNotGatewayAddress(deps, { network, address }, "refund.destination_internal");
+  await screenDestination(deps, { network, address });
+  const asset = findSettlementAsset(found.currency, network)!;
+  const fee = await quoteFee(deps, { asset });
+  const now = deps.now();
+
+  return withTransaction(deps.db, async (tx) => {
+    const wallet = await lockStaticWallet(tx, found.id);
+    const held = await tx.chainTransfer.findMany({ where: { staticWalletId: wallet.id, status: "confirmed", isHeld: true, refundPayoutId: null }, select: { id: true, amountMinor: true } });
+    const total = held.reduce((sum, deposit) => sum + toMinor(deposit.amountMinor), 0n);
+    if (total > 0n) {
+      // The payer bears the network fee of sending it back.
+      const amounts = computePayoutAmounts({ requested: total, fee, isSubtract: false });
+      if (amounts === "below_fee") throw new AppError("refund.dust", "The held deposits do not exceed the network fee of sending them back.");
+      const payoutId = randomUUID();
+      const refund = wallet.refunds + 1;
+      const terms: PayoutTerms = {
+        orderId: `${WALLET_REFUND_ORDER_PREFIX}${wallet.id}:${refund}`,
+        source: "api",
+        destination: { asset, network, address, memo: undefined },
+        requestedMinor: total,
+        isSubtract: false,
+        isSubtractGiven: true,
+        amounts,
+        urlCallback: wallet.urlCallback ?? undefined,
+        conversion: undefined,
+      };
+      await tx.payout.create({ data: { ...newPayoutRow(payoutId, merchantId, terms, options.actor, now), kind: "wallet_refund", staticWalletId: wallet.id } });
+      await postJournal(tx, payoutReservedJournal({ payoutId, merchantId, asset: assetKey(wallet.currency, network), debit: amounts.debit, from: "blocked_held" }), now);
+      await tx.chainTransfer.updateMany({ where: { id: { in: held.map((deposit) => deposit.id) } }, data: { refundPayoutId: payoutId, updatedAt: now } });
+      await tx.staticWallet.update({ where: { id: wallet.id }, data: { refunds: refund, updatedAt: now } });
+      await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
+    }
+    const refunds = await tx.payout.findMany({ where: { staticWalletId: wallet.id, kind: "wallet_refund" }, orderBy: { createdAt: "asc" } });
+    if (refunds.length === 0) throw new AppError("wallet.nothing_to_refund");
+    const answer = { wallet: await tx.staticWallet.findUniqueOrThrow({ where: { id: wallet.id } }), refunds };
+    await options.onWritten?.(tx, answer);
+    return answer;
+  });
+}
+
+/** What the blocked-address refund answers: the wallet and every refund of its held deposits, oldest first. */
+export interface BlockedWalletRefunds {
+  wallet: StaticWallet;
+  refunds: Payout[];
+}
+
+/**
+ * Inside the transaction that moved a `wallet_refund` payout to failed or cancelled: its reserve
+ * returns to blocked_held and its deposits are held again, free for the next refund call. Under
+ * the wallet's row lock, as every writer of its deposits.
+ */
+export async function returnWalletRefund(tx: Tx, payout: Payout, now: Date): Promise<void> {
+  if (!payout.staticWalletId) throw new Error(`payout ${payout.id} is not a wallet refund`);
+  await lockStaticWallet(tx, payout.staticWalletId);
+  await postJournal(tx, payoutReleasedJournal({ payoutId: payout.id, merchantId: payout.merchantId, asset: assetKey(payout.currency, payout.network), debit: toMinor(payout.debitMinor), to: "blocked_held" }), now);
+  await tx.chainTransfer.updateMany({ where: { refundPayoutId: payout.id }, data: { refundPayoutId: null, updatedAt: now } });
+}

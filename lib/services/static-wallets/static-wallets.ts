@@ -1,0 +1,201 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { StaticWallet } from "@/generated/prisma/client";
+import type { GatewayConfig } from "@/lib/config/env";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
+import type { SettlementAsset } from "@/lib/catalogue/types";
+import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import { addressChainOf } from "@/lib/chains/registry";
+import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
+import { AppError, type InputSpec } from "@/lib/errors";
+import { vetMerchantUrl } from "@/lib/net/outbound-url";
+import type { RateProvider } from "@/lib/rates";
+import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { fetchPricesOrThrow, quoteInSettlement } from "@/lib/services/invoices/pricing";
+import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+
+export interface StaticWalletDeps {
+  db: Db;
+  secretBox: SecretBox;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "staticWalletsEnabled">;
+  rates: RateProvider;
+  now(): Date;
+}
+
+/** Designed: POST /v1/wallet — the body. */
+export const createStaticWalletSchema = z.object({
+  currency: z.string(),
+  network: optionalText,
+  order_id: z.string().min(1).max(128),
+  url_callback: optionalText,
+});
+
+export const CREATE_STATIC_WALLET_INPUT: InputSpec<typeof createStaticWalletSchema> = {
+  schema: createStaticWalletSchema,
+  invalidBody: "wallet.bad_request",
+  fieldErrors: { currency: "wallet.unknown_currency", network: "wallet.unsupported_network", order_id: "wallet.bad_order_id", url_callback: "wallet.bad_url_callback" },
+};
+
+/** How the wallet operations name a wallet: its uuid, or the order_id it was made for in a coin (and network). */
+export const walletLookupSchema = z.object({ uuid: optionalText, order_id: optionalText, currency: optionalText, network: optionalText });
+export type WalletLookup = z.output<typeof walletLookupSchema>;
+
+export const WALLET_LOOKUP_INPUT: InputSpec<typeof walletLookupSchema> = {
+  schema: walletLookupSchema,
+  invalidBody: "wallet.bad_request",
+  fieldErrors: { uuid: "wallet.bad_uuid", currency: "wallet.unknown_currency", network: "wallet.unsupported_network" },
+};
+
+/** One USD, in cents: what the wallet's quote converts to value its deposits. */
+const ONE_USD_MINOR = 100n;
+
+/**
+ * Designed: POST /v1/wallet. A permanent deposit address for the merchant's customer `order_id`
+ * in one coin on one network — the same wallet for a repeat of the (order_id, coin, network),
+ * also under concurrent requests (the unique key decides). The platform fee is fixed as an
+ * invoice's is: the merchant's percentage and fixed USD part, that part in the coin at today's
+ * rate (`wallet.quote_failed` when no rate answers).
+ */
+export async function createStaticWallet(
+  deps: StaticWalletDeps,
+  merchantId: string,
+  input: z.output<typeof createStaticWalletSchema>,
+  options: { onWritten?: (tx: Tx, wallet: StaticWallet) => Promise<void> } = {},
+): Promise<StaticWallet> {
+  assertWalletsEnabled(deps);
+  const asset = resolveWalletAsset(input.currency, input.network);
+  if (!networkAvailability(deps.config)(asset.network).deposit) throw new AppError("wallet.unsupported_network", `${asset.network} is not available on this service.`);
+  const key = { merchantId, orderId: input.order_id, currency: asset.symbol, network: asset.network };
+  // A repeat answers the wallet before anything that may have changed (the rate, the node) is asked.
+  const existing = await deps.db.staticWallet.findFirst({ where: key });
+  if (existing) return answerWith(deps.db, existing, options.onWritten);
+
+  const urlCallback =
+    input.url_callback === undefined ? null : await vetMerchantUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "wallet.bad_url_callback", field: "url_callback: " });
+  const usd = findPricingCurrency("USD")!;
+  const prices = await fetchPricesOrThrow(deps.rates, [usd.symbol, asset.symbol], "wallet.quote_failed");
+  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { feePercentBps: true, feeFixedUsdMinor: true } });
+  const feeFixedUsdMinor = merchant.feeFixedUsdMinor === null ? DEFAULT_PLATFORM_FEE.fixedUsdMinor : toMinor(merchant.feeFixedUsdMinor);
+  const now = deps.now();
+  const quote = quoteInSettlement({ priceCurrency: usd, priceMinor: ONE_USD_MINOR, symbol: asset.symbol, network: asset.network, prices, subtractPercent: 0, feeFixedUsdMinor, now, expiresAt: now });
+
+  await ensureWatchCursor(deps, asset.network, now);
+  // Allocated before the transaction, as for invoices: an index a lost race leaves unused is skipped, never reused.
+  const keys = await loadKeyMaterial(deps.db, deps.secretBox);
+  const allocated = await allocateDepositAddress(deps.db, keys, asset.network as NetworkId, addressChainOf(deps.config, asset.network));
+  return withTransaction(deps.db, async (tx) => {
+    const id = randomUUID();
+    const { count } = await tx.staticWallet.createMany({
+      data: [
+        {
+          id,
+          ...key,
+          address: allocated.address,
+          addressIndex: allocated.index,
+          urlCallback,
+          feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
+          feeFixedUsdMinor: feeFixedUsdMinor.toString(),
+          feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
+          usdUnitMinor: quote.payerAmountMinor.toString(),
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+      // A concurrent create of the same (order_id, coin, network) committed first: its wallet is the answer.
+      skipDuplicates: true,
+    });
+    const wallet = count === 1 ? await tx.staticWallet.findUniqueOrThrow({ where: { id } }) : await tx.staticWallet.findFirstOrThrow({ where: key });
+    await options.onWritten?.(tx, wallet);
+    return wallet;
+  });
+}
+
+async function answerWith<T>(db: Db, value: T, onWritten: ((tx: Tx, value: T) => Promise<void>) | undefined): Promise<T> {
+  if (onWritten) await withTransaction(db, (tx) => onWritten(tx, value));
+  return value;
+}
+
+/** The coin and network of a wallet request: the network may be omitted where the coin has only one. */
+function resolveWalletAsset(currencyInput: string | undefined, networkInput: string | undefined): SettlementAsset {
+  const symbol = normalizeSymbol(currencyInput ?? "");
+  if (!isSettlementSymbol(symbol)) throw new AppError("wallet.unknown_currency", `${currencyInput ?? ""} is not a coin this service receives.`);
+  let network = networkInput === undefined ? undefined : normalizeNetworkId(networkInput);
+  if (network === undefined) {
+    const networks = listNetworksOfSymbol(symbol);
+    if (networks.length !== 1) throw new AppError("wallet.no_network", `${symbol} is on ${networks.join(", ")}: set network.`);
+    network = networks[0];
+  }
+  const asset = findSettlementAsset(symbol, network);
+  if (!asset) throw new AppError("wallet.unsupported_network", `${symbol} is not received on ${network}.`);
+  return asset;
+}
+
+/**
+ * A merchant's wallet by uuid, or by the order_id it was made for with its coin (and network,
+ * where the coin has several). Another merchant's wallet is `wallet.static_not_found`, exactly
+ * like a missing one.
+ */
+export async function getMerchantWalletOrThrow(deps: Pick<StaticWalletDeps, "db" | "config">, merchantId: string, lookup: WalletLookup): Promise<StaticWallet> {
+  assertWalletsEnabled(deps);
+  let wallet: StaticWallet | null;
+  if (lookup.uuid !== undefined) {
+    if (!isUuid(lookup.uuid)) throw new AppError("wallet.bad_uuid");
+    wallet = await deps.db.staticWallet.findFirst({ where: { id: lookup.uuid.toLowerCase(), merchantId } });
+  } else if (lookup.order_id !== undefined) {
+    const asset = resolveWalletAsset(lookup.currency, lookup.network);
+    wallet = await deps.db.staticWallet.findFirst({ where: { merchantId, orderId: lookup.order_id, currency: asset.symbol, network: asset.network } });
+  } else {
+    throw new AppError("wallet.no_lookup");
+  }
+  if (!wallet) throw new AppError("wallet.static_not_found");
+  return wallet;
+}
+
+/** Designed: POST /v1/wallet/list — newest first, keyset-paginated. */
+export async function listStaticWallets(deps: Pick<StaticWalletDeps, "db" | "config">, merchantId: string, page: { limit: number; cursor?: string }) {
+  assertWalletsEnabled(deps);
+  const position = page.cursor ? decodeCursor(page.cursor, "wallet.bad_cursor") : null;
+  const rows = await deps.db.staticWallet.findMany({ where: { merchantId, ...after(position) }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
+  const items = rows.slice(0, page.limit);
+  return { items, nextCursor: rows.length > page.limit ? encodeCursor(items[items.length - 1]) : null };
+}
+
+/**
+ * Designed: POST /v1/wallet/block. From now on the address credits nothing: later deposits are
+ * held for the blocked-address refund. Under the wallet's row lock, so a deposit being credited
+ * finishes first; blocking again answers the wallet as it is.
+ */
+export async function blockStaticWallet(deps: Pick<StaticWalletDeps, "db" | "config" | "now">, merchantId: string, lookup: WalletLookup): Promise<StaticWallet> {
+  const found = await getMerchantWalletOrThrow(deps, merchantId, lookup);
+  return withTransaction(deps.db, async (tx) => {
+    const wallet = await lockStaticWallet(tx, found.id);
+    if (wallet.status === "blocked") return wallet;
+    const now = deps.now();
+    return tx.staticWallet.update({ where: { id: wallet.id }, data: { status: "blocked", blockedAt: now, updatedAt: now } });
+  });
+}
+
+/** Takes the wallet's row lock, which orders every writer of its deposits (crediting, blocking, refunds), and reads it. */
+export async function lockStaticWallet(tx: Tx, walletId: string): Promise<StaticWallet> {
+  await tx.$queryRaw`SELECT id FROM static_wallets WHERE id = ${walletId}::uuid FOR UPDATE`;
+  return tx.staticWallet.findUniqueOrThrow({ where: { id: walletId } });
+}
+
+/** The wallet's newest recorded deposits (orphaned ones left out), and the sum it holds with no refund bound yet (minor units). */
+export async function listWalletDeposits(db: Db, walletId: string, limit: number) {
+  const deposits = await db.chainTransfer.findMany({ where: { staticWalletId: walletId, status: { not: "orphaned" } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
+  const held = await db.chainTransfer.aggregate({ where: { staticWalletId: walletId, status: "confirmed", isHeld: true, refundPayoutId: null }, _sum: { amountMinor: true } });
+  return { deposits, heldMinor: toMinor(held._sum.amountMinor) };
+}
+
+function assertWalletsEnabled(deps: { config: Pick<GatewayConfig, "staticWalletsEnabled"> }): void {
+  if (!deps.config.staticWalletsEnabled) throw new AppError("wallet.disabled");
+}
