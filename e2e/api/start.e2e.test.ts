@@ -108,6 +108,7 @@ describe("npm start with the embedded database", () => {
       payouts_vs_transfers: [],
       refunds_vs_paid: [],
       splits_vs_held: [],
+      blocked_vs_held: [],
       invoices_in_review: 0,
     });
   });

@@ -6,7 +6,7 @@ import { getKeyTree } from "@/lib/chains/addresses/derivation-paths";
 import type { NetworkId } from "@/lib/catalogue";
 import { resolveInvoiceReviews, setInvoiceAside } from "@/lib/services/invoices/invoice-reviews";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
-import { orphanInvoiceTransfers } from "@/lib/services/invoices/orphan-transfers";
+import { orphanInvoiceTransfers, type JudgedTransfer } from "@/lib/services/invoices/orphan-transfers";
 import { creditWalletDeposits } from "@/lib/services/static-wallets/credit-wallet-deposits";
 import { orphanWalletDeposits } from "@/lib/services/static-wallets/orphan-wallet-deposits";
 import { log } from "@/lib/log";
@@ -88,18 +88,21 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
             invoiceId,
             staticWalletId,
             reviewReason,
-            createdAt: now,
+            // When it was recorded, not when the pass began: a static wallet blocked meanwhile holds what arrives after.
+            createdAt: deps.now(),
             updatedAt: now,
           },
         ],
         skipDuplicates: true, // a concurrent pass recorded it first
       });
     } else if (existing.blockHeight !== transfer.blockHeight || existing.blockHash !== transfer.blockHash || existing.status === "orphaned") {
-      // Seen again — in another block after a reorganisation, or mined after the mempool: it counts anew.
-      await db.chainTransfer.update({
-        where: { id: existing.id },
-        data: { blockHeight: transfer.blockHeight, blockHash: transfer.blockHash, ...(existing.status === "orphaned" ? { status: "seen" } : {}), updatedAt: now },
-      });
+      // Seen again — in another block after a reorganisation, or mined after the mempool: it counts
+      // anew. One statement on the row's latest version: a pass orphaning it concurrently (which
+      // holds the row's lock) either finishes first, and this makes it seen again, or finds the new hash.
+      await db.$executeRaw`
+        UPDATE chain_transfers SET block_height = ${transfer.blockHeight}, block_hash = ${transfer.blockHash},
+          status = CASE WHEN status = 'orphaned' THEN 'seen' ELSE status END, updated_at = ${now}
+        WHERE id = ${existing.id}::uuid`;
     }
     if (invoiceId) touched.add(invoiceId);
     if (staticWalletId) touchedWallets.add(staticWalletId);
@@ -208,12 +211,12 @@ async function handleDroppedTransfers(deps: Pick<WatcherDeps, "db" | "config">, 
   const stillThere = new Set(reported.map((transfer) => `${transfer.txid}:${transfer.position}`));
   const unmined = await deps.db.chainTransfer.findMany({
     where: { network: adapter.network, status: "seen", blockHeight: null, updatedAt: { lt: new Date(now.getTime() - DROPPED_AFTER_MS) } },
-    select: { id: true, txid: true, position: true, invoiceId: true, staticWalletId: true },
+    select: { id: true, txid: true, position: true, blockHash: true, invoiceId: true, staticWalletId: true },
   });
   const gone = unmined.filter((transfer) => !stillThere.has(`${transfer.txid}:${transfer.position}`));
   for (const transfer of gone) {
-    if (transfer.invoiceId) await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer.id], now));
-    else if (transfer.staticWalletId) await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, transfer.staticWalletId!, [transfer.id], now));
+    if (transfer.invoiceId) await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), transfer.invoiceId!, [transfer], now));
+    else if (transfer.staticWalletId) await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, transfer.staticWalletId!, [transfer], now));
   }
   // Seen again this pass: refresh, so absence is measured from the last sighting.
   const seenIds = unmined.filter((transfer) => stillThere.has(`${transfer.txid}:${transfer.position}`)).map((transfer) => transfer.id);
@@ -240,25 +243,25 @@ async function handleReorganisation(deps: Pick<WatcherDeps, "db" | "config">, ad
   const orphaned = recent.filter((transfer) => canonical.get(transfer.blockHeight!) !== transfer.blockHash);
   if (orphaned.length === 0) return { forkHeight: null };
   log.warn("reorganisation: transfers orphaned", { network: adapter.network, transfers: orphaned.map((transfer) => transfer.id) });
-  const byInvoice = new Map<string, string[]>();
-  const byWallet = new Map<string, string[]>();
+  const byInvoice = new Map<string, JudgedTransfer[]>();
+  const byWallet = new Map<string, JudgedTransfer[]>();
   for (const transfer of orphaned) {
-    if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer.id]);
-    if (transfer.staticWalletId) byWallet.set(transfer.staticWalletId, [...(byWallet.get(transfer.staticWalletId) ?? []), transfer.id]);
+    if (transfer.invoiceId) byInvoice.set(transfer.invoiceId, [...(byInvoice.get(transfer.invoiceId) ?? []), transfer]);
+    if (transfer.staticWalletId) byWallet.set(transfer.staticWalletId, [...(byWallet.get(transfer.staticWalletId) ?? []), transfer]);
   }
   // A wallet that cannot be reversed now (a lost connection) is found with the same orphans next pass.
-  for (const [walletId, transferIds] of byWallet) {
+  for (const [walletId, judged] of byWallet) {
     try {
-      await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, walletId, transferIds, now));
+      await withTransaction(deps.db, (tx) => orphanWalletDeposits(tx, walletId, judged, now));
     } catch (error) {
       log.error("static wallet deposits not reversed; the next pass retries", { network: adapter.network, staticWalletId: walletId, error });
     }
   }
-  for (const [invoiceId, transferIds] of byInvoice) {
+  for (const [invoiceId, judged] of byInvoice) {
     // A reversal is always posted (a shortfall becomes debt); anything else that stops it (a lost
     // connection) sets the invoice aside, and the next pass finds the same orphans again.
     try {
-      await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, transferIds, now));
+      await withTransaction(deps.db, (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(deps.config), invoiceId, judged, now));
     } catch (error) {
       await setInvoiceAside(deps.db, { invoiceId, network: adapter.network, error }, now);
     }

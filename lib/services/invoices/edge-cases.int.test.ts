@@ -46,10 +46,31 @@ describe("edge cases of the deposit pipeline", () => {
     const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
     await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: "5" }, merchant);
     const extra = await getTestDb().chainTransfer.findFirstOrThrow({ where: { invoiceId: invoice.uuid, status: "seen" } });
-    await withTransaction(getTestDb(), (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [extra.id], new Date()));
+    await withTransaction(getTestDb(), (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [extra], new Date()));
     expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "paid", is_final: true });
     expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual(before);
     expect(await getTestDb().ledgerJournal.count({ where: { reference: { startsWith: `invoice:${invoice.uuid}:settle:` } } })).toBe(1);
+  });
+
+  it("leaves a paid invoice credited when a concurrent pass saw its transfer mined again before the reversal", async () => {
+    const merchant = await makeMerchant();
+    const invoice = await create(merchant, { to_currency: "USDT", network: "tron" });
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 40 }, merchant);
+    const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
+    const transfer = await getTestDb().chainTransfer.findFirstOrThrow({ where: { invoiceId: invoice.uuid } });
+    // One pass judged the transfer's block gone; another saw it in a new block first.
+    await getTestDb().chainTransfer.update({ where: { id: transfer.id }, data: { blockHash: `${transfer.blockHash}-again` } });
+    await withTransaction(getTestDb(), (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [transfer], new Date()));
+    expect(await getTestDb().chainTransfer.findUniqueOrThrow({ where: { id: transfer.id } })).toMatchObject({ status: "confirmed" });
+    expect(await info(merchant, invoice.uuid)).toMatchObject({ payment_status: "paid", is_final: true });
+    expect(await listMerchantBalances(getTestDb(), merchant.merchantId)).toEqual(before);
+    // Judged on the hash it still has, it is orphaned and its credit reversed.
+    const current = await getTestDb().chainTransfer.findUniqueOrThrow({ where: { id: transfer.id } });
+    await withTransaction(getTestDb(), (tx) => orphanInvoiceTransfers(tx, evaluationDepsOf(makeTestDeps().config), invoice.uuid, [current], new Date()));
+    expect(await getTestDb().chainTransfer.findUniqueOrThrow({ where: { id: transfer.id } })).toMatchObject({ status: "orphaned" });
+    expect(await info(merchant, invoice.uuid)).toMatchObject({ is_final: false });
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
   it("gives up on a mempool transaction that vanished, so the invoice can expire", async () => {

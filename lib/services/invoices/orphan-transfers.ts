@@ -20,10 +20,10 @@ import { moveSplitShares } from "@/lib/services/splits/split-shares";
  * The transfers are marked orphaned and the invoice is evaluated again from what is still on
  * chain: a paid invoice whose payment vanished is open again (or expired, or underpaid).
  */
-export async function orphanInvoiceTransfers(tx: Tx, deps: EvaluationDeps, invoiceId: string, transferIds: string[], now: Date) {
+export async function orphanInvoiceTransfers(tx: Tx, deps: EvaluationDeps, invoiceId: string, judged: readonly JudgedTransfer[], now: Date) {
   await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
   const invoice = await tx.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
-  const transfers = await tx.chainTransfer.findMany({ where: { id: { in: transferIds }, invoiceId, status: { not: "orphaned" } } });
+  const transfers = await lockStillOrphaned(tx, judged, { invoiceId });
   const credited = transfers.filter((transfer) => transfer.status === "confirmed");
   const asset = invoice.payerCurrency && invoice.network ? assetKey(invoice.payerCurrency, invoice.network) : null;
 
@@ -50,6 +50,26 @@ export async function orphanInvoiceTransfers(tx: Tx, deps: EvaluationDeps, invoi
   }
   await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, updatedAt: now } });
   return evaluateInvoice(tx, deps, invoiceId, now);
+}
+
+/** A transfer the watcher judged gone, with the block hash it judged by (null: never mined). */
+export interface JudgedTransfer {
+  id: string;
+  blockHash: string | null;
+}
+
+/**
+ * The judged transfers that are still as they were judged, row-locked: not orphaned already and
+ * still in the block that is gone. A concurrent pass may have seen one mined again meanwhile (a
+ * new block hash): that one is left alone, or its credit would be reversed for good while it is
+ * on chain. The watcher's own update of a transfer seen again takes the same row lock.
+ */
+export async function lockStillOrphaned(tx: Tx, judged: readonly JudgedTransfer[], owner: { invoiceId: string } | { staticWalletId: string }) {
+  if (judged.length === 0) return [];
+  await tx.$queryRaw`SELECT id FROM chain_transfers WHERE id = ANY(${judged.map((transfer) => transfer.id)}::uuid[]) ORDER BY id FOR UPDATE`;
+  const rows = await tx.chainTransfer.findMany({ where: { id: { in: judged.map((transfer) => transfer.id) }, ...owner, status: { not: "orphaned" } } });
+  const judgedHash = new Map(judged.map((transfer) => [transfer.id, transfer.blockHash]));
+  return rows.filter((row) => row.blockHash === judgedHash.get(row.id));
 }
 
 /**

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { parseAmount } from "@/lib/domain/money/amount";
@@ -6,6 +7,7 @@ import { blockAddress, unblockAddress } from "@/lib/services/compliance/screenin
 import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { fundMerchant } from "@/lib/testing/funding";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { spawnTestWorker } from "@/lib/testing/spawn-worker";
 import { cancelPayoutLink, expireAndReapPayoutLinks } from "./payout-links";
 
 // Payout links (crypto checks) on the tron sandbox chain: the reserve at creation, the public
@@ -246,6 +248,40 @@ describe("payout links", () => {
     expect(await getTestDb().payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ status: "funded", claimAddress: null });
     expect((await claim(link.claim_token, { address: OTHER })).body.result).toMatchObject({ status: "claimed", address: OTHER });
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+  });
+
+  it("a claim whose process dies between binding the address and making the payout: the reaper puts the link back, a new claim pays once", { timeout: 60_000 }, async () => {
+    const merchant = await fundedMerchant();
+    const link = await createLink(merchant);
+    const before = await balanceOf(merchant);
+    const db = getTestDb();
+
+    // A claim in a process of its own binds the address (its first transaction), then dies asking for the fee's rate.
+    const worker = spawnTestWorker(path.join(import.meta.dirname, "testing/claim-worker.ts"), { CLAIM_TOKEN: link.claim_token, CLAIM_ADDRESS: RECIPIENT });
+    await worker.printed("quoting");
+    worker.child.kill("SIGKILL");
+    const exit = await worker.exited;
+    expect(exit.signal, exit.stderr).toBe("SIGKILL");
+
+    // Left in claiming, bound to the dead claim's address: no payout, the reserve untouched.
+    expect(await db.payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ status: "claiming", claimAddress: RECIPIENT, payoutId: null });
+    expect(await db.payout.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+    expect(await balanceOf(merchant)).toEqual(before);
+    expect((await claimCard(link.claim_token)).body.result).toMatchObject({ status: "claiming", claimable: false });
+    expect((await claim(link.claim_token, { address: OTHER })).body.error.code).toBe("payoutlink.claim_in_progress");
+
+    // Before 15 minutes the reaper leaves it; after, it puts the link back to funded.
+    await expireAndReapPayoutLinks({ db, now: () => new Date(Date.now() + 14 * 60_000) });
+    expect((await db.payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).status).toBe("claiming");
+    await expireAndReapPayoutLinks({ db, now: () => new Date(Date.now() + 16 * 60_000) });
+    expect(await db.payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ status: "funded", claimAddress: null });
+
+    const claimed = await claim(link.claim_token, { address: OTHER });
+    expect(claimed.body.result).toMatchObject({ status: "claimed", address: OTHER });
+    const payouts = await db.payout.findMany({ where: { merchantId: merchant.merchantId } });
+    expect(payouts.map((payout) => [payout.orderId, payout.address])).toEqual([[`payoutlink:${link.link_id}`, OTHER]]);
+    expect((await balanceOf(merchant)).available).toBe(before.available);
+    expect(await auditLedger(db)).toEqual(CLEAN_LEDGER_AUDIT);
   });
 
   it("ends each of 100 links claimed or cancelled under 200 racing claims and cancels, one payout per claimed link", async () => {

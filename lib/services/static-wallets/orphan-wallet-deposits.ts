@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal, type Bucket } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { lockStillOrphaned, type JudgedTransfer } from "@/lib/services/invoices/orphan-transfers";
 import { lockStaticWallet } from "./static-wallets";
 
 /**
@@ -16,9 +17,9 @@ import { lockStaticWallet } from "./static-wallets";
  * included again is credited again under its next number. A held deposit whose refund is
  * already on its way stays as it is, for an operator: that money is leaving anyway.
  */
-export async function orphanWalletDeposits(tx: Tx, walletId: string, transferIds: readonly string[], now: Date): Promise<void> {
+export async function orphanWalletDeposits(tx: Tx, walletId: string, judged: readonly JudgedTransfer[], now: Date): Promise<void> {
   const wallet = await lockStaticWallet(tx, walletId);
-  const transfers = await tx.chainTransfer.findMany({ where: { id: { in: [...transferIds] }, staticWalletId: walletId, status: { not: "orphaned" } } });
+  const transfers = await lockStillOrphaned(tx, judged, { staticWalletId: walletId });
   const refunding = transfers.filter((transfer) => transfer.refundPayoutId !== null);
   if (refunding.length > 0) log.error("held static wallet deposits vanished while their refund is on its way; left for an operator", { staticWalletId: walletId, transfers: refunding.map((transfer) => transfer.id) });
   const orphaned = transfers.filter((transfer) => transfer.refundPayoutId === null);
