@@ -1,56 +1,21 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
-import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+import { useHostedService } from "../fixtures/hosted-service";
+import { signedPost } from "../fixtures/service";
 
 // The payment-link checkout and the payout-link claim page in a real browser, against `npm start`
 // with the embedded database and sandbox chains; and the public pages in the buyer's language.
 
-let service: RunningService | undefined;
-let merchantKey: { public_id: string; secret: string };
+const hosted = useHostedService("Links shop");
+const baseUrl = hosted.baseUrl;
 
 const RECIPIENT = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
 const ETHEREUM_ADDRESS = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
 const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
-test.beforeAll(async () => {
-  test.setTimeout(300_000);
-  service = await startService();
-  const created = runCli(service.env, ["merchant", "create", "--name", "Links shop"]);
-  expect(created.status).toBe(0);
-  merchantKey = created.json;
-});
-
-test.afterAll(async () => {
-  if (!service) return;
-  await service.stop();
-  fs.rmSync(service.dataDir, { recursive: true, force: true });
-});
-
-// Script errors and React's warnings (a hydration mismatch, for one) fail the test that caused them.
-let pageErrors: string[] = [];
-function watchErrors(page: Page) {
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => {
-    // Refused API calls (a 400 for a bad amount, a 404 page) are part of the tests.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(message.text());
-  });
-}
-test.beforeEach(({ page }) => {
-  pageErrors = [];
-  watchErrors(page);
-});
-test.afterEach(() => {
-  expect(pageErrors).toEqual([]);
-});
-
-function baseUrl(): string {
-  return service!.baseUrl;
-}
-
 async function api(path: string, body: Record<string, unknown>) {
-  const answer = await signedPost(baseUrl(), merchantKey, path, JSON.stringify(body));
+  const answer = await signedPost(baseUrl(), hosted.merchantKey(), path, JSON.stringify(body));
   expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
   return answer.body.result;
 }
@@ -97,7 +62,7 @@ test("a buyer opens an open-amount payment link, is told an amount is out of ran
   // Nothing about the merchant: not its name, not its id.
   const html = await page.content();
   expect(html).not.toContain("Links shop");
-  expect(html).not.toContain(merchantKey.public_id);
+  expect(html).not.toContain(hosted.merchantKey().public_id);
   await expectAccessible(page);
 
   const amount = page.getByLabel("Amount in USD");
@@ -166,7 +131,7 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
   const link = await createPayoutLink();
   const context = await browser.newContext(PHONE);
   const page = await context.newPage();
-  watchErrors(page);
+  hosted.watchErrors(page);
   try {
     await page.goto(onService(link.claim_url));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You have been sent 5 USDT");
@@ -253,7 +218,7 @@ test("claiming to a second address says the link was claimed elsewhere; expired 
   await api("/v1/sandbox/expire", { link_id: expired.link_id });
   const dark = await browser.newContext({ ...PHONE, colorScheme: "dark" });
   const phone = await dark.newPage();
-  watchErrors(phone);
+  hosted.watchErrors(phone);
   try {
     await phone.goto(onService(expired.claim_url));
     await expect(phone.getByRole("heading", { name: "This link has expired" })).toBeVisible();
@@ -274,7 +239,7 @@ test("the payment page opened with Accept-Language: es is in Spanish; the switch
   const invoice = await api("/v1/payment", { order_id: `es-${randomUUID()}`, amount: "1234.50", currency: "EUR", to_currency: "USDT", network: "tron" });
   const context = await browser.newContext({ locale: "es-ES" });
   const page = await context.newPage();
-  watchErrors(page);
+  hosted.watchErrors(page);
   try {
     await page.goto(onService(invoice.url));
     await expect(page.locator("html")).toHaveAttribute("lang", "es");

@@ -1,52 +1,19 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
-import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+import { useHostedService } from "../fixtures/hosted-service";
+import { signedPost } from "../fixtures/service";
 
 // The hosted payment page in a real browser, against `npm start` with the embedded database and
 // sandbox chains, as a buyer meets it.
 
-let service: RunningService | undefined;
-let merchantKey: { public_id: string; secret: string };
+const hosted = useHostedService("Shop");
+const baseUrl = hosted.baseUrl;
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
-test.beforeAll(async () => {
-  // The first start runs `next build`.
-  test.setTimeout(300_000);
-  service = await startService();
-  const created = runCli(service.env, ["merchant", "create", "--name", "Shop"]);
-  expect(created.status).toBe(0);
-  merchantKey = created.json;
-});
-
-test.afterAll(async () => {
-  if (!service) return;
-  await service.stop();
-  fs.rmSync(service.dataDir, { recursive: true, force: true });
-});
-
-// Script errors and React's warnings (a hydration mismatch, for one) fail the test that caused them.
-let pageErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => {
-    // The not-found test loads 404 documents on purpose.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) pageErrors.push(message.text());
-  });
-});
-test.afterEach(() => {
-  expect(pageErrors).toEqual([]);
-});
-
-function baseUrl(): string {
-  return service!.baseUrl;
-}
-
 async function createInvoice(fields: Record<string, unknown>) {
-  const created = await signedPost(baseUrl(), merchantKey, "/v1/payment", JSON.stringify({ order_id: `order-${randomUUID()}`, ...fields }));
+  const created = await signedPost(baseUrl(), hosted.merchantKey(), "/v1/payment", JSON.stringify({ order_id: `order-${randomUUID()}`, ...fields }));
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   return created.body.result as { uuid: string; url: string; [field: string]: any };
 }
@@ -207,9 +174,9 @@ test("the status moves without reloading: a partial payment, then the term ends 
   // A marker on the window survives everything but a reload (the router's own history updates included).
   await page.evaluate(() => ((window as unknown as { pageMarker: string }).pageMarker = "loaded once"));
 
-  const deposit = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: invoice.address, amount: "10" }));
+  const deposit = await signedPost(baseUrl(), hosted.merchantKey(), "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: invoice.address, amount: "10" }));
   expect(deposit.status, JSON.stringify(deposit.body)).toBe(200);
-  const mined = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
+  const mined = await signedPost(baseUrl(), hosted.merchantKey(), "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
   expect(mined.status, JSON.stringify(mined.body)).toBe(200);
 
   const status = page.getByTestId("payment-status");
@@ -221,7 +188,7 @@ test("the status moves without reloading: a partial payment, then the term ends 
   await expect(page.getByRole("heading", { name: "Send the rest — exactly" })).toBeVisible();
   await page.screenshot({ path: "test-results/hosted-partial.png", fullPage: true });
 
-  const expired = await signedPost(baseUrl(), merchantKey, "/v1/sandbox/expire", JSON.stringify({ uuid: invoice.uuid }));
+  const expired = await signedPost(baseUrl(), hosted.merchantKey(), "/v1/sandbox/expire", JSON.stringify({ uuid: invoice.uuid }));
   expect(expired.status, JSON.stringify(expired.body)).toBe(200);
   await expect(status).toHaveAttribute("data-status", "wrong_amount", { timeout: 15_000 });
   await expect(status).toContainText("Underpaid (term over)");
