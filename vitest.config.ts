@@ -20,7 +20,10 @@ export default defineConfig({
           env: { LOG_LEVEL: "silent" },
           include: ["lib/**/*.int.test.ts", "inngest/**/*.int.test.ts"],
           globalSetup: ["lib/testing/global-setup.ts"],
-          testTimeout: 30_000,
+          // Files run in parallel on one shared database; the embedded one serves one connection
+          // at a time, and a pass of the payout sender sends every file's approved payouts: a test
+          // may wait on others' work far longer than its own takes.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
         },
       },

@@ -235,6 +235,23 @@ test("claiming to a second address says the link was claimed elsewhere; expired 
   await expect(page.getByRole("heading", { name: "Claim link not found" })).toBeVisible();
 });
 
+test("a recipient claims by keyboard alone: Tab to the address, Enter to review, Enter to confirm", async ({ page }) => {
+  await fundMerchant("20.00");
+  const link = await createPayoutLink({ title: "Keyboard" });
+  await page.goto(onService(link.claim_url));
+  const address = page.getByLabel("Your USDT address on Tron (TRC-20)");
+  for (let presses = 0; presses < 15 && !(await address.evaluate((element) => element === document.activeElement)); presses++) await page.keyboard.press("Tab");
+  await expect(address).toBeFocused();
+  await page.keyboard.type(RECIPIENT);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Check before you claim" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Confirm and claim" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Claimed ✓" })).toBeFocused();
+  expect(await api("/v1/payout/link/info", { link_id: link.link_id })).toMatchObject({ status: "claimed", claim_address: RECIPIENT });
+});
+
 test("the payment page opened with Accept-Language: es is in Spanish; the switcher changes it and remembers", async ({ browser }) => {
   const invoice = await api("/v1/payment", { order_id: `es-${randomUUID()}`, amount: "1234.50", currency: "EUR", to_currency: "USDT", network: "tron" });
   const context = await browser.newContext({ locale: "es-ES" });

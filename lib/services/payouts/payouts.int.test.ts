@@ -294,8 +294,7 @@ describe("listing payouts", () => {
 });
 
 describe("sending payouts on a sandbox chain", () => {
-  // sendPayouts sends every approved tron payout of the shared test database, other files' too: on the embedded database, under load, that takes a while.
-  it("goes approved → broadcasting → sent → confirmed, pays the reserve out once and announces every status", { timeout: 120_000 }, async () => {
+  it("goes approved → broadcasting → sent → confirmed, pays the reserve out once and announces every status", async () => {
     const deps = makeTestDeps();
     const { merchant, available } = await makeFundedMerchant();
     const receiver = await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/unused" }, merchant);
