@@ -16,12 +16,14 @@ import { cancelPayoutLink, expireAndReapPayoutLinks } from "./payout-links";
 
 const RECIPIENT = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
 const OTHER = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+const EVM_RECIPIENT = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+const EVM_OTHER = "0x00000000000000000000000000000000DeaDBeef";
 
 const claimCard = (token: string) => callApi(new Request(`http://gateway.test/v1/claim/${token}`));
 const claim = (token: string, body: unknown) => callApi(new Request(`http://gateway.test/v1/claim/${token}`, { method: "POST", body: JSON.stringify(body) }));
 
-async function balanceOf(merchant: TestMerchant) {
-  const found = (await callSigned("/v1/balance", { currency: "USDT", network: "tron" }, merchant)).body.result.balances[0];
+async function balanceOf(merchant: TestMerchant, network = "tron") {
+  const found = (await callSigned("/v1/balance", { currency: "USDT", network }, merchant)).body.result.balances[0];
   return { available: parseAmount(found?.available ?? "0", 6)!, held: parseAmount(found?.payout_held ?? "0", 6)! };
 }
 
@@ -286,13 +288,18 @@ describe("payout links", () => {
 
   it("ends each of 100 links claimed or cancelled under 200 racing claims and cancels, one payout per claimed link", async () => {
     const deps = makeTestDeps();
-    const merchant = await fundedMerchant("900.00");
-    const before = await balanceOf(merchant);
+    // On polygon: the claimed payouts stay unsent, and no other test's tron sender pass has to send them.
+    const merchant = await makeMerchant();
+    const invoice = (await callSigned("/v1/payment", { amount: "900.00", currency: "USD", to_currency: "USDT", network: "polygon" }, merchant)).body.result;
+    await callSigned("/v1/sandbox/deposit", { network: "polygon", currency: "USDT", address: invoice.address, amount: invoice.payer_amount }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "polygon", blocks: invoice.required_confirmations + 1 }, merchant);
+    const before = await balanceOf(merchant, "polygon");
+    expect(before.available).toBeGreaterThan(300_000_000n);
     const links = [];
-    for (let index = 0; index < 100; index++) links.push(await createLink(merchant, { amount: "3", reference: `race-${index}` }));
+    for (let index = 0; index < 100; index++) links.push(await createLink(merchant, { amount: "3", network: "polygon", reference: `race-${index}` }));
     const calls = links.flatMap((link, index) => {
       const later = <T>(call: () => Promise<T>) => () => new Promise<T>((resolve, reject) => setTimeout(() => call().then(resolve, reject), 5 * (index % 11)));
-      const claimIt = () => claim(link.claim_token, { address: index % 2 === 0 ? RECIPIENT : OTHER });
+      const claimIt = () => claim(link.claim_token, { address: index % 2 === 0 ? EVM_RECIPIENT : EVM_OTHER });
       // The service call itself: through HTTP, the signature check alone makes every cancel late.
       const cancelIt = () => cancelPayoutLink(deps, merchant.merchantId, link.link_id).then(
         (cancelled) => ({ status: 200, body: { result: cancelled } }),
@@ -311,7 +318,7 @@ describe("payout links", () => {
     const payouts = await getTestDb().payout.findMany({ where: { merchantId: merchant.merchantId } });
     expect(payouts.map((payout) => payout.orderId).sort()).toEqual(claimed.map((row) => `payoutlink:${row.id}`).sort());
     const cancelled = rows.length - claimed.length;
-    const after = await balanceOf(merchant);
+    const after = await balanceOf(merchant, "polygon");
     expect(after.available).toBe(before.available - BigInt(claimed.length) * 3_000_000n);
     expect(after.held).toBe(before.held + BigInt(claimed.length) * 3_000_000n);
     expect(claimed.length + cancelled).toBe(100);
