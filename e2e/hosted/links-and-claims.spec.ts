@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
-import { useHostedService } from "../fixtures/hosted-service";
+import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
 
 // The payment-link checkout and the payout-link claim page in a real browser, against `npm start`
@@ -29,20 +29,10 @@ async function expectFitsPhone(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
-/** Pays an invoice through the public sandbox wallet until it is final. */
-async function payWithSandboxWalletApi(id: string) {
-  const post = (step: string) => fetch(`${baseUrl()}/v1/pay/${id}/sandbox-pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ step }) });
-  let result = ((await (await post("send")).json()) as { result: Record<string, any> }).result;
-  for (let blocks = 0; blocks < 100 && !result.is_final; blocks++) {
-    result = ((await (await post("confirm")).json()) as { result: Record<string, any> }).result;
-  }
-  return result;
-}
-
 /** Money for payout links: a paid USDT-on-Tron invoice, matured at once in sandbox mode. */
 async function fundMerchant(usd: string) {
   const invoice = await api("/v1/payment", { order_id: `fund-${randomUUID()}`, amount: usd, currency: "USD", to_currency: "USDT", network: "tron" });
-  expect((await payWithSandboxWalletApi(invoice.uuid)).payment_status).toBe("paid");
+  expect((await payWithSandboxWalletApi(baseUrl(), invoice.uuid)).payment_status).toBe("paid");
 }
 
 async function createPayoutLink(fields: Record<string, unknown> = {}) {

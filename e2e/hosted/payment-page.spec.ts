@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
-import { useHostedService } from "../fixtures/hosted-service";
+import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
 
 // The hosted payment page in a real browser, against `npm start` with the embedded database and
@@ -26,16 +26,6 @@ function pageUrlOf(invoice: { url: string }): string {
 async function getPublicPayment(id: string) {
   const response = await fetch(`${baseUrl()}/v1/pay/${id}`);
   return ((await response.json()) as { result: Record<string, any> }).result;
-}
-
-/** Pays through the public sandbox-wallet operation, as the page's button does. */
-async function payWithSandboxWalletApi(id: string) {
-  const post = (step: string) => fetch(`${baseUrl()}/v1/pay/${id}/sandbox-pay`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ step }) });
-  let result = ((await (await post("send")).json()) as { result: Record<string, any> }).result;
-  for (let blocks = 0; blocks < 100 && !result.is_final; blocks++) {
-    result = ((await (await post("confirm")).json()) as { result: Record<string, any> }).result;
-  }
-  return result;
 }
 
 /** Keeps the browser away from the (unreachable) merchant store: its pages answer locally. */
@@ -102,7 +92,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
 test("a paid invoice with url_success sends the buyer on to the store after a few seconds", async ({ page }) => {
   await serveStoreLocally(page);
   const invoice = await createInvoice({ amount: "12.00", currency: "USD", to_currency: "USDT", network: "tron", url_success: "https://shop.example/thanks?from=gateway" });
-  expect((await payWithSandboxWalletApi(invoice.uuid)).payment_status).toBe("paid");
+  expect((await payWithSandboxWalletApi(baseUrl(), invoice.uuid)).payment_status).toBe("paid");
 
   await page.goto(pageUrlOf(invoice));
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "paid");

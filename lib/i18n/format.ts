@@ -1,12 +1,16 @@
 import type { Locale } from "@/lib/i18n/locales";
 
-/** The locale's group and decimal separators, as Intl prints them. */
+const separatorsByLocale = new Map<Locale, { group: string; decimal: string }>();
+
+/** The locale's group and decimal separators, as Intl prints them; worked out once per locale (every amount on a page asks). */
 function separatorsOf(locale: Locale): { group: string; decimal: string } {
-  const parts = new Intl.NumberFormat(locale, { useGrouping: true }).formatToParts(1234567.5);
-  return {
-    group: parts.find((part) => part.type === "group")?.value ?? ",",
-    decimal: parts.find((part) => part.type === "decimal")?.value ?? ".",
-  };
+  let separators = separatorsByLocale.get(locale);
+  if (!separators) {
+    const parts = new Intl.NumberFormat(locale, { useGrouping: true }).formatToParts(1234567.5);
+    separators = { group: parts.find((part) => part.type === "group")?.value ?? ",", decimal: parts.find((part) => part.type === "decimal")?.value ?? "." };
+    separatorsByLocale.set(locale, separators);
+  }
+  return separators;
 }
 
 /**
