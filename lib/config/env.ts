@@ -37,6 +37,8 @@ export interface GatewayConfig {
   email: { mode: "smtp" | "mailbox" | "off"; smtpUrl: string | undefined; from: string };
   /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
   rpcEndpoints: Record<string, string>;
+  /** Signs cabinet session cookies (NEXTAUTH_SECRET); undefined means "derived from the master key". */
+  cabinetSessionSecret: string | undefined;
 }
 
 function readFlag(value: string | undefined, fallback: boolean): boolean {
@@ -106,6 +108,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,
+    cabinetSessionSecret: env.NEXTAUTH_SECRET || undefined,
     email: {
       // spec: issue — with the embedded default (or sandbox) and no SMTP, messages are kept locally.
       mode: env.SMTP_URL ? "smtp" : readFlag(env.GATEWAY_SANDBOX, false) || readFlag(env.GATEWAY_EMBEDDED, false) ? "mailbox" : "off",
@@ -113,6 +116,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       from: env.MAIL_FROM || "Gateway <no-reply@gateway.local>",
     },
   };
+}
+
+/**
+ * next-auth (the cabinet's sessions) reads its own variables: where its routes are served and the
+ * signing secret. Both follow from the configuration unless the operator set them.
+ */
+export function exportCabinetAuthEnv(config: Pick<GatewayConfig, "publicBaseUrl">, secret: string): void {
+  process.env.NEXTAUTH_URL ||= `${config.publicBaseUrl}/api/auth`;
+  process.env.NEXTAUTH_SECRET ||= secret;
 }
 
 let cached: GatewayConfig | undefined;

@@ -224,6 +224,21 @@ export const ERROR_CATALOGUE = {
   "apiallow.bad_enabled": { status: 400, message: "`enabled` must be a boolean." },
   "apiallow.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "apiallow.not_found": { status: 404, message: "The entry is not in the allow-list." },
+
+  // Merchant cabinet (sign-in, two-factor authentication, team)
+  "cabinet.bad_credentials": { status: 401, message: "The e-mail address or the password is wrong." },
+  "cabinet.locked": { status: 429, message: "Too many failed attempts: sign-in is locked for a while." },
+  "cabinet.bad_ticket": { status: 401, message: "This sign-in has expired or was already completed; start again with your password." },
+  "cabinet.bad_code": { status: 401, message: "The code is wrong or was already used." },
+  "cabinet.code_required": { status: 403, message: "This action needs a fresh code from your authenticator app." },
+  "cabinet.not_signed_in": { status: 401, message: "Sign in to continue." },
+  "cabinet.forbidden": { status: 403, message: "Your role does not allow this action." },
+  "cabinet.not_found": { status: 404, message: "Nothing of your store has this identifier." },
+  "cabinet.bad_request": { status: 400, message: "The form does not match what this action takes." },
+  "cabinet.email_taken": { status: 409, message: "A user with this e-mail address already exists." },
+  "cabinet.bad_invitation": { status: 404, message: "The invitation is unknown, expired, revoked or already accepted." },
+  "cabinet.last_owner": { status: 409, message: "A store keeps at least one owner." },
+  "cabinet.weak_password": { status: 400, message: "The password must be at least 8 characters." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

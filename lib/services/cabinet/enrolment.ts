@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import QRCode from "qrcode";
+import { hashToken, newRecoveryCodes } from "@/lib/auth/one-time-tokens";
+import { matchTotp, newTotpSecret, totpUri } from "@/lib/auth/totp";
+import type { Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { AppError } from "@/lib/errors";
+import { recordAudit } from "./audit-log";
+import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
+import { openTotpSecret, totpSealContext } from "./second-factor";
+import { failAttempt, findLiveTicket, issueTicket, refuseIfLocked, useTicket, type IssuedTicket } from "./sign-in";
+
+const ISSUER = "Gateway";
+
+export interface EnrolmentKey {
+  email: string;
+  /** The key as text (base32), for typing into an app that cannot scan. */
+  secret: string;
+  /** The otpauth:// URI as a QR code (a PNG data URL). */
+  qrDataUrl: string;
+}
+
+/**
+ * The key a user enrols, for an `enrol` ticket. The same key is shown again until it is confirmed
+ * (a reload must not invalidate what the phone already scanned).
+ */
+export async function showEnrolmentKey(deps: CabinetDeps, ticketToken: string): Promise<EnrolmentKey> {
+  const now = deps.now();
+  const { user } = await findLiveTicket(deps.db, ticketToken, ["enrol"], now);
+  let secret = openTotpSecret(deps.secretBox, user);
+  if (!secret) {
+    secret = newTotpSecret();
+    await deps.db.cabinetUser.update({ where: { id: user.id }, data: { totpSecretCiphertext: deps.secretBox.seal(secret, totpSealContext(user.id)) } });
+  }
+  const qrDataUrl = await QRCode.toDataURL(totpUri(secret, user.email, ISSUER), { margin: 1, width: 220 });
+  return { email: user.email, secret, qrDataUrl };
+}
+
+export interface ConfirmedEnrolment {
+  /** Ten single-use codes, shown once: only their hashes are kept. */
+  recoveryCodes: string[];
+  /** Turns into a session without another code (the one just typed proved the key). */
+  ticket: IssuedTicket;
+}
+
+/** Confirms the key with a code from the app: TOTP is on, recovery codes are made, the enrol ticket is spent. */
+export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<ConfirmedEnrolment> {
+  const now = deps.now();
+  const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["enrol"], now);
+  await refuseIfLocked(deps, user, "two_factor.enrolled", origin, now);
+  const secret = openTotpSecret(deps.secretBox, user);
+  if (!secret) throw new AppError("cabinet.bad_ticket", "Open the enrolment page again to get your key.");
+  const step = await matchTotp(secret, input.code.trim(), now, null);
+  if (step === null) await failAttempt(deps, user, "two_factor.enrolled", origin, now, "cabinet.bad_code");
+  return withTransaction(deps.db, async (tx) => {
+    await useTicket(tx, ticket.id, now);
+    const { count } = await tx.cabinetUser.updateMany({ where: { id: user.id, totpEnabledAt: null }, data: { totpEnabledAt: now, lastTotpStep: step } });
+    if (count !== 1) throw new AppError("cabinet.bad_ticket");
+    const recoveryCodes = await replaceRecoveryCodes(tx, user.id, now);
+    await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
+    return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };
+  });
+}
+
+/** A new set of ten recovery codes; the old ones stop working. Returns them in clear, once. */
+export async function replaceRecoveryCodes(tx: Tx, userId: string, now: Date): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  await tx.cabinetRecoveryCode.deleteMany({ where: { userId } });
+  await tx.cabinetRecoveryCode.createMany({ data: codes.map((code) => ({ id: randomUUID(), userId, codeHash: hashToken(code), createdAt: now })) });
+  return codes;
+}
