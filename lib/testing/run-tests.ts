@@ -20,6 +20,50 @@ interface PassResult {
   passed: number;
   failed: number;
   ok: boolean;
+  /** "file › test: first line of the error", so the summary at the end of a long log names what failed. */
+  failures: string[];
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+}
+
+interface PlaywrightSuite {
+  file?: string;
+  specs?: { title: string; ok: boolean; tests: { results: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
+}
+
+function firstLine(text: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  return (text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((line) => line.trim() !== "")?.trim().slice(0, 300) ?? "";
+}
+
+function vitestFailures(report: VitestReport): string[] {
+  const failures: string[] = [];
+  for (const file of report.testResults) {
+    const relative = path.relative(process.cwd(), file.name);
+    const failedTests = file.assertionResults.filter((test) => test.status === "failed");
+    for (const test of failedTests) failures.push(`${relative} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failedTests.length === 0 && file.status === "failed") failures.push(`${relative}: ${firstLine(file.message)}`);
+  }
+  return failures;
+}
+
+function playwrightFailures(suites: PlaywrightSuite[], file = ""): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => `${suite.file ?? file} › ${spec.title}: ${firstLine(spec.tests.flatMap((test) => test.results).find((run) => run.error)?.error?.message)}`),
+    ...playwrightFailures(suite.suites ?? [], suite.file ?? file),
+  ]);
 }
 
 const isCi = process.env.CI === "true" || process.env.CI === "1";
@@ -50,15 +94,17 @@ function runVitest(name: string, args: string[], env: Record<string, string> = {
   );
   let passed = 0;
   let failed = 0;
+  let failures: string[] = [];
   if (fs.existsSync(reportFile)) {
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as { numPassedTests: number; numFailedTests: number };
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as VitestReport;
     passed = report.numPassedTests;
     failed = report.numFailedTests;
+    failures = vitestFailures(report);
     fs.rmSync(reportFile);
   }
   const ok = result.status === 0 && passed > 0;
   if (!ok && failed === 0) failed = 1; // the runner itself failed
-  return { name, passed, failed, ok };
+  return { name, passed, failed, ok, failures };
 }
 
 function runPlaywright(name: string): PassResult {
@@ -70,15 +116,20 @@ function runPlaywright(name: string): PassResult {
   });
   let passed = 0;
   let failed = 0;
+  let failures: string[] = [];
   if (fs.existsSync(reportFile)) {
-    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+    const report = JSON.parse(fs.readFileSync(reportFile, "utf8")) as {
+      stats: { expected: number; unexpected: number; flaky: number };
+      suites: PlaywrightSuite[];
+    };
     passed = report.stats.expected + report.stats.flaky;
     failed = report.stats.unexpected;
+    failures = playwrightFailures(report.suites);
     fs.rmSync(reportFile);
   }
   const ok = result.status === 0 && passed > 0;
   if (!ok && failed === 0) failed = 1; // the runner itself failed
-  return { name, passed, failed, ok };
+  return { name, passed, failed, ok, failures };
 }
 
 async function main(): Promise<number> {
@@ -94,7 +145,7 @@ async function main(): Promise<number> {
   if (!fs.existsSync(LITECOIND)) {
     if (isCi) {
       console.error(`\n${LITECOIND} is missing; CI requires it for the UTXO real-node tests.`);
-      results.push({ name: "UTXO real-node suites", passed: 0, failed: 1, ok: false });
+      results.push({ name: "UTXO real-node suites", passed: 0, failed: 1, ok: false, failures: [] });
     } else {
       notRun.push(`UTXO real-node suites (*.litecoind.int.test.ts): ${LITECOIND} is missing. Install it with:\n    sudo apt-get install -y litecoind`);
     }
@@ -106,7 +157,7 @@ async function main(): Promise<number> {
     results.push(runVitest("integration (PostgreSQL)", ["--project", "integration", ...nodeExcludes, ...extraArgs]));
   } else if (isCi) {
     console.error(`\nPostgreSQL is not reachable at ${serverUrl}; CI requires it.`);
-    results.push({ name: "integration (PostgreSQL)", passed: 0, failed: 1, ok: false });
+    results.push({ name: "integration (PostgreSQL)", passed: 0, failed: 1, ok: false, failures: [] });
   } else {
     notRun.push(
       `integration tests on PostgreSQL: no server at ${serverUrl}. Install and start one with:\n` +
@@ -125,13 +176,16 @@ async function main(): Promise<number> {
     results.push(runPlaywright("browser (Playwright, npm start)"));
   } else if (isCi) {
     console.error(`\n${CHROMIUM} is missing; CI requires it for the Playwright tests.`);
-    results.push({ name: "browser (Playwright, npm start)", passed: 0, failed: 1, ok: false });
+    results.push({ name: "browser (Playwright, npm start)", passed: 0, failed: 1, ok: false, failures: [] });
   } else {
     notRun.push(`browser tests (Playwright): ${CHROMIUM} is missing. Install it with:\n    sudo apt-get install -y chromium`);
   }
 
   console.log("\n=== summary ===");
-  for (const result of results) console.log(`${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`);
+  for (const result of results) {
+    console.log(`${result.ok ? "ok  " : "FAIL"} ${result.name}: ${result.passed} passed, ${result.failed} failed`);
+    for (const failure of result.failures) console.log(`       ✗ ${failure}`);
+  }
   for (const line of notRun) console.log(`NOT RUN ${line}`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failed, 0);
