@@ -33,7 +33,11 @@ export function formatDecimal(locale: Locale, amount: string): string {
 export function formatDateTime(locale: Locale, iso: string | number, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", ...(timeZone ? { timeZone, timeZoneName: "short" } : {}) }).format(date);
+  // dateStyle/timeStyle cannot be combined with timeZoneName, so a named zone spells the fields out.
+  const options: Intl.DateTimeFormatOptions = timeZone
+    ? { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }
+    : { dateStyle: "medium", timeStyle: "short" };
+  return new Intl.DateTimeFormat(locale, options).format(date);
 }
 
 /** Seconds as "mm:ss", or "hh:mm:ss" from one hour up: digits read alike in every locale. */
