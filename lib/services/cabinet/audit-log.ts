@@ -67,3 +67,48 @@ export async function recordAudit(db: Db | Tx, entry: AuditEntry, now: Date): Pr
     },
   });
 }
+
+export interface AuditEventView {
+  id: string;
+  at: Date;
+  actorEmail: string;
+  action: string;
+  outcome: string;
+  ipAddress: string;
+  userAgent: string;
+  detail: Record<string, unknown>;
+}
+
+/**
+ * A store's audit log, newest first, a page at a time (cursor: the last event's id). `userId`
+ * narrows it to one person's events.
+ */
+export async function listAuditEvents(
+  db: Db,
+  merchantId: string,
+  filter: { userId?: string },
+  page: { limit: number; cursor?: string },
+): Promise<{ events: AuditEventView[]; nextCursor: string | null }> {
+  const isCursor = page.cursor !== undefined && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(page.cursor);
+  const after = isCursor ? await db.cabinetAuditEvent.findFirst({ where: { id: page.cursor!, merchantId }, select: { createdAt: true, id: true } }) : null;
+  const rows = await db.cabinetAuditEvent.findMany({
+    where: {
+      merchantId,
+      ...(filter.userId ? { userId: filter.userId } : {}),
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: page.limit + 1,
+  });
+  const events = rows.slice(0, page.limit).map((row) => ({
+    id: row.id,
+    at: row.createdAt,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    outcome: row.outcome,
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    detail: (row.detail ?? {}) as Record<string, unknown>,
+  }));
+  return { events, nextCursor: rows.length > page.limit ? events[events.length - 1].id : null };
+}

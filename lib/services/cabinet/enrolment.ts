@@ -69,3 +69,13 @@ export async function replaceRecoveryCodes(tx: Tx, userId: string, now: Date): P
   await tx.cabinetRecoveryCode.createMany({ data: codes.map((code) => ({ id: randomUUID(), userId, codeHash: hashToken(code), createdAt: now })) });
   return codes;
 }
+
+/** New recovery codes for a signed-in user (the old ones stop working), shown once. */
+export async function regenerateRecoveryCodes(deps: CabinetDeps, actor: { userId: string; merchantId: string; email: string }, origin: RequestOrigin): Promise<string[]> {
+  const now = deps.now();
+  return withTransaction(deps.db, async (tx) => {
+    const codes = await replaceRecoveryCodes(tx, actor.userId, now);
+    await recordAudit(tx, { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "two_factor.recovery_codes_regenerated", outcome: "success", origin }, now);
+    return codes;
+  });
+}

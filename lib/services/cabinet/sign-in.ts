@@ -146,3 +146,13 @@ export async function failAttempt(
   }
   throw new AppError(code);
 }
+
+/** Which step a ticket leads to (for the sign-in page to render), or null when it leads nowhere any more. */
+export async function describeTicket(db: Db, token: string, now: Date): Promise<{ purpose: TicketPurpose; email: string } | null> {
+  try {
+    const { ticket, user } = await findLiveTicket(db, token, ["code", "enrol", "enrolled"], now);
+    return { purpose: ticket.purpose as TicketPurpose, email: user.email };
+  } catch {
+    return null;
+  }
+}

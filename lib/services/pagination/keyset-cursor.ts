@@ -20,7 +20,12 @@ export function decodeCursor(cursor: string, badCursor: ErrorCode): KeysetPositi
   return { createdAt, id };
 }
 
-/** The rows after a position, newest first (for a Prisma `where`). */
+/**
+ * The rows after a position, newest first (for a Prisma `where`). The plain `created_at <=` bound
+ * beside the OR lets PostgreSQL start an index scan at the cursor instead of reading every newer row.
+ */
 export function after(position: KeysetPosition | null) {
-  return position ? { AND: [{ OR: [{ createdAt: { lt: position.createdAt } }, { createdAt: position.createdAt, id: { lt: position.id } }] }] } : {};
+  return position
+    ? { AND: [{ createdAt: { lte: position.createdAt } }, { OR: [{ createdAt: { lt: position.createdAt } }, { createdAt: position.createdAt, id: { lt: position.id } }] }] }
+    : {};
 }

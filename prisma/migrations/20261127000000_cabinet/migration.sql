@@ -118,3 +118,8 @@ CREATE TABLE "cabinet_audit_events" (
 );
 CREATE INDEX "cabinet_audit_events_merchant_id_created_at_idx" ON "cabinet_audit_events"("merchant_id", "created_at");
 ALTER TABLE "cabinet_audit_events" ADD CONSTRAINT "cabinet_audit_events_merchant_id_fkey" FOREIGN KEY ("merchant_id") REFERENCES "merchants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The cabinet's overview (paid volume by the moment invoices became final) and an invoice's page
+-- (its webhook deliveries) look these up per merchant.
+CREATE INDEX "invoices_merchant_id_final_at_idx" ON "invoices"("merchant_id", "final_at");
+CREATE INDEX "webhook_deliveries_merchant_id_object_id_idx" ON "webhook_deliveries"("merchant_id", "object_id");
