@@ -1,25 +1,9 @@
 "use client";
 
-import { useSyncExternalStore, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { LanguageSwitcher } from "@/components/i18n/language-switcher";
 import { themeClassName, type ThemeName } from "@/components/ui/theme";
-
-const DARK_QUERY = "(prefers-color-scheme: dark)";
-
-function subscribeToColorScheme(onChange: () => void): () => void {
-  const query = window.matchMedia(DARK_QUERY);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
-
-/** The visitor's light or dark preference; light while rendering on the server. */
-function useSystemTheme(): ThemeName {
-  return useSyncExternalStore(
-    subscribeToColorScheme,
-    () => (window.matchMedia(DARK_QUERY).matches ? "dark" : "light"),
-    () => "light",
-  );
-}
+import { useSystemTheme } from "@/components/ui/use-system-theme";
 
 /**
  * The frame of every public page (payment, checkout, claim): the theme, one narrow column that

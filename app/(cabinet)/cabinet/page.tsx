@@ -1,0 +1,195 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { VolumeChart } from "@/components/cabinet/volume-chart";
+import { FOCUS_RING } from "@/components/ui/theme";
+import { getApiDeps } from "@/lib/api/deps";
+import { requireActorForPage } from "@/lib/cabinet/current-actor";
+import { loadOverview, type ActivityEvent, type OverviewPeriod } from "@/lib/services/cabinet/overview";
+
+export const metadata: Metadata = { title: "Overview" };
+
+const PERIODS: { value: OverviewPeriod; label: string }[] = [
+  { value: "24h", label: "24 hours" },
+  { value: "7d", label: "7 days" },
+  { value: "30d", label: "30 days" },
+  { value: "90d", label: "90 days" },
+];
+
+function toPeriod(value: string | string[] | undefined): OverviewPeriod {
+  return PERIODS.find((period) => period.value === value)?.value ?? "7d";
+}
+
+const ACTIVITY_WORDS: Record<ActivityEvent["kind"], string> = {
+  invoice_created: "Invoice created",
+  invoice_paid: "Invoice paid",
+  payout_created: "Payout created",
+  payout_sent: "Payout sent",
+  payout_confirmed: "Payout confirmed",
+  refund_created: "Refund created",
+  refund_sent: "Refund sent",
+  refund_confirmed: "Refund confirmed",
+};
+
+function ActivityLink({ event }: { event: ActivityEvent }) {
+  const href = "payoutId" in event ? `/cabinet/payouts/${event.payoutId}` : `/cabinet/invoices/${event.invoiceId}`;
+  return (
+    <Link href={href} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+      {ACTIVITY_WORDS[event.kind]}
+    </Link>
+  );
+}
+
+type PageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function OverviewPage({ searchParams }: PageProps) {
+  const actor = await requireActorForPage();
+  const period = toPeriod((await searchParams).period);
+  const overview = await loadOverview(getApiDeps(), actor.merchantId, { period });
+  const { attention, volume } = overview;
+  const needsAttention = attention.payoutsAwaitingApproval.count + attention.deadDeliveries.count + attention.invoicesInReview.count > 0;
+  return (
+    <>
+      <PageHeader title="Overview" description="Balances, paid volume and what needs you." />
+
+      {needsAttention ? (
+        <Panel title="Needs attention" id="attention">
+          <ul className="flex flex-col gap-2 text-sm">
+            {attention.payoutsAwaitingApproval.count > 0 ? (
+              <li>
+                <Link href="/cabinet/payouts?view=approval" className={`font-medium text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                  {attention.payoutsAwaitingApproval.count} payout{attention.payoutsAwaitingApproval.count === 1 ? "" : "s"} awaiting approval
+                </Link>
+              </li>
+            ) : null}
+            {attention.deadDeliveries.count > 0 ? (
+              <li>
+                <Link href="/cabinet/webhooks?status=dead" className={`font-medium text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                  {attention.deadDeliveries.count} webhook deliver{attention.deadDeliveries.count === 1 ? "y" : "ies"} gave up
+                </Link>
+              </li>
+            ) : null}
+            {attention.invoicesInReview.count > 0 ? (
+              <li>
+                {attention.invoicesInReview.count} invoice{attention.invoicesInReview.count === 1 ? "" : "s"} set aside for review:{" "}
+                {attention.invoicesInReview.items.map((item, index) => (
+                  <span key={item.invoiceId}>
+                    {index > 0 ? ", " : ""}
+                    <Link href={`/cabinet/invoices/${item.invoiceId}`} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                      {item.orderId}
+                    </Link>
+                  </span>
+                ))}
+              </li>
+            ) : null}
+          </ul>
+        </Panel>
+      ) : null}
+
+      <Panel title="Balances" id="balances">
+        {overview.balances.length === 0 ? (
+          <EmptyState title="No balance yet">Paid invoices are credited here, per coin and network.</EmptyState>
+        ) : (
+          <DataTable caption="Balances per asset" headers={["Asset", "Available", "Maturing", "Held", "Debt", "Incoming"]}>
+            {overview.balances.map((balance) => (
+              <tr key={`${balance.currency}:${balance.network}`}>
+                <th scope="row" className="px-2 py-2 text-left font-medium whitespace-nowrap">
+                  {balance.currency} <span className="text-(--ui-muted)">on {balance.network}</span>
+                </th>
+                <td>
+                  <Amount value={balance.available} currency={balance.currency} />
+                </td>
+                <td>
+                  <Amount value={balance.maturing} currency={balance.currency} />
+                </td>
+                <td>
+                  <Amount value={balance.held} currency={balance.currency} />
+                </td>
+                <td>
+                  <Amount value={balance.debt} currency={balance.currency} />
+                </td>
+                <td>
+                  <Amount value={balance.incoming} currency={balance.currency} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Panel>
+
+      <Panel
+        title="Paid volume"
+        id="volume"
+        actions={
+          <nav aria-label="Period" className="flex gap-1 rounded-lg border border-(--ui-border) p-1">
+            {PERIODS.map((option) => (
+              <Link
+                key={option.value}
+                href={`/cabinet?period=${option.value}`}
+                aria-current={option.value === period ? "true" : undefined}
+                className={`rounded-md px-2 py-1 text-sm ${FOCUS_RING} ${option.value === period ? "bg-(--ui-accent) text-(--ui-accent-fg)" : "hover:bg-(--ui-subtle)"}`}
+              >
+                {option.label}
+              </Link>
+            ))}
+          </nav>
+        }
+      >
+        {volume.count === 0 ? (
+          <EmptyState title="No paid invoices in this period" />
+        ) : (
+          <div className="grid gap-6 xl:grid-cols-[2fr_1fr]">
+            <VolumeChart
+              points={volume.buckets.map((bucket) => ({ start: bucket.start.toISOString(), count: bucket.count, amounts: bucket.amounts }))}
+              currencies={volume.currencies.map((currency) => currency.currency)}
+              granularity={volume.granularity}
+            />
+            <DataTable caption="Paid volume per currency" headers={["Currency", "Paid", "Invoices"]}>
+              {volume.currencies.map((currency) => (
+                <tr key={currency.currency}>
+                  <th scope="row" className="px-2 py-2 text-left font-medium">
+                    {currency.currency}
+                  </th>
+                  <td>
+                    <Amount value={currency.total} currency={currency.currency} />
+                  </td>
+                  <td className="tabular-nums">{currency.count}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </div>
+        )}
+      </Panel>
+
+      <Panel title="Recent activity" id="activity">
+        {overview.activity.length === 0 ? (
+          <EmptyState title="Nothing has happened yet">
+            Create an invoice with the API or a <Link href="/cabinet/payment-links" className="text-(--ui-link) underline">payment link</Link>.
+          </EmptyState>
+        ) : (
+          <DataTable caption="Recent activity" headers={["What", "Reference", "Amount", "Status", "When"]}>
+            {overview.activity.map((event) => (
+              <tr key={`${event.kind}:${"payoutId" in event ? event.payoutId : event.invoiceId}`}>
+                <td>
+                  <ActivityLink event={event} />
+                </td>
+                <td>
+                  <ShortId value={event.orderId} />
+                </td>
+                <td>
+                  <Amount value={event.amount} currency={event.currency} />
+                </td>
+                <td>
+                  <StatusBadge status={event.status} />
+                </td>
+                <td className="whitespace-nowrap">
+                  <Time iso={event.at} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </Panel>
+    </>
+  );
+}

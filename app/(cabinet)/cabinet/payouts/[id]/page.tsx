@@ -1,0 +1,258 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { Alert } from "@/components/cabinet/form-controls";
+import { Amount, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { PayoutDecisionPanel } from "@/components/cabinet/payouts/payout-decision";
+import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
+import { buttonClassName } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { FOCUS_RING } from "@/components/ui/theme";
+import { getApiDeps } from "@/lib/api/deps";
+import { userActor } from "@/lib/cabinet/actions/payout-actions";
+import { requireActorForPage } from "@/lib/cabinet/current-actor";
+import { findNetwork } from "@/lib/catalogue";
+import { roleAllows } from "@/lib/domain/cabinet/permissions";
+import { findPayoutDetail, type PayoutKind, type PayoutTimelineEvent } from "@/lib/services/cabinet/payout-queries";
+
+export const metadata: Metadata = { title: "Payout" };
+
+type PageProps = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const LINK = `text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`;
+
+/** A long value (address, txid) whole, breaking anywhere, with a Copy button. */
+function Copyable({ value, name }: { value: string; name: string }) {
+  return (
+    <div className="flex flex-wrap items-start gap-2">
+      <span className="min-w-0 flex-1 font-mono text-sm break-all">{value}</span>
+      <CopyButton value={value} label="Copy" accessibleName={`Copy ${name}`} copiedText="Copied" announcement={`${name} copied`} failure={`Select the ${name} and copy it`} />
+    </div>
+  );
+}
+
+const TRANSFER_WORDS: Record<string, string> = {
+  planned: "planned, waiting to be signed",
+  signed: "signed, waiting to be broadcast",
+  broadcast: "broadcast to the network",
+  seen: "in a block, gathering confirmations",
+  confirmed: "confirmed on chain",
+  failed: "refused by the network; nothing was sent",
+  replaced: "replaced before it was mined; nothing was sent",
+};
+
+/** One timeline event in words, from what is stored. */
+function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; currency: string }) {
+  let title: ReactNode;
+  let detail: ReactNode = null;
+  switch (event.kind) {
+    case "created":
+      title = <>Created by {event.by.label}</>;
+      detail = event.reserved ? (
+        <>
+          <Amount value={event.reserved} currency={currency} /> reserved from the available balance.
+        </>
+      ) : null;
+      break;
+    case "converted":
+      title = "Funded by conversion";
+      detail = (
+        <>
+          <Amount value={event.fromAmount} currency={event.fromCurrency} /> on {event.fromNetwork} converted at {event.rate} {event.fromCurrency} per {currency}.
+        </>
+      );
+      break;
+    case "approved":
+      title = event.isAtCreation ? <>Approved at creation ({event.by.label}: payouts made this way need no second approval)</> : <>Approved by {event.by.label}</>;
+      break;
+    case "rejected":
+      title = <>Rejected by {event.by.label}</>;
+      break;
+    case "cancelled":
+      title = <>Cancelled by {event.by.label}</>;
+      break;
+    case "transfer":
+      title = (
+        <>
+          Attempt {event.attempt}: transfer {TRANSFER_WORDS[event.status] ?? event.status}
+        </>
+      );
+      detail = (
+        <>
+          {event.txid ? (
+            <span className="block">
+              Transaction <span className="font-mono break-all">{event.txid}</span>
+            </span>
+          ) : null}
+          {event.error ? <span className="block">Last answer: {event.error}</span> : null}
+          <span className="block">
+            Planned <Time iso={event.at} />; last change <Time iso={event.updatedAt} />.
+          </span>
+        </>
+      );
+      break;
+    case "confirmed":
+      title = "Confirmed: the recipient has the money";
+      detail = event.txid ? (
+        <>
+          Transaction <span className="font-mono break-all">{event.txid}</span>
+        </>
+      ) : null;
+      break;
+    case "released":
+      title =
+        event.outcome === "cancelled"
+          ? "Cancelled: the reserve is back in the balance"
+          : event.outcome === "rejected"
+            ? "Rejected: the reserve is back in the balance"
+            : "Failed: nothing was sent, the reserve is back in the balance";
+      detail = event.reason ? <>Reason: {event.reason}</> : null;
+      break;
+  }
+  return (
+    <li className="relative border-l-2 border-(--ui-border-strong) pb-4 pl-4 last:pb-0">
+      <span aria-hidden="true" className="absolute top-1.5 -left-[7px] size-3 rounded-full border-2 border-(--ui-surface) bg-(--ui-accent)" />
+      <p className="text-sm text-(--ui-muted)">
+        <Time iso={event.at} />
+      </p>
+      <p className="font-medium">{title}</p>
+      {detail ? <div className="mt-1 text-sm text-(--ui-muted)">{detail}</div> : null}
+    </li>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-sm font-medium text-(--ui-muted)">{label}</dt>
+      <dd className="min-w-0 text-sm">{children}</dd>
+    </>
+  );
+}
+
+export default async function PayoutPage({ params, searchParams }: PageProps) {
+  const actor = await requireActorForPage();
+  const { id } = await params;
+  const detail = await findPayoutDetail(getApiDeps(), actor.merchantId, id);
+  if (!detail) notFound();
+  const { payout } = detail;
+  const isJustCreated = (await searchParams).created === "1";
+  const isPending = payout.internal_status === "pending";
+  const isOwn = detail.createdBy.actor === userActor(actor.userId);
+  const canDecide = roleAllows(actor.role, "money");
+  const networkName = findNetwork(payout.network)?.displayName ?? payout.network;
+
+  return (
+    <>
+      <PageHeader
+        title="Payout"
+        description={
+          <>
+            Order id <span className="font-mono break-all">{payout.order_id}</span>
+          </>
+        }
+        actions={
+          <Link href="/cabinet/payouts" className={buttonClassName("secondary")}>
+            Back to payouts
+          </Link>
+        }
+      />
+
+      {isJustCreated && isPending ? (
+        <div className="mb-6">
+          <Alert tone="success">Payout created. It is awaiting approval by another user of your store.</Alert>
+        </div>
+      ) : null}
+
+      {isPending ? (
+        <Panel title="Awaiting approval" id="approval">
+          {canDecide ? (
+            <PayoutDecisionPanel payout={{ uuid: payout.uuid, orderId: payout.order_id, isOwn }} />
+          ) : (
+            <p className="text-sm text-(--ui-muted)">Another user with the right to move money approves or rejects it. Your role ({actor.role}) reads only.</p>
+          )}
+        </Panel>
+      ) : null}
+
+      <Panel title="Details" id="details">
+        <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
+          <Row label="Status">
+            <StatusBadge status={payout.status} /> <span className="text-(--ui-muted)">{INTERNAL_STATUS_WORDS[payout.internal_status] ?? payout.internal_status}</span>
+            {payout.wait_reason && !payout.is_final ? <span className="mt-1 block text-(--ui-warn)">Waiting: {payout.wait_reason}</span> : null}
+          </Row>
+          <Row label="Kind">{KIND_WORDS[payout.kind as PayoutKind] ?? payout.kind}</Row>
+          <Row label="Amount">
+            <Amount value={payout.amount} currency={payout.currency} /> <span className="text-(--ui-muted)">on {networkName}</span>
+          </Row>
+          <Row label="Payout fee">
+            <Amount value={payout.commission} currency={payout.currency} />{" "}
+            <span className="text-(--ui-muted)">{payout.is_subtract ? "(added on top)" : "(taken from the amount)"}</span>
+          </Row>
+          <Row label="Recipient receives">
+            <Amount value={payout.receive_amount} currency={payout.currency} />
+          </Row>
+          <Row label="Balance gives">
+            <Amount value={payout.debit_amount} currency={payout.currency} />
+          </Row>
+          <Row label="Address">
+            <Copyable value={payout.address} name="address" />
+          </Row>
+          {payout.memo ? <Row label="Memo">{payout.memo}</Row> : null}
+          <Row label="Transaction">{payout.txid ? <Copyable value={payout.txid} name="transaction id" /> : <span className="text-(--ui-muted)">Not sent yet</span>}</Row>
+          <Row label="Created">
+            <Time iso={payout.created_at} /> <span className="text-(--ui-muted)">by {detail.createdBy.label}</span>
+          </Row>
+          <Row label="Approved">
+            {detail.approvedAt && detail.approvedBy ? (
+              <>
+                <Time iso={detail.approvedAt} /> <span className="text-(--ui-muted)">by {detail.approvedBy.label}</span>
+              </>
+            ) : (
+              <span className="text-(--ui-muted)">{isPending ? "Not yet" : "Never"}</span>
+            )}
+          </Row>
+          <Row label="Source">{payout.source === "manual" ? "Manual (needs a second user's approval)" : "API or service (approved at creation)"}</Row>
+          {payout.payment_uuid ? (
+            <Row label="Payment">
+              <Link href={`/cabinet/invoices/${payout.payment_uuid}`} className={`${LINK} font-mono break-all`}>
+                {payout.payment_uuid}
+              </Link>
+            </Row>
+          ) : null}
+          {detail.staticWalletId ? (
+            <Row label="Static wallet">
+              <Link href="/cabinet/wallets" className={LINK}>
+                Blocked wallet <span className="font-mono">{detail.staticWalletId}</span>
+              </Link>
+            </Row>
+          ) : null}
+          {detail.payoutLinkId ? (
+            <Row label="Payout link">
+              <Link href="/cabinet/payout-links" className={LINK}>
+                Claimed link <span className="font-mono">{detail.payoutLinkId}</span>
+              </Link>
+            </Row>
+          ) : null}
+          {payout.convert ? (
+            <Row label="Converted from">
+              <Amount value={payout.convert.from_amount} currency={payout.convert.from_currency} /> on {payout.convert.from_network} at {payout.convert.rate}
+            </Row>
+          ) : null}
+          <Row label="Payout id">
+            <Copyable value={payout.uuid} name="payout id" />
+          </Row>
+        </dl>
+      </Panel>
+
+      <Panel title="Timeline" id="timeline">
+        <ol className="ml-2">
+          {detail.timeline.map((event, index) => (
+            <TimelineEntry key={`${event.kind}:${index}`} event={event} currency={payout.currency} />
+          ))}
+        </ol>
+        {!payout.is_final ? <p className="mt-4 text-sm text-(--ui-muted)">The payout is not final yet; this page shows each step once it is stored.</p> : null}
+      </Panel>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { FOCUS_RING } from "@/components/ui/theme";
+
+export const INPUT_CLASS = `min-h-11 w-full rounded-lg border border-(--ui-border-strong) bg-(--ui-surface) px-3 py-2 text-base text-(--ui-fg) placeholder:text-(--ui-muted) ${FOCUS_RING}`;
+
+/** A labelled input with an optional hint and error, tied together for screen readers. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; hint?: ReactNode; error?: string | null }) {
+  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} className={INPUT_CLASS} {...input} />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-(--ui-muted)">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-(--ui-danger)">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A message the user must see now (a refusal, a failure), read out by screen readers. */
+export function Alert({ tone = "danger", children }: { tone?: "danger" | "warn" | "success"; children: ReactNode }) {
+  const tones = {
+    danger: "border-(--ui-danger-border) bg-(--ui-danger-bg) text-(--ui-danger)",
+    warn: "border-(--ui-warn-border) bg-(--ui-warn-bg) text-(--ui-warn)",
+    success: "border-(--ui-success-border) bg-(--ui-success-bg) text-(--ui-success)",
+  };
+  return (
+    <div role={tone === "success" ? "status" : "alert"} className={`rounded-lg border px-3 py-2 text-sm ${tones[tone]}`}>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import Link from "next/link";
+import { FOCUS_RING } from "@/components/ui/theme";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const LINK_CLASS = `inline-flex min-h-11 items-center rounded-lg border border-(--ui-border-strong) px-3 py-2 text-sm font-medium hover:bg-(--ui-subtle) ${FOCUS_RING}`;
+
+/** A path with query parameters (empty ones left out). */
+export function hrefOf(path: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * Where a keyset-paginated list is: the page's cursor and the cursors of the pages before it
+ * (`trail`, the first page left out), both in the URL so a page is a shareable link and
+ * "Previous" goes back without the list knowing how to walk backwards.
+ */
+export interface CursorPosition {
+  cursor: string | undefined;
+  trail: string[];
+}
+
+const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
+
+export function readCursorPosition(params: SearchParams): CursorPosition {
+  const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
+  const cursor = text(params.cursor);
+  const trail = text(params.trail)
+    .split(".")
+    .filter((entry) => CURSOR.test(entry))
+    .slice(-200);
+  return { cursor: CURSOR.test(cursor) ? cursor : undefined, trail: CURSOR.test(cursor) ? trail : [] };
+}
+
+/** The links of a cursor-paginated list page: first, previous and next, each keeping the filters. */
+export function cursorPagerLinks(path: string, filters: Record<string, string>, position: CursorPosition, nextCursor: string | null) {
+  const at = (cursor: string | undefined, trail: string[]) => hrefOf(path, { ...filters, cursor, trail: trail.length > 0 ? trail.join(".") : undefined });
+  const isFirst = position.cursor === undefined;
+  return {
+    first: isFirst ? null : at(undefined, []),
+    previous: isFirst ? null : position.trail.length === 0 ? at(undefined, []) : at(position.trail[position.trail.length - 1], position.trail.slice(0, -1)),
+    next: nextCursor ? at(nextCursor, isFirst ? [] : [...position.trail, position.cursor!]) : null,
+  };
+}
+
+/** "First page", "Previous" and "Next page" links under a list; nothing when the list fits one page. */
+export function Pager({ label, first, previous, next }: { label: string; first: string | null; previous: string | null; next: string | null }) {
+  if (!first && !previous && !next) return null;
+  return (
+    <nav aria-label={label} className="mt-4 flex flex-wrap gap-2">
+      {first ? (
+        <Link href={first} className={LINK_CLASS}>
+          First page
+        </Link>
+      ) : null}
+      {previous ? (
+        <Link href={previous} className={LINK_CLASS} rel="prev">
+          Previous
+        </Link>
+      ) : null}
+      {next ? (
+        <Link href={next} className={LINK_CLASS} rel="next">
+          Next page
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

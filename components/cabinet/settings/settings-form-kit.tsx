@@ -1,0 +1,130 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { Alert, INPUT_CLASS } from "@/components/cabinet/form-controls";
+import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
+import type { CabinetActionResult } from "@/lib/cabinet/sensitive-actions";
+
+type Outcome = { tone: "success" | "danger"; message: string } | null;
+
+/**
+ * One settings form's action runner and its own result line: "Saved." (or what the caller says)
+ * after a success, the refusal's message after a failure. Each form keeps its own, so a result
+ * shows beside the Save button that caused it.
+ */
+export function useSettingsAction() {
+  const { run, isPending, dialog } = useCabinetAction();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const submit = async (name: string, input: unknown, success: string | ((result: unknown) => string) = "Saved."): Promise<CabinetActionResult | null> => {
+    setOutcome(null);
+    const result = await run(name, input);
+    if (!result) return null; // the code dialog was cancelled: nothing happened
+    if (result.ok) setOutcome({ tone: "success", message: typeof success === "function" ? success(result.result) : success });
+    else setOutcome({ tone: "danger", message: result.message });
+    return result;
+  };
+  const message = outcome ? <Alert tone={outcome.tone}>{outcome.message}</Alert> : null;
+  return { submit, isPending, dialog, message, clear: () => setOutcome(null) };
+}
+
+/** A labelled select (the settings forms' coin and network choices). */
+export function SelectField({
+  id,
+  label,
+  value,
+  onChange,
+  children,
+  hint,
+  disabled,
+  name,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  children: ReactNode;
+  hint?: ReactNode;
+  disabled?: boolean;
+  name?: string;
+}) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        className={INPUT_CLASS}
+      >
+        {children}
+      </select>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-(--ui-muted)">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A coin on a network, as the server hands it to the settings forms. */
+export interface AssetChoiceOption {
+  currency: string;
+  network: string;
+  networkName: string;
+  decimals: number;
+}
+
+/**
+ * Coin and network picked together: the network list follows the coin, keeping the network when
+ * the new coin is carried there too.
+ */
+export function useAssetChoice(options: AssetChoiceOption[], preferred = "USDT") {
+  const coins = [...new Set(options.map((option) => option.currency))];
+  const [coin, setCoin] = useState(coins.includes(preferred) ? preferred : (coins[0] ?? ""));
+  const networks = options.filter((option) => option.currency === coin);
+  const [network, setNetwork] = useState(networks[0]?.network ?? "");
+  const chooseCoin = (value: string) => {
+    setCoin(value);
+    const carried = options.filter((option) => option.currency === value);
+    if (!carried.some((option) => option.network === network)) setNetwork(carried[0]?.network ?? "");
+  };
+  const option = options.find((candidate) => candidate.currency === coin && candidate.network === network);
+  return { coins, coin, chooseCoin, networks, network, setNetwork, option };
+}
+
+/** The coin and network selects of useAssetChoice, side by side on wider screens. */
+export function AssetSelects({ idPrefix, choice, disabled }: { idPrefix: string; choice: ReturnType<typeof useAssetChoice>; disabled?: boolean }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <SelectField id={`${idPrefix}-coin`} label="Coin" value={choice.coin} onChange={choice.chooseCoin} disabled={disabled}>
+        {choice.coins.map((symbol) => (
+          <option key={symbol} value={symbol}>
+            {symbol}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField id={`${idPrefix}-network`} label="Network" value={choice.network} onChange={choice.setNetwork} disabled={disabled}>
+        {choice.networks.map((candidate) => (
+          <option key={candidate.network} value={candidate.network}>
+            {candidate.networkName}
+          </option>
+        ))}
+      </SelectField>
+    </div>
+  );
+}
+
+/** Says why a form is read-only for this role, and who can change it ("an owner or admin can"). */
+export function ReadOnlyNote({ role, who }: { role: string; who: string }) {
+  return (
+    <p className="text-sm text-(--ui-muted)">
+      Your role ({role}) can see this but not change it: {who}.
+    </p>
+  );
+}

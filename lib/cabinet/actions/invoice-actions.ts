@@ -1,0 +1,77 @@
+import { z } from "zod";
+import type { InputSpec } from "@/lib/errors";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
+import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
+import { toRefundObject } from "@/lib/services/payouts/payout-view";
+import { resolvePayment } from "@/lib/services/payouts/resolve-payment";
+import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
+import { userActor } from "./payout-actions";
+
+// Each input below is the API operation's own (same fields, same codes): the invoice page sends a
+// uuid, and a uuid of another merchant is `payment.not_found`, as over the API.
+
+/** POST /v1/payment/resend's body (lib/api/ops/payments/payment-ops.ts, PAYMENT_LOOKUP_INPUT). */
+const paymentLookupSchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional() });
+const PAYMENT_LOOKUP_INPUT: InputSpec<typeof paymentLookupSchema> = { schema: paymentLookupSchema, invalidBody: "payment.bad_request", fieldErrors: { uuid: "payment.bad_uuid" } };
+
+/** /v1/payment/resolve's body (lib/api/ops/refunds/refund-ops.ts, resolvePaymentOp). */
+const resolvePaymentSchema = z.object({ uuid: z.string().optional(), order_id: z.string().optional(), action: z.enum(["accept", "refund"]), address: optionalText, amount: optionalText });
+const RESOLVE_PAYMENT_INPUT: InputSpec<typeof resolvePaymentSchema> = {
+  schema: resolvePaymentSchema,
+  invalidBody: "refund.bad_request",
+  fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
+};
+
+/**
+ * /v1/payment/resend: records the invoice's event (that of its current final status, with its
+ * current body) again, as new deliveries to the endpoint and the invoice's url_callback.
+ * Permission "money": a resent `invoice.paid` is what makes a store ship an order, so it belongs
+ * with the people who handle payments (owner, admin, finance), not with viewers; it needs no fresh
+ * code because receivers deduplicate on uuid + status (spec: Webhooks), so a repeat changes nothing.
+ */
+export const resendInvoiceWebhook = defineCabinetAction({
+  permission: "money",
+  audit: "webhook.resent",
+  input: PAYMENT_LOOKUP_INPUT,
+  run: ({ deps, actor }, input) => resendInvoiceEvent(deps, actor.merchantId, input),
+  describe: (_input, result) => {
+    const resent = result as Awaited<ReturnType<typeof resendInvoiceEvent>>;
+    return { payment: resent.uuid, event_type: resent.event_type, deliveries: resent.deliveries.length };
+  },
+});
+
+/** POST /v1/payment/refund: the same rules and codes; the refund's creator is the cabinet user. */
+export const createInvoiceRefund = defineCabinetAction({
+  permission: "money",
+  audit: "refund.created",
+  input: CREATE_REFUND_INPUT,
+  run: async ({ deps, actor }, input) => {
+    const { refund, payment } = await createRefund(deps, actor.merchantId, input, { actor: userActor(actor.userId) });
+    return toRefundObject(refund, payment);
+  },
+  describe: (_input, result) => {
+    const refund = result as ReturnType<typeof toRefundObject>;
+    return { payment: refund.payment_uuid, refund: refund.uuid, amount: refund.amount, currency: refund.currency, network: refund.network };
+  },
+});
+
+/**
+ * /v1/payment/resolve: the one decision on a payment that ended underpaid or overpaid — accept it
+ * as it is, or refund what was received (underpaid) or the excess (overpaid). Not audited here:
+ * the audit log has no action for it yet (a refund it makes names the user as its creator).
+ */
+export const resolveInvoicePayment = defineCabinetAction({
+  permission: "money",
+  input: RESOLVE_PAYMENT_INPUT,
+  run: async ({ deps, actor }, input) => {
+    const { invoice, refund } = await resolvePayment(deps, actor.merchantId, input, userActor(actor.userId));
+    return { uuid: invoice.id, payment_status: invoice.status, resolution: invoice.resolution, refund: refund ? toRefundObject(refund, invoice) : null };
+  },
+});
+
+export const INVOICE_ACTIONS = {
+  "invoice.resend_webhook": resendInvoiceWebhook,
+  "refund.create": createInvoiceRefund,
+  "invoice.resolve": resolveInvoicePayment,
+} satisfies Record<string, CabinetActionEntry>;

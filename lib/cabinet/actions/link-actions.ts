@@ -1,0 +1,95 @@
+import QRCode from "qrcode";
+import { z } from "zod";
+import { toStaticWallet, toWalletRefund } from "@/lib/api/serialize/static-wallet";
+import {
+  CREATE_PAYMENT_LINK_INPUT,
+  createPaymentLink,
+  toPaymentLinkObject,
+  togglePaymentLink,
+} from "@/lib/services/payment-links/payment-links";
+import { cancelPayoutLink, CREATE_PAYOUT_LINK_INPUT, createPayoutLink, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
+import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocked-wallet";
+import { blockStaticWallet, CREATE_STATIC_WALLET_INPUT, createStaticWallet, WALLET_LOOKUP_INPUT } from "@/lib/services/static-wallets/static-wallets";
+import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
+import { userActor } from "./payout-actions";
+
+/**
+ * A QR code of a claim URL, made here and not through the serializers' cache: the URL carries
+ * the claim token, which is shown once and must not stay in the process's memory.
+ */
+async function claimQrCode(url: string): Promise<string> {
+  const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+}
+
+const walletById = { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string() }) };
+
+/**
+ * Payment links, payout links and static wallets: the same services, inputs and codes as their
+ * /v1 operations (POST /v1/payment/link and /toggle, /v1/payout/link and /cancel, /v1/wallet,
+ * /block and /blocked-address-refund), answered as the same objects.
+ */
+export const LINK_ACTIONS = {
+  "payment_link.create": defineCabinetAction({
+    permission: "links",
+    audit: "payment_link.changed",
+    input: CREATE_PAYMENT_LINK_INPUT,
+    run: async ({ deps, actor }, input) => toPaymentLinkObject(await createPaymentLink(deps, actor.merchantId, input), deps.config.publicBaseUrl, deps.now()),
+    describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: "created" }),
+  }),
+  "payment_link.toggle": defineCabinetAction({
+    permission: "links",
+    audit: "payment_link.changed",
+    input: { schema: z.object({ link_id: z.string(), is_active: z.boolean().optional() }), invalidBody: "paylink.bad_request", fieldErrors: { link_id: "paylink.bad_id" } },
+    run: async ({ deps, actor }, input) => toPaymentLinkObject(await togglePaymentLink(deps, actor.merchantId, input), deps.config.publicBaseUrl, deps.now()),
+    describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { is_active: boolean }).is_active ? "enabled" : "disabled" }),
+  }),
+  "payout_link.create": defineCabinetAction({
+    // A payout link reserves money from the balance for whoever holds its URL.
+    permission: "money",
+    audit: "payout_link.changed",
+    input: CREATE_PAYOUT_LINK_INPUT,
+    run: async ({ deps, actor }, input) => {
+      const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input);
+      const object = toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl });
+      // The claim URL is answered here only (its token is stored hashed): with its QR code for the page to show once.
+      return { ...object, claim_qr_code: object.claim_url ? await claimQrCode(object.claim_url) : "" };
+    },
+    // Never the token: the link's id only.
+    describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: "created" }),
+  }),
+  "payout_link.cancel": defineCabinetAction({
+    permission: "money",
+    audit: "payout_link.changed",
+    input: { schema: z.object({ link_id: z.string() }), invalidBody: "payoutlink.bad_request", fieldErrors: { link_id: "payoutlink.bad_id" } },
+    run: async ({ deps, actor }, input) =>
+      toPayoutLinkObject(await cancelPayoutLink(deps, actor.merchantId, input.link_id), { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
+    describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { status: string }).status === "cancelled" ? "cancelled" : "cancel_answered_claimed" }),
+  }),
+  "static_wallet.create": defineCabinetAction({
+    permission: "links",
+    audit: "static_wallet.changed",
+    input: CREATE_STATIC_WALLET_INPUT,
+    run: async ({ deps, actor }, input) => toStaticWallet(await createStaticWallet(deps, actor.merchantId, input)),
+    describe: (_input, result) => ({ wallet: (result as { uuid: string }).uuid, change: "created" }),
+  }),
+  "static_wallet.block": defineCabinetAction({
+    permission: "links",
+    audit: "static_wallet.changed",
+    input: walletById,
+    run: async ({ deps, actor }, input) => toStaticWallet(await blockStaticWallet(deps, actor.merchantId, { uuid: input.uuid })),
+    describe: (input) => ({ wallet: input.uuid, change: "blocked" }),
+  }),
+  "static_wallet.refund_blocked": defineCabinetAction({
+    // It sends the held deposits out through the payout machinery.
+    permission: "money",
+    audit: "static_wallet.changed",
+    input: { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string(), address: optionalText }), fieldErrors: { uuid: "wallet.bad_uuid", address: "wallet.no_address" } },
+    run: async ({ deps, actor }, input) => {
+      const { wallet, refunds } = await refundBlockedWallet(deps, actor.merchantId, { uuid: input.uuid, address: input.address }, { actor: userActor(actor.userId) });
+      return { ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) };
+    },
+    describe: (input, result) => ({ wallet: input.uuid, change: "refund_blocked", refunds: (result as { refunds: unknown[] }).refunds.length }),
+  }),
+} satisfies Record<string, CabinetActionEntry>;

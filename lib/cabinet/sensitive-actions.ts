@@ -1,0 +1,35 @@
+/**
+ * The cabinet actions that ask for a fresh code (TOTP or recovery) each time: anything that creates
+ * credentials, moves money or rewires where data and money go. Shared by the action table (which
+ * enforces it) and the pages (which ask for the code before calling). spec (issue): API key
+ * create/revoke/rotate, payout approval, transfer to a personal wallet, allow-list and
+ * webhook-endpoint changes, team changes.
+ */
+export const SENSITIVE_ACTIONS = [
+  "api_key.create",
+  "api_key.revoke",
+  "api_key.rotate",
+  "payout.approve",
+  "payout.reject",
+  "personal_wallet.transfer",
+  "personal_wallet.save",
+  "allowlist.add",
+  "allowlist.remove",
+  "allowlist.enable",
+  "webhook.set",
+  "webhook.rotate_secret",
+  "team.invite",
+  "team.revoke_invitation",
+  "team.change_role",
+  "team.remove",
+  "two_factor.regenerate_recovery_codes",
+] as const;
+
+export type SensitiveActionName = (typeof SENSITIVE_ACTIONS)[number];
+
+export function isSensitiveAction(name: string): boolean {
+  return (SENSITIVE_ACTIONS as readonly string[]).includes(name);
+}
+
+/** What a cabinet action answers the page: its result, or a catalogue code with a message for people. */
+export type CabinetActionResult<T = unknown> = { ok: true; result: T } | { ok: false; code: string; message: string };
