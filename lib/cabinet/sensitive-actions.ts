@@ -3,7 +3,9 @@
  * credentials, moves money or rewires where data and money go. Shared by the action table (which
  * enforces it) and the pages (which ask for the code before calling). spec (issue): API key
  * create/revoke/rotate, payout approval, transfer to a personal wallet, allow-list and
- * webhook-endpoint changes, team changes.
+ * webhook-endpoint changes, team changes. Beyond that list, every action that sends money to an
+ * address (a refund, a resolve that may refund, a blocked wallet's refund) or makes money claimable
+ * (a payout link) asks too, as does every change of where the store's own money may go.
  */
 export const SENSITIVE_ACTIONS = [
   "api_key.create",
@@ -13,6 +15,11 @@ export const SENSITIVE_ACTIONS = [
   "payout.reject",
   "personal_wallet.transfer",
   "personal_wallet.save",
+  "personal_wallet.remove",
+  "refund.create",
+  "invoice.resolve",
+  "static_wallet.refund_blocked",
+  "payout_link.create",
   "allowlist.add",
   "allowlist.remove",
   "allowlist.enable",

@@ -32,9 +32,10 @@ interface RefundResult {
 }
 
 /**
- * A refund of the payment: by default everything left, to the payer's address. It is shown again
- * for confirmation before it is made, because a refund goes out by itself and cannot be stopped
- * once sent (spec: POST /v1/payment/refund). The service decides; refusals carry the API's codes.
+ * A refund of the payment: by default everything left, to the payer's address. Its amount and
+ * address are shown again for review before it is made, because a refund goes out by itself and
+ * cannot be stopped once sent (spec: POST /v1/payment/refund); confirming then asks for a fresh
+ * code (refund.create is sensitive). The service decides; refusals carry the API's codes.
  */
 export function RefundForm({ payment }: { payment: RefundablePayment }) {
   const { run, isPending, dialog } = useCabinetAction();

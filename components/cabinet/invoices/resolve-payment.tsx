@@ -29,7 +29,7 @@ type Decision = "accept" | "refund";
  * The decision on an underpaid or overpaid payment (/v1/payment/resolve), taken once: accept it
  * as it is (an underpayment becomes paid and invoice.paid is sent; an overpayment's excess is
  * kept), or refund what arrived (underpaid) or the excess (overpaid). Asked twice, as it cannot be
- * undone.
+ * undone: the decision is reviewed, then confirmed with a fresh code (invoice.resolve is sensitive).
  */
 export function ResolvePayment({ payment }: { payment: PaymentToResolve }) {
   const { run, isPending, dialog } = useCabinetAction();

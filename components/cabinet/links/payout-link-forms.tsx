@@ -57,7 +57,8 @@ function NewClaimUrl({ issued, onDone }: { issued: IssuedLink; onDone(): void })
 
 /**
  * A new payout link (POST /v1/payout/link): an amount of a coin reserved from the balance for
- * whoever opens the claim URL and names an address; the recipient bears the payout fee.
+ * whoever opens the claim URL and names an address; the recipient bears the payout fee. Asks for a
+ * fresh code (payout_link.create is sensitive).
  */
 export function CreatePayoutLinkForm({ options }: { options: PayoutLinkAssetOption[] }) {
   const { run, isPending, dialog } = useCabinetAction();

@@ -125,7 +125,7 @@ const SMALL = "min-h-9 px-3 py-1 text-sm";
 
 /**
  * Block a wallet (asked twice: later deposits are held, never credited, and it cannot be undone)
- * and, once blocked, send what it holds back to an address.
+ * and, once blocked, send what it holds back to an address (with a fresh code: it sends money out).
  */
 export function StaticWalletActions({
   uuid,

@@ -17,7 +17,8 @@ import { isSensitiveAction } from "../sensitive-actions";
 
 // The invoice page's actions, run through the one runner as the page runs them: resending an
 // invoice's webhook, refunding a payment, and deciding on an under- or overpaid one — with the
-// API's codes, the role rules, and isolation between merchants.
+// API's codes, the role rules, fresh codes for the two that can send money, and isolation
+// between merchants.
 
 const PASSWORD = "correct horse battery";
 const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
@@ -39,6 +40,8 @@ type Clock = ReturnType<typeof clockedDeps>;
 
 interface Member {
   actor: CabinetActor;
+  /** The TOTP secret enrolled at the first sign-in (viewers here never enrol). */
+  secret: string;
 }
 
 /** Signs a user in for the first time: password, enrolment confirmed with a code, session. */
@@ -46,7 +49,7 @@ async function enrol(clock: Clock, email: string): Promise<Member> {
   const ticket = await checkPassword(clock.deps, { email, password: PASSWORD }, origin);
   const key = await showEnrolmentKey(clock.deps, ticket.token);
   const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await clock.nextCode(key.secret) }, origin);
-  return { actor: await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin) };
+  return { actor: await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin), secret: key.secret };
 }
 
 /** A merchant with its enrolled owner, and its API key to create and pay invoices the way it really happens. */
@@ -60,12 +63,17 @@ async function newStore(clock: Clock): Promise<{ merchantId: string; api: TestMe
 async function addMember(clock: Clock, merchantId: string, role: CabinetRole): Promise<Member> {
   const email = `${role}-${randomUUID()}@example.com`;
   const user = await insertCabinetUser(getTestDb(), { merchantId, email, passwordHash: await preparePassword(PASSWORD), role }, new Date());
-  if (role === "viewer") return { actor: await openSession(getTestDb(), user, origin, clock.deps.now()) };
+  if (role === "viewer") return { actor: await openSession(getTestDb(), user, origin, clock.deps.now()), secret: "" };
   return enrol(clock, email);
 }
 
 function act(clock: Clock, member: Member, name: string, input: unknown, code?: string) {
   return runCabinetAction({ deps: clock.deps, actor: member.actor, origin }, name, input, code);
+}
+
+/** Runs a sensitive action with a fresh code of the member's authenticator. */
+async function actWithCode(clock: Clock, member: Member, name: string, input: unknown) {
+  return act(clock, member, name, input, await clock.nextCode(member.secret));
 }
 
 function refusal(result: Awaited<ReturnType<typeof runCabinetAction>>): string {
@@ -104,30 +112,32 @@ describe("refunds from the invoice page", () => {
     await payInvoice(store.api, "100.00"); // room in the balance for the refunds' fees
     const finance = await addMember(clock, store.merchantId, "finance");
 
-    // Not a sensitive action: it goes through without a fresh code.
-    expect(isSensitiveAction("refund.create")).toBe(false);
-    const refund = success(await act(clock, finance, "refund.create", { uuid: paid.uuid, address: TRON_ADDRESS, amount: "30" }));
+    // A refund sends money to any address: sensitive, so without a fresh code nothing is written.
+    expect(isSensitiveAction("refund.create")).toBe(true);
+    expect(refusal(await act(clock, finance, "refund.create", { uuid: paid.uuid, address: TRON_ADDRESS, amount: "30" }))).toBe("cabinet.code_required");
+    expect(await refundsOf(paid.uuid)).toHaveLength(0);
+    const refund = success(await actWithCode(clock, finance, "refund.create", { uuid: paid.uuid, address: TRON_ADDRESS, amount: "30" }));
     expect(refund).toMatchObject({ payment_uuid: paid.uuid, order_id: paid.order_id, amount: "30", currency: "USDT", network: "tron", address: TRON_ADDRESS, status: "process", is_final: false });
     const [stored] = await refundsOf(paid.uuid);
     expect(stored).toMatchObject({ id: refund.uuid, createdBy: `user:${finance.actor.userId}`, approvedBy: `user:${finance.actor.userId}`, status: "approved" });
 
     // The same (payment, address, amount) is the same refund (spec: idempotency by the triple).
-    expect(success(await act(clock, finance, "refund.create", { uuid: paid.uuid, address: TRON_ADDRESS, amount: "30.000" })).uuid).toBe(refund.uuid);
+    expect(success(await actWithCode(clock, finance, "refund.create", { uuid: paid.uuid, address: TRON_ADDRESS, amount: "30.000" })).uuid).toBe(refund.uuid);
 
     // Over what is left: the API's code, and nothing written.
     const decimals = 6;
     const left = parseAmount(paid.payer_amount, decimals)! - 30_000_000n;
-    expect(refusal(await act(clock, finance, "refund.create", { uuid: paid.uuid, amount: formatAmount(left + 1n, decimals) }))).toBe("refund.exceeds_refundable");
-    expect(refusal(await act(clock, finance, "refund.create", { uuid: paid.uuid, amount: "-1" }))).toBe("refund.bad_amount");
-    expect(refusal(await act(clock, finance, "refund.create", { uuid: paid.uuid, address: "nope" }))).toBe("payout.bad_address");
-    expect(refusal(await act(clock, finance, "refund.create", { uuid: "not-a-uuid" }))).toBe("payment.bad_uuid");
+    expect(refusal(await actWithCode(clock, finance, "refund.create", { uuid: paid.uuid, amount: formatAmount(left + 1n, decimals) }))).toBe("refund.exceeds_refundable");
+    expect(refusal(await actWithCode(clock, finance, "refund.create", { uuid: paid.uuid, amount: "-1" }))).toBe("refund.bad_amount");
+    expect(refusal(await actWithCode(clock, finance, "refund.create", { uuid: paid.uuid, address: "nope" }))).toBe("payout.bad_address");
+    expect(refusal(await actWithCode(clock, finance, "refund.create", { uuid: "not-a-uuid" }))).toBe("payment.bad_uuid");
     expect(await refundsOf(paid.uuid)).toHaveLength(1);
 
     // Without an amount or an address: everything left, to the payer.
     clock.tick(1000); // the refunds list in creation order
-    const rest = success(await act(clock, store.owner, "refund.create", { uuid: paid.uuid }));
+    const rest = success(await actWithCode(clock, store.owner, "refund.create", { uuid: paid.uuid }));
     expect(rest).toMatchObject({ amount: formatAmount(left, decimals), address: paid.payer_address });
-    expect(refusal(await act(clock, store.owner, "refund.create", { uuid: paid.uuid, amount: "1" }))).toBe("refund.nothing_to_refund");
+    expect(refusal(await actWithCode(clock, store.owner, "refund.create", { uuid: paid.uuid, amount: "1" }))).toBe("refund.nothing_to_refund");
 
     // The invoice page shows them, and the refund status the API reports.
     const detail = await loadInvoiceDetail(clock.deps, store.merchantId, paid.uuid);
@@ -139,6 +149,8 @@ describe("refunds from the invoice page", () => {
     expect(detail.timeline.filter((event) => event.kind === "refund_created")).toHaveLength(2);
 
     const audit = await auditOf(store.merchantId, "refund.created");
+    // The refusal without a code is in the log too.
+    expect(audit.filter((event) => event.outcome === "refused").map((event) => [event.userId, event.detail.reason])).toEqual([[finance.actor.userId, "cabinet.code_required"]]);
     expect(audit.filter((event) => event.outcome === "success").map((event) => [event.userId, event.detail.refund])).toEqual([
       [finance.actor.userId, refund.uuid],
       [finance.actor.userId, refund.uuid],
@@ -151,7 +163,7 @@ describe("refunds from the invoice page", () => {
     const store = await newStore(clock);
     const paid = await payInvoice(store.api, "100.00");
     const open = (await callSigned("/v1/payment", { amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron" }, store.api)).body.result;
-    expect(refusal(await act(clock, store.owner, "refund.create", { uuid: open.uuid }))).toBe("refund.nothing_to_refund");
+    expect(refusal(await actWithCode(clock, store.owner, "refund.create", { uuid: open.uuid }))).toBe("refund.nothing_to_refund");
 
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "refund.create", { uuid: paid.uuid, amount: "1" }))).toBe("cabinet.forbidden");
@@ -159,8 +171,8 @@ describe("refunds from the invoice page", () => {
 
     const other = await newStore(clock);
     await payInvoice(other.api, "100.00"); // the other store could pay for a refund: only the lookup stops it
-    expect(refusal(await act(clock, other.owner, "refund.create", { uuid: paid.uuid, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
-    expect(refusal(await act(clock, other.owner, "refund.create", { order_id: paid.order_id, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
+    expect(refusal(await actWithCode(clock, other.owner, "refund.create", { uuid: paid.uuid, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
+    expect(refusal(await actWithCode(clock, other.owner, "refund.create", { order_id: paid.order_id, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
     expect(await refundsOf(paid.uuid)).toHaveLength(0);
     await expect(loadInvoiceDetail(clock.deps, other.merchantId, paid.uuid)).rejects.toMatchObject({ code: "cabinet.not_found" });
   });
@@ -227,7 +239,7 @@ describe("resending an invoice's webhook", () => {
 });
 
 describe("deciding on an under- or overpaid invoice", () => {
-  it("accepts an underpayment as paid, once; another merchant and viewers cannot decide", async () => {
+  it("accepts an underpayment as paid, once, with a fresh code; another merchant and viewers cannot decide", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
     const under = await endedPayment(store.api, 0.5);
@@ -236,16 +248,27 @@ describe("deciding on an under- or overpaid invoice", () => {
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("cabinet.forbidden");
     const other = await newStore(clock);
-    expect(refusal(await act(clock, other.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("payment.not_found");
+    expect(refusal(await actWithCode(clock, other.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("payment.not_found");
     expect((await getTestDb().invoice.findUniqueOrThrow({ where: { id: under.uuid } })).resolution).toBeNull();
 
+    // The input is checked first; then, as the decision may send money, a fresh code is asked.
+    expect(isSensitiveAction("invoice.resolve")).toBe(true);
     expect(refusal(await act(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "maybe" }))).toBe("refund.bad_request");
-    const accepted = success(await act(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }));
+    expect(refusal(await act(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("cabinet.code_required");
+    expect(await getTestDb().invoice.findUniqueOrThrow({ where: { id: under.uuid } })).toMatchObject({ status: "wrong_amount", resolution: null });
+    const accepted = success(await actWithCode(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }));
     expect(accepted).toEqual({ uuid: under.uuid, payment_status: "paid", resolution: "accepted", refund: null });
-    expect(refusal(await act(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "refund" }))).toBe("payment.not_resolvable");
+    expect(refusal(await actWithCode(clock, store.owner, "invoice.resolve", { uuid: under.uuid, action: "refund" }))).toBe("payment.not_resolvable");
+
+    expect(await auditOf(store.merchantId, "payment.resolved")).toEqual([
+      { outcome: "refused", userId: viewer.actor.userId, detail: { reason: "cabinet.forbidden", role: "viewer" } },
+      { outcome: "refused", userId: store.owner.actor.userId, detail: { reason: "cabinet.code_required" } },
+      { outcome: "success", userId: store.owner.actor.userId, detail: { payment: under.uuid, resolution: "accepted", refund: null, amount: null } },
+    ]);
+    expect(await auditOf(other.merchantId, "payment.resolved")).toEqual([]);
   });
 
-  it("refunds an overpayment's excess and never more, with the user as the refund's creator", async () => {
+  it("refunds an overpayment's excess and never more, only with a fresh code, with the user as the refund's creator", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
     await payInvoice(store.api, "100.00"); // room for the refund's fee
@@ -254,10 +277,18 @@ describe("deciding on an under- or overpaid invoice", () => {
     expect(over.payment_status).toBe("paid_over");
     const excess = parseAmount(over.amount_paid, 6)! - parseAmount(over.payer_amount, 6)!;
 
-    expect(refusal(await act(clock, finance, "invoice.resolve", { uuid: over.uuid, action: "refund", amount: formatAmount(excess + 1n, 6) }))).toBe("refund.exceeds_excess");
-    const resolved = success(await act(clock, finance, "invoice.resolve", { uuid: over.uuid, action: "refund", address: TRON_ADDRESS }));
+    expect(refusal(await act(clock, finance, "invoice.resolve", { uuid: over.uuid, action: "refund", address: TRON_ADDRESS }))).toBe("cabinet.code_required");
+    expect(await refundsOf(over.uuid)).toHaveLength(0);
+    expect((await getTestDb().invoice.findUniqueOrThrow({ where: { id: over.uuid } })).resolution).toBeNull();
+    expect(refusal(await actWithCode(clock, finance, "invoice.resolve", { uuid: over.uuid, action: "refund", amount: formatAmount(excess + 1n, 6) }))).toBe("refund.exceeds_excess");
+    const resolved = success(await actWithCode(clock, finance, "invoice.resolve", { uuid: over.uuid, action: "refund", address: TRON_ADDRESS }));
     expect(resolved).toMatchObject({ uuid: over.uuid, payment_status: "paid_over", resolution: "refunded", refund: { amount: formatAmount(excess, 6), address: TRON_ADDRESS } });
     const [refund] = await refundsOf(over.uuid);
     expect(refund.createdBy).toBe(`user:${finance.actor.userId}`);
+
+    expect(await auditOf(store.merchantId, "payment.resolved")).toEqual([
+      { outcome: "refused", userId: finance.actor.userId, detail: { reason: "cabinet.code_required" } },
+      { outcome: "success", userId: finance.actor.userId, detail: { payment: over.uuid, resolution: "refunded", refund: refund.id, amount: formatAmount(excess, 6) } },
+    ]);
   });
 });

@@ -41,7 +41,10 @@ export const resendInvoiceWebhook = defineCabinetAction({
   },
 });
 
-/** POST /v1/payment/refund: the same rules and codes; the refund's creator is the cabinet user. */
+/**
+ * POST /v1/payment/refund: the same rules and codes; the refund's creator is the cabinet user.
+ * Sensitive (a fresh code): it sends money to any address.
+ */
 export const createInvoiceRefund = defineCabinetAction({
   permission: "money",
   audit: "refund.created",
@@ -58,15 +61,21 @@ export const createInvoiceRefund = defineCabinetAction({
 
 /**
  * /v1/payment/resolve: the one decision on a payment that ended underpaid or overpaid — accept it
- * as it is, or refund what was received (underpaid) or the excess (overpaid). Not audited here:
- * the audit log has no action for it yet (a refund it makes names the user as its creator).
+ * as it is, or refund what was received (underpaid) or the excess (overpaid). Sensitive (a fresh
+ * code): a refund sends money to any address, and an accepted underpayment sends invoice.paid.
+ * A refund it makes names the user as its creator.
  */
 export const resolveInvoicePayment = defineCabinetAction({
   permission: "money",
+  audit: "payment.resolved",
   input: RESOLVE_PAYMENT_INPUT,
   run: async ({ deps, actor }, input) => {
     const { invoice, refund } = await resolvePayment(deps, actor.merchantId, input, userActor(actor.userId));
     return { uuid: invoice.id, payment_status: invoice.status, resolution: invoice.resolution, refund: refund ? toRefundObject(refund, invoice) : null };
+  },
+  describe: (_input, result) => {
+    const resolved = result as { uuid: string; resolution: string | null; refund: ReturnType<typeof toRefundObject> | null };
+    return { payment: resolved.uuid, resolution: resolved.resolution, refund: resolved.refund?.uuid ?? null, amount: resolved.refund?.amount ?? null };
   },
 });
 

@@ -15,8 +15,8 @@ import { runCabinetAction } from "../run-action";
 
 // Cabinet actions that move money or hand out addresses, run through the one runner as a page
 // runs them: manual payouts and their approval by a second user with a fresh code, payment
-// links, payout links and static wallets — with the API's codes, the role rules, and isolation
-// between merchants.
+// links, payout links (made with a fresh code) and static wallets (refunded with one) — with the
+// API's codes, the role rules, and isolation between merchants.
 
 const PASSWORD = "correct horse battery";
 const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
@@ -221,18 +221,24 @@ describe("payment links in the cabinet", () => {
 });
 
 describe("payout links in the cabinet", () => {
-  it("reserves the amount, shows the claim URL once with its QR code, and cancels", async () => {
+  it("reserves the amount with a fresh code, shows the claim URL once with its QR code, and cancels", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
-    const link = success(await act(clock, finance, "payout_link.create", { currency: "USDT", network: "tron", amount: "7", title: "Bounty", reference: "bounty-7", expires_in_hours: 48 }));
+    const input = { currency: "USDT", network: "tron", amount: "7", title: "Bounty", reference: "bounty-7", expires_in_hours: 48 };
+    // Whoever holds a link's URL can claim its money: no code, no link and no reserve.
+    expect(refusal(await act(clock, finance, "payout_link.create", input))).toBe("cabinet.code_required");
+    expect(await getTestDb().payoutLink.count({ where: { merchantId: store.merchantId } })).toBe(0);
+    expect((await getTestDb().ledgerAccount.findFirst({ where: { owner: store.merchantId, bucket: "payout_held" } }))?.balance.toFixed() ?? "0").toBe("0");
+
+    const link = success(await actWithCode(clock, finance, "payout_link.create", input));
     expect(link).toMatchObject({ status: "funded", amount: "7", currency: "USDT", network: "tron", title: "Bounty", reference: "bounty-7" });
     expect(link.claim_url).toBe(`http://gateway.test/pay/claim/${link.claim_token}`);
     expect(link.claim_qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(refusal(await act(clock, finance, "payout_link.create", { currency: "USDT", network: "tron", amount: "7", reference: "bounty-7" }))).toBe("payoutlink.duplicate_reference");
-    expect(refusal(await act(clock, finance, "payout_link.create", { currency: "USDT", network: "tron", amount: "-1" }))).toBe("payoutlink.bad_amount");
-    expect(refusal(await act(clock, finance, "payout_link.create", { currency: "USD", network: "tron", amount: "1" }))).toBe("payoutlink.unknown_currency");
+    expect(refusal(await actWithCode(clock, finance, "payout_link.create", { currency: "USDT", network: "tron", amount: "7", reference: "bounty-7" }))).toBe("payoutlink.duplicate_reference");
+    expect(refusal(await actWithCode(clock, finance, "payout_link.create", { currency: "USDT", network: "tron", amount: "-1" }))).toBe("payoutlink.bad_amount");
+    expect(refusal(await actWithCode(clock, finance, "payout_link.create", { currency: "USD", network: "tron", amount: "1" }))).toBe("payoutlink.unknown_currency");
 
     const cancelled = success(await act(clock, finance, "payout_link.cancel", { link_id: link.link_id }));
     expect(cancelled).toMatchObject({ link_id: link.link_id, status: "cancelled" });
@@ -241,9 +247,10 @@ describe("payout links in the cabinet", () => {
 
     // The audit names the link, never its token.
     const audit = await auditOf(store.merchantId, "payout_link.");
-    expect(audit.map((event) => [event.outcome, event.detail])).toEqual([
-      ["success", { link: link.link_id, change: "created" }],
-      ["success", { link: link.link_id, change: "cancelled" }],
+    expect(audit.map((event) => [event.action, event.outcome, event.detail])).toEqual([
+      ["payout_link.changed", "refused", { reason: "cabinet.code_required" }],
+      ["payout_link.changed", "success", { link: link.link_id, change: "created" }],
+      ["payout_link.changed", "success", { link: link.link_id, change: "cancelled" }],
     ]);
     expect(JSON.stringify(audit)).not.toContain(link.claim_token);
   });
@@ -251,9 +258,9 @@ describe("payout links in the cabinet", () => {
   it("refuses without funds, refuses viewers, and another merchant cannot cancel", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
-    expect(refusal(await act(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }))).toBe("payoutlink.insufficient_funds");
+    expect(refusal(await actWithCode(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }))).toBe("payoutlink.insufficient_funds");
     await fundMerchant(store.api);
-    const link = success(await act(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }));
+    const link = success(await actWithCode(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }));
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "payout_link.cancel", { link_id: link.link_id }))).toBe("cabinet.forbidden");
@@ -264,7 +271,7 @@ describe("payout links in the cabinet", () => {
 });
 
 describe("static wallets in the cabinet", () => {
-  it("creates a wallet (the same one for a repeat), blocks it, and refunds what it held after the block", async () => {
+  it("creates a wallet (the same one for a repeat), blocks it, and refunds what it held after the block with a fresh code", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
     const finance = await addMember(clock, store.merchantId, "finance");
@@ -274,15 +281,19 @@ describe("static wallets in the cabinet", () => {
     expect(success(await act(clock, finance, "static_wallet.create", { currency: "USDT", network: "tron", order_id: "customer-1" }))).toMatchObject({ uuid: wallet.uuid, address: wallet.address });
     expect(refusal(await act(clock, finance, "static_wallet.create", { currency: "USDT", network: "tron", order_id: "" }))).toBe("wallet.bad_order_id");
     expect(refusal(await act(clock, finance, "static_wallet.create", { currency: "USDT", order_id: "customer-2" }))).toBe("wallet.no_network");
-    expect(refusal(await act(clock, finance, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("wallet.not_blocked");
+    expect(refusal(await actWithCode(clock, finance, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("wallet.not_blocked");
 
     expect(success(await act(clock, finance, "static_wallet.block", { uuid: wallet.uuid }))).toMatchObject({ uuid: wallet.uuid, status: "blocked" });
 
     const held = await makeBlockedWalletWithHeldDeposit(store.api, "12");
     const heldRow = await getTestDb().staticWallet.findUniqueOrThrow({ where: { id: held } });
     expect((await summarizeWalletDeposits(getTestDb(), store.merchantId, [heldRow])).get(held)).toEqual({ credited: "0", held: "12", refunded: "0", confirming: 0, count: 1 });
-    expect(refusal(await act(clock, finance, "static_wallet.refund_blocked", { uuid: held }))).toBe("wallet.no_address");
-    const refunded = success(await act(clock, finance, "static_wallet.refund_blocked", { uuid: held, address: TRON_ADDRESS }));
+    expect(refusal(await actWithCode(clock, finance, "static_wallet.refund_blocked", { uuid: held }))).toBe("wallet.no_address");
+    // It sends the held money to the address given: no code, nothing sent.
+    expect(refusal(await act(clock, finance, "static_wallet.refund_blocked", { uuid: held, address: TRON_ADDRESS }))).toBe("cabinet.code_required");
+    expect((await summarizeWalletDeposits(getTestDb(), store.merchantId, [heldRow])).get(held)).toMatchObject({ held: "12", refunded: "0" });
+    expect(await getTestDb().payout.count({ where: { merchantId: store.merchantId, kind: "wallet_refund" } })).toBe(0);
+    const refunded = success(await actWithCode(clock, finance, "static_wallet.refund_blocked", { uuid: held, address: TRON_ADDRESS }));
     expect(refunded).toMatchObject({ uuid: held, status: "blocked" });
     expect(refunded.refunds).toHaveLength(1);
     expect(refunded.refunds[0]).toMatchObject({ amount: "12", address: TRON_ADDRESS, status: "process" });
@@ -292,6 +303,7 @@ describe("static wallets in the cabinet", () => {
 
     const audit = await auditOf(store.merchantId, "static_wallet.");
     expect(audit.filter((event) => event.outcome === "success").map((event) => event.detail.change)).toEqual(["created", "created", "blocked", "refund_blocked"]);
+    expect(audit.filter((event) => event.outcome === "refused").map((event) => [event.userId, event.detail.reason])).toEqual([[finance.actor.userId, "cabinet.code_required"]]);
   });
 
   it("refuses viewers, and another merchant finds none of the store's wallets", async () => {
@@ -305,7 +317,7 @@ describe("static wallets in the cabinet", () => {
 
     const other = await newStore(clock);
     expect(refusal(await act(clock, other.owner, "static_wallet.block", { uuid: wallet.uuid }))).toBe("wallet.static_not_found");
-    expect(refusal(await act(clock, other.owner, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("wallet.static_not_found");
+    expect(refusal(await actWithCode(clock, other.owner, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("wallet.static_not_found");
     expect((await getTestDb().staticWallet.findUniqueOrThrow({ where: { id: wallet.uuid } })).status).toBe("active");
     const walletRow = await getTestDb().staticWallet.findUniqueOrThrow({ where: { id: wallet.uuid } });
     expect((await summarizeWalletDeposits(getTestDb(), other.merchantId, [walletRow])).get(wallet.uuid)).toMatchObject({ count: 0 });

@@ -46,7 +46,7 @@ export const LINK_ACTIONS = {
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { is_active: boolean }).is_active ? "enabled" : "disabled" }),
   }),
   "payout_link.create": defineCabinetAction({
-    // A payout link reserves money from the balance for whoever holds its URL.
+    // A payout link reserves money from the balance for whoever holds its URL: money, and a fresh code.
     permission: "money",
     audit: "payout_link.changed",
     input: CREATE_PAYOUT_LINK_INPUT,
@@ -82,7 +82,7 @@ export const LINK_ACTIONS = {
     describe: (input) => ({ wallet: input.uuid, change: "blocked" }),
   }),
   "static_wallet.refund_blocked": defineCabinetAction({
-    // It sends the held deposits out through the payout machinery.
+    // It sends the held deposits out to the address given, through the payout machinery: money, and a fresh code.
     permission: "money",
     audit: "static_wallet.changed",
     input: { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string(), address: optionalText }), fieldErrors: { uuid: "wallet.bad_uuid", address: "wallet.no_address" } },

@@ -211,7 +211,7 @@ describe("store settings in the cabinet", () => {
     ]);
   });
 
-  it("registers a personal wallet with a fresh code and transfers to it as a manual payout", async () => {
+  it("registers and removes a personal wallet with a fresh code and transfers to it as a manual payout", async () => {
     const clock = clockedDeps();
     const store = await newStore(clock);
     await fundMerchant(store.api);
@@ -238,18 +238,19 @@ describe("store settings in the cabinet", () => {
     expect((await getTestDb().payout.findUniqueOrThrow({ where: { id: payout.uuid } })).createdBy).toBe(`user:${finance.actor.userId}`);
 
     const other = await newStore(clock);
-    expect(refusal(await act(clock, other.owner, "personal_wallet.remove", { currency: "USDT", network: "tron" }))).toBe("cabinet.not_found");
+    expect(refusal(await actWithCode(clock, other.owner, "personal_wallet.remove", { currency: "USDT", network: "tron" }))).toBe("cabinet.not_found");
     expect(await getTestDb().personalWallet.count({ where: { merchantId: store.merchantId } })).toBe(1);
     expect(refusal(await actWithCode(clock, other.owner, "personal_wallet.transfer", { ...transfer, reference: randomUUID() }))).toBe("payout.no_destination");
-    expect(success(await act(clock, store.owner, "personal_wallet.remove", { currency: "usdt", network: "TRON" }))).toEqual({ removed: true });
+    // Removing one changes where the store's money may go: a fresh code too.
+    expect(refusal(await act(clock, store.owner, "personal_wallet.remove", { currency: "usdt", network: "TRON" }))).toBe("cabinet.code_required");
+    expect(await getTestDb().personalWallet.count({ where: { merchantId: store.merchantId } })).toBe(1);
+    expect(success(await actWithCode(clock, store.owner, "personal_wallet.remove", { currency: "usdt", network: "TRON" }))).toEqual({ removed: true });
+    expect(await getTestDb().personalWallet.count({ where: { merchantId: store.merchantId } })).toBe(0);
 
     expect((await auditOf(store.merchantId, "personal_wallet.transfer")).filter((event) => event.outcome === "success")).toHaveLength(2);
-    expect((await auditOf(store.merchantId, "personal_wallet.saved")).map((event) => `${event.outcome}:${event.detail.change ?? event.detail.reason}`)).toEqual([
-      "refused:cabinet.code_required",
-      "refused:cabinet.forbidden",
-      "success:saved",
-      "success:removed",
-    ]);
+    const outcomes = async (action: string) => (await auditOf(store.merchantId, action)).map((event) => `${event.outcome}:${event.detail.change ?? event.detail.reason}`);
+    expect(await outcomes("personal_wallet.saved")).toEqual(["refused:cabinet.code_required", "refused:cabinet.forbidden", "success:saved"]);
+    expect(await outcomes("personal_wallet.removed")).toEqual(["refused:cabinet.code_required", "success:removed"]);
   });
 
   it("sets the webhook endpoint and rotates its secret with a fresh code; the URL is vetted by the API's rule", async () => {

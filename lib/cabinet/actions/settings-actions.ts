@@ -211,8 +211,8 @@ export const SETTINGS_ACTIONS = {
     describe: (input, result) => allowlistDetail(input.enabled ? "enabled" : "disabled", result),
   }),
 
-  // Personal wallets: where the store's own money may go (registering one is sensitive and a
-  // settings matter; a transfer is money and waits for a second user's approval like any manual payout).
+  // Personal wallets: where the store's own money may go (registering or removing one is sensitive
+  // and a settings matter; a transfer is money and waits for a second user's approval like any manual payout).
   "personal_wallet.save": defineCabinetAction({
     permission: "settings",
     audit: "personal_wallet.saved",
@@ -229,7 +229,7 @@ export const SETTINGS_ACTIONS = {
   }),
   "personal_wallet.remove": defineCabinetAction({
     permission: "settings",
-    audit: "personal_wallet.saved",
+    audit: "personal_wallet.removed",
     input: { schema: z.object({ currency: z.string(), network: z.string() }), invalidBody: "payout.bad_request" },
     run: async ({ deps, actor }, input) => {
       if (!(await removePersonalWallet(deps, actor.merchantId, input))) throw new AppError("cabinet.not_found", "Your store has no personal wallet for this coin and network.");

@@ -7,8 +7,8 @@ export type CabinetRole = (typeof CABINET_ROLES)[number];
 
 export type CabinetPermission =
   | "read" // every page of the store
-  | "money" // refunds, manual payouts and their approval, transfers to personal wallets
-  | "links" // payment links, payout links, static wallets
+  | "money" // refunds, payment resolutions, manual payouts and their approval, transfers to personal wallets, payout links, blocked static wallets' refunds
+  | "links" // payment links, static wallets (creating and blocking them)
   | "settings" // accepted currencies, fees, auto-withdraw, splits, webhooks, allow-list
   | "api_keys"
   | "team";
