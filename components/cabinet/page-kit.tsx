@@ -42,11 +42,12 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 /**
  * A table that scrolls sideways on a phone instead of squeezing its columns; `caption` names it
- * for screen readers.
+ * for screen readers. `relative` keeps screen-reader-only text (absolutely placed) inside the
+ * scrolling box; otherwise it widens the whole page.
  */
 export function DataTable({ caption, headers, children }: { caption: string; headers: ReactNode[]; children: ReactNode }) {
   return (
-    <div className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0" tabIndex={0} role="region" aria-label={caption}>
+    <div className="relative -mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0" tabIndex={0} role="region" aria-label={caption}>
       <table className="w-full min-w-[36rem] border-collapse text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>

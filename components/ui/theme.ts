@@ -74,3 +74,6 @@ export function themeClassName(theme: ThemeName): string {
 /** A visible keyboard focus ring in the theme's ring colour, offset from the element. */
 export const FOCUS_RING =
   "outline-none focus-visible:ring-2 focus-visible:ring-(--ui-ring) focus-visible:ring-offset-2 focus-visible:ring-offset-(--ui-surface)";
+
+/** A link among words: underlined always, not only on hover (colour alone does not tell it apart). */
+export const TEXT_LINK = `text-(--ui-link) underline underline-offset-4 ${FOCUS_RING}`;

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { VolumeChart } from "@/components/cabinet/volume-chart";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { loadOverview, type ActivityEvent, type OverviewPeriod } from "@/lib/services/cabinet/overview";
@@ -34,7 +34,7 @@ const ACTIVITY_WORDS: Record<ActivityEvent["kind"], string> = {
 function ActivityLink({ event }: { event: ActivityEvent }) {
   const href = "payoutId" in event ? `/cabinet/payouts/${event.payoutId}` : `/cabinet/invoices/${event.invoiceId}`;
   return (
-    <Link href={href} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+    <Link href={href} className={`${TEXT_LINK}`}>
       {ACTIVITY_WORDS[event.kind]}
     </Link>
   );
@@ -57,14 +57,14 @@ export default async function OverviewPage({ searchParams }: PageProps) {
           <ul className="flex flex-col gap-2 text-sm">
             {attention.payoutsAwaitingApproval.count > 0 ? (
               <li>
-                <Link href="/cabinet/payouts?view=approval" className={`font-medium text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                <Link href="/cabinet/payouts?view=approval" className={`font-medium ${TEXT_LINK}`}>
                   {attention.payoutsAwaitingApproval.count} payout{attention.payoutsAwaitingApproval.count === 1 ? "" : "s"} awaiting approval
                 </Link>
               </li>
             ) : null}
             {attention.deadDeliveries.count > 0 ? (
               <li>
-                <Link href="/cabinet/webhooks?status=dead" className={`font-medium text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                <Link href="/cabinet/webhooks?status=dead" className={`font-medium ${TEXT_LINK}`}>
                   {attention.deadDeliveries.count} webhook deliver{attention.deadDeliveries.count === 1 ? "y" : "ies"} gave up
                 </Link>
               </li>
@@ -75,7 +75,7 @@ export default async function OverviewPage({ searchParams }: PageProps) {
                 {attention.invoicesInReview.items.map((item, index) => (
                   <span key={item.invoiceId}>
                     {index > 0 ? ", " : ""}
-                    <Link href={`/cabinet/invoices/${item.invoiceId}`} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                    <Link href={`/cabinet/invoices/${item.invoiceId}`} className={`${TEXT_LINK}`}>
                       {item.orderId}
                     </Link>
                   </span>

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 
 function Labelled({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
   return (
@@ -119,7 +119,7 @@ export function InvoiceFilterForm({ values, choices, isFiltered }: { values: Inv
           Apply filters
         </button>
         {isFiltered ? (
-          <Link href="/cabinet/invoices" className={`text-sm text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+          <Link href="/cabinet/invoices" className={`text-sm ${TEXT_LINK}`}>
             Clear filters
           </Link>
         ) : null}

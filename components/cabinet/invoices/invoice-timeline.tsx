@@ -1,11 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Amount, StatusBadge, Time } from "@/components/cabinet/page-kit";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { findNetwork } from "@/lib/catalogue";
 import type { TimelineEvent } from "@/lib/services/cabinet/invoice-detail";
 
-const LINK = `text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`;
 
 const FINAL_WORDS: Record<string, string> = {
   paid: "Paid in full",
@@ -106,7 +105,7 @@ function TimelineEntry({ event }: { event: TimelineEvent }) {
         </>
       );
       detail = (
-        <Link href={`/cabinet/payouts/${event.payoutId}`} className={LINK}>
+        <Link href={`/cabinet/payouts/${event.payoutId}`} className={TEXT_LINK}>
           Open the refund&apos;s payout
         </Link>
       );

@@ -1,4 +1,4 @@
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 
 /**
  * A QR code (a `data:` URI made on the server) behind a disclosure, so a list stays compact; the
@@ -8,7 +8,7 @@ export function QrCodeDisclosure({ image, alt, summary = "QR code", context }: {
   if (!image) return null;
   return (
     <details className="group">
-      <summary className={`w-fit cursor-pointer rounded text-sm text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+      <summary className={`w-fit cursor-pointer rounded text-sm ${TEXT_LINK}`}>
         {summary}
         {context ? <span className="sr-only"> {context}</span> : null}
       </summary>

@@ -6,7 +6,7 @@ import { Alert } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, ShortId, Time } from "@/components/cabinet/page-kit";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { OWN_PAYOUT_REASON } from "./payout-words";
 
 /** A pending manual payout as the approval queue shows it (plain data from the server). */
@@ -106,7 +106,7 @@ export function ApprovalQueue({ rows, canDecide, empty }: { rows: PendingPayoutR
                 <Time iso={row.createdAt} />
               </td>
               <td>
-                <Link href={`/cabinet/payouts/${row.uuid}`} className={`font-mono text-xs text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                <Link href={`/cabinet/payouts/${row.uuid}`} className={`font-mono text-xs ${TEXT_LINK}`}>
                   {row.orderId}
                 </Link>
               </td>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { listNetworks, listSettlementSymbols } from "@/lib/catalogue";
 import { COARSE_PAYOUT_STATUSES, PAYOUT_KINDS } from "@/lib/services/cabinet/payout-queries";
 import { KIND_WORDS, STATUS_WORDS } from "./payout-words";
@@ -79,7 +79,7 @@ export function PayoutFilterForm({
         <button type="submit" className={buttonClassName("secondary")}>
           Apply filters
         </button>
-        <Link href={clearHref} className={`text-sm text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+        <Link href={clearHref} className={`text-sm ${TEXT_LINK}`}>
           Clear filters
         </Link>
       </div>

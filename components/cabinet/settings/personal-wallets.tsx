@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { Alert, Field } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState, ShortId, Time } from "@/components/cabinet/page-kit";
 import { Button } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AssetSelects, SelectField, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
@@ -31,8 +31,8 @@ function newReference(): string {
 }
 
 /**
- * The store's own wallets, one per coin and network: registering or changing one asks for a fresh
- * code, and a changed address waits out the payout freeze before it receives anything.
+ * The store's own wallets, one per coin and network: registering, changing or removing one asks for
+ * a fresh code, and a changed address waits out the payout freeze before it receives anything.
  */
 export function PersonalWalletList({ wallets, options, canEdit }: { wallets: PersonalWalletItem[]; options: AssetChoiceOption[]; canEdit: boolean }) {
   const removal = useSettingsAction();
@@ -202,7 +202,7 @@ export function PersonalWalletTransferForm({ wallets }: { wallets: PersonalWalle
         {message}
         {created ? (
           <p className="text-sm">
-            <Link href={`/cabinet/payouts/${created.uuid}`} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+            <Link href={`/cabinet/payouts/${created.uuid}`} className={`${TEXT_LINK}`}>
               See the transfer of {created.amount} {created.currency}
             </Link>
           </p>

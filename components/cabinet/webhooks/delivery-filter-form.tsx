@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 
 /** What each status filter shows. */
 export const DELIVERY_STATUS_WORDS: Record<string, string> = {
@@ -54,7 +54,7 @@ export function DeliveryFilterForm({ status, event, object, eventTypes }: { stat
         <button type="submit" className={buttonClassName("secondary")}>
           Apply filters
         </button>
-        <Link href="/cabinet/webhooks#deliveries" className={`text-sm text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+        <Link href="/cabinet/webhooks#deliveries" className={`text-sm ${TEXT_LINK}`}>
           Clear filters
         </Link>
       </div>

@@ -6,7 +6,7 @@ import { InvoiceFilterForm } from "@/components/cabinet/invoices/invoice-filter-
 import { cursorPagerLinks, hrefOf, InvoicePager, readCursorPosition } from "@/components/cabinet/invoices/invoice-pager";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
@@ -22,7 +22,6 @@ const PATH = "/cabinet/invoices";
 
 type PageProps = { searchParams: Promise<SearchParams> };
 
-const LINK = `text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`;
 
 export default async function InvoicesPage({ searchParams }: PageProps) {
   const actor = await requireActorForPage();
@@ -74,21 +73,21 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
         {failure ? (
           <div className="flex flex-col gap-3">
             <Alert>{failure}</Alert>
-            <Link href={hrefOf(PATH, filters)} className={`text-sm ${LINK}`}>
+            <Link href={hrefOf(PATH, filters)} className={`text-sm ${TEXT_LINK}`}>
               Back to the first page
             </Link>
           </div>
         ) : rows.length === 0 ? (
           position.cursor !== undefined ? (
             <EmptyState title="No more invoices">
-              <Link href={hrefOf(PATH, filters)} className={LINK}>
+              <Link href={hrefOf(PATH, filters)} className={TEXT_LINK}>
                 Back to the first page
               </Link>
             </EmptyState>
           ) : isFiltered ? (
             <EmptyState title="No invoices match these filters">
               Check the search text (it must be a whole uuid, order id, address or txid) or{" "}
-              <Link href={PATH} className={LINK}>
+              <Link href={PATH} className={TEXT_LINK}>
                 clear the filters
               </Link>
               .
@@ -106,7 +105,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
               {rows.map((invoice) => (
                 <tr key={invoice.uuid}>
                   <td className="max-w-64">
-                    <Link href={`${PATH}/${invoice.uuid}`} className={`font-mono text-xs break-all ${LINK}`}>
+                    <Link href={`${PATH}/${invoice.uuid}`} className={`font-mono text-xs break-all ${TEXT_LINK}`}>
                       {invoice.order_id || `Invoice ${invoice.uuid.slice(0, 8)}`}
                     </Link>
                     <div className="text-(--ui-muted)">

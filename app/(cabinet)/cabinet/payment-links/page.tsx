@@ -7,7 +7,7 @@ import { QrCodeDisclosure } from "@/components/cabinet/links/qr-code";
 import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/payouts/pager";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { qrCodeOf } from "@/lib/api/serialize/payment";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
@@ -128,7 +128,7 @@ export default async function PaymentLinksPage({ searchParams }: PageProps) {
                   <Time iso={link.created_at} />
                 </td>
                 <td className="min-w-64">
-                  <a href={link.url} target="_blank" rel="noreferrer" className={`block font-mono text-xs break-all text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                  <a href={link.url} target="_blank" rel="noreferrer" className={`block font-mono text-xs break-all ${TEXT_LINK}`}>
                     {link.url}
                   </a>
                   <div className="mt-2 flex flex-wrap items-start gap-3">

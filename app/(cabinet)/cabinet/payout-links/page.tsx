@@ -5,7 +5,7 @@ import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge,
 import { CancelPayoutLinkButton, CreatePayoutLinkForm } from "@/components/cabinet/links/payout-link-forms";
 import { hrefOf, Pager } from "@/components/cabinet/payouts/pager";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
@@ -111,7 +111,7 @@ export default async function PayoutLinksPage({ searchParams }: PageProps) {
                         <span className="block text-xs">
                           to <ShortId value={link.claim_address ?? ""} />
                         </span>
-                        <Link href={`/cabinet/payouts/${link.payout_id}`} className={`text-xs text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                        <Link href={`/cabinet/payouts/${link.payout_id}`} className={`text-xs ${TEXT_LINK}`}>
                           View its payout<span className="sr-only"> of payout link {name}</span>
                         </Link>
                       </>

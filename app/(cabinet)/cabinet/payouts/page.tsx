@@ -7,7 +7,7 @@ import { ApprovalQueue } from "@/components/cabinet/payouts/payout-decision";
 import { PayoutFilterForm } from "@/components/cabinet/payouts/payout-filter-form";
 import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
@@ -157,7 +157,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
                   <Time iso={payout.created_at} />
                 </td>
                 <td>
-                  <Link href={`/cabinet/payouts/${payout.uuid}`} className={`font-mono text-xs break-all text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                  <Link href={`/cabinet/payouts/${payout.uuid}`} className={`font-mono text-xs break-all ${TEXT_LINK}`}>
                     {payout.order_id}
                   </Link>
                 </td>

@@ -8,7 +8,7 @@ import { DeliveryFilterForm } from "@/components/cabinet/webhooks/delivery-filte
 import { EndpointSettings, type EndpointView } from "@/components/cabinet/webhooks/endpoint-settings";
 import { ResendDeliveryButton } from "@/components/cabinet/webhooks/resend-delivery-button";
 import { TestWebhookForm, type TestEventOption } from "@/components/cabinet/webhooks/test-webhook-form";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
@@ -143,11 +143,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                   <td className="font-mono text-xs whitespace-nowrap">{delivery.eventType}</td>
                   <td>
                     {delivery.eventType.startsWith("invoice.") ? (
-                      <Link href={`/cabinet/invoices/${delivery.objectId}`} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                      <Link href={`/cabinet/invoices/${delivery.objectId}`} className={`${TEXT_LINK}`}>
                         <ShortId value={delivery.objectId} />
                       </Link>
                     ) : delivery.eventType.startsWith("payout.") ? (
-                      <Link href={`/cabinet/payouts/${delivery.objectId}`} className={`text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`}>
+                      <Link href={`/cabinet/payouts/${delivery.objectId}`} className={`${TEXT_LINK}`}>
                         <ShortId value={delivery.objectId} />
                       </Link>
                     ) : (

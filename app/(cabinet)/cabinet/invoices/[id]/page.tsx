@@ -9,7 +9,7 @@ import { ResolvePayment } from "@/components/cabinet/invoices/resolve-payment";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
@@ -25,7 +25,6 @@ export const metadata: Metadata = { title: "Invoice" };
 
 type PageProps = { params: Promise<{ id: string }> };
 
-const LINK = `text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`;
 
 /** A long value (address, txid, uuid) whole, breaking anywhere, with a Copy button. */
 function Copyable({ value, name }: { value: string; name: string }) {
@@ -104,7 +103,7 @@ export default async function InvoicePage({ params }: PageProps) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/cabinet/invoices" className={LINK}>
+        <Link href="/cabinet/invoices" className={TEXT_LINK}>
           ← All invoices
         </Link>
       </nav>
@@ -212,7 +211,7 @@ export default async function InvoicePage({ params }: PageProps) {
             <Time iso={payment.updated_at} />
           </Row>
           <Row label="Payment page">
-            <a href={payment.url} target="_blank" rel="noopener noreferrer" className={`font-mono text-sm break-all ${LINK}`}>
+            <a href={payment.url} target="_blank" rel="noopener noreferrer" className={`font-mono text-sm break-all ${TEXT_LINK}`}>
               {payment.url}
             </a>
           </Row>
@@ -287,7 +286,7 @@ export default async function InvoicePage({ params }: PageProps) {
         {detail.deliveries.length === 0 ? (
           <EmptyState title="No webhook sent for this invoice">
             Register an endpoint on the{" "}
-            <Link href="/cabinet/webhooks" className={LINK}>
+            <Link href="/cabinet/webhooks" className={TEXT_LINK}>
               Webhooks
             </Link>{" "}
             page, or give a url_callback when creating invoices.
@@ -356,7 +355,7 @@ export default async function InvoicePage({ params }: PageProps) {
                   </td>
                   <td>{refund.txid ? <ShortId value={refund.txid} /> : <Muted>Not sent yet</Muted>}</td>
                   <td>
-                    <Link href={`/cabinet/payouts/${refund.uuid}`} className={`whitespace-nowrap ${LINK}`}>
+                    <Link href={`/cabinet/payouts/${refund.uuid}`} className={`whitespace-nowrap ${TEXT_LINK}`}>
                       Open<span className="sr-only"> refund payout {refund.uuid}</span>
                     </Link>
                   </td>

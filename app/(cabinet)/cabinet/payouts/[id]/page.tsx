@@ -8,7 +8,7 @@ import { PayoutDecisionPanel } from "@/components/cabinet/payouts/payout-decisio
 import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FOCUS_RING } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
@@ -20,7 +20,6 @@ export const metadata: Metadata = { title: "Payout" };
 
 type PageProps = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const LINK = `text-(--ui-link) underline-offset-4 hover:underline ${FOCUS_RING}`;
 
 /** A long value (address, txid) whole, breaking anywhere, with a Copy button. */
 function Copyable({ value, name }: { value: string; name: string }) {
@@ -215,21 +214,21 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
           <Row label="Source">{payout.source === "manual" ? "Manual (needs a second user's approval)" : "API or service (approved at creation)"}</Row>
           {payout.payment_uuid ? (
             <Row label="Payment">
-              <Link href={`/cabinet/invoices/${payout.payment_uuid}`} className={`${LINK} font-mono break-all`}>
+              <Link href={`/cabinet/invoices/${payout.payment_uuid}`} className={`${TEXT_LINK} font-mono break-all`}>
                 {payout.payment_uuid}
               </Link>
             </Row>
           ) : null}
           {detail.staticWalletId ? (
             <Row label="Static wallet">
-              <Link href="/cabinet/wallets" className={LINK}>
+              <Link href="/cabinet/wallets" className={TEXT_LINK}>
                 Blocked wallet <span className="font-mono">{detail.staticWalletId}</span>
               </Link>
             </Row>
           ) : null}
           {detail.payoutLinkId ? (
             <Row label="Payout link">
-              <Link href="/cabinet/payout-links" className={LINK}>
+              <Link href="/cabinet/payout-links" className={TEXT_LINK}>
                 Claimed link <span className="font-mono">{detail.payoutLinkId}</span>
               </Link>
             </Row>

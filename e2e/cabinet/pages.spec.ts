@@ -1,0 +1,237 @@
+import fs from "node:fs";
+import { randomUUID } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { accessibilityProblems } from "../fixtures/accessibility";
+import { confirmWithCode, createCabinetMerchant, fundMerchant, lastUsedCode, screenshot, signIn, signInFirstTime, wrongCode, type CabinetUserCredentials } from "../fixtures/cabinet";
+import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
+import { signedPost } from "../fixtures/service";
+
+// The cabinet's pages in a real browser, against `npm start`: the invoices filter, search and CSV
+// export agree with the API's list; an API key is not rotated without a fresh code; and every page,
+// light and dark, on a desktop and a phone, passes the accessibility check and is photographed.
+
+const service = useHostedService("Pages shop");
+const baseUrl = service.baseUrl;
+
+const owner: CabinetUserCredentials = { email: `owner-${randomUUID().slice(0, 8)}@example.com`, password: "the owner's long password" };
+let key: { merchant_id: string; public_id: string; secret: string };
+const orderIds: string[] = [];
+let paidInvoiceUuid = "";
+let payoutUuid = "";
+
+async function api(path: string, body: Record<string, unknown>, credentials = key) {
+  return signedPost(baseUrl(), credentials, path, JSON.stringify(body));
+}
+
+test.beforeAll(async () => {
+  key = createCabinetMerchant(service.env(), "Pages shop", owner.email, owner.password);
+  await fundMerchant(baseUrl(), key, "500");
+  // Invoices of every kind the filters tell apart: USDT on Tron (one paid), USDT on Polygon, and a
+  // USD price the buyer has not chosen a coin for yet.
+  const bodies = [
+    { amount: "12.5", currency: "USDT", network: "tron" },
+    { amount: "7", currency: "USDT", network: "tron" },
+    { amount: "30", currency: "USDT", network: "polygon" },
+    { amount: "20", currency: "USD" },
+  ];
+  for (const body of bodies) {
+    const orderId = `pages-${randomUUID().slice(0, 8)}`;
+    const created = await api("/v1/payment", { ...body, order_id: orderId });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    orderIds.push(orderId);
+    if (paidInvoiceUuid === "") {
+      paidInvoiceUuid = created.body.result.uuid;
+      expect((await payWithSandboxWalletApi(baseUrl(), paidInvoiceUuid)).payment_status).toBe("paid");
+    }
+  }
+  const payout = await api("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `pages-payout-${randomUUID().slice(0, 8)}` });
+  expect(payout.status, JSON.stringify(payout.body)).toBe(200);
+  payoutUuid = payout.body.result.uuid;
+});
+
+/** Signs in, enrolling on the first call (each test has its own browser context). */
+async function signInOwner(page: Page): Promise<void> {
+  if (owner.secret) {
+    await signIn(page, baseUrl(), owner);
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  } else {
+    await signInFirstTime(page, baseUrl(), owner);
+  }
+}
+
+/** Every uuid of /v1/payment/history for a filter, following next_cursor. */
+async function historyUuids(filter: Record<string, unknown>): Promise<string[]> {
+  const uuids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await api("/v1/payment/history", { ...filter, limit: 2, ...(cursor ? { cursor } : {}) });
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    uuids.push(...page.body.result.items.map((item: { uuid: string }) => item.uuid));
+    cursor = page.body.result.paginate.next_cursor;
+  } while (cursor);
+  return uuids;
+}
+
+/** The uuids the invoices page lists now (its table links each to the invoice's page). */
+async function listedUuids(page: Page): Promise<string[]> {
+  const hrefs = await page.getByRole("region", { name: "Invoices, newest first" }).locator('a[href^="/cabinet/invoices/"]').evaluateAll((links) => links.map((link) => link.getAttribute("href")!));
+  return hrefs.map((href) => href.split("/").pop()!);
+}
+
+/** The first column (uuid) of every data line of a CSV download. */
+async function exportedUuids(page: Page): Promise<string[]> {
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const lines = fs.readFileSync((await download.path())!, "utf8").trimEnd().split("\r\n");
+  expect(lines[0].split(",")[0]).toBe("uuid");
+  return lines.slice(1).map((line) => line.split(",")[0]);
+}
+
+test("the invoices filter, search and CSV export agree with the API's list for the same filter", async ({ page }) => {
+  await signInOwner(page);
+  const today = new Date().toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+  // USDT on Tron created today: the form's fields, submitted.
+  await page.goto(`${baseUrl()}/cabinet/invoices`);
+  const form = page.getByRole("search", { name: "Search and filter invoices" });
+  await form.getByLabel("Coin").selectOption("USDT");
+  await form.getByLabel("Network").selectOption("tron");
+  await form.getByLabel("Created from").fill(today);
+  await form.getByLabel("Created to").fill(today);
+  await form.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/coin=USDT/);
+  const expected = await historyUuids({ currency: "USDT", network: "tron", date_from: `${today}T00:00:00Z`, date_to: `${tomorrow}T00:00:00Z` });
+  expect(expected.length).toBeGreaterThanOrEqual(3); // the funding invoice and two of this file's
+  expect(await listedUuids(page)).toEqual(expected);
+  expect(await exportedUuids(page)).toEqual(expected);
+
+  // Paid ones only.
+  await page.goto(`${baseUrl()}/cabinet/invoices?status=paid`);
+  const paid = await historyUuids({ status: "paid" });
+  expect(paid).toContain(paidInvoiceUuid);
+  expect(await listedUuids(page)).toEqual(paid);
+  expect(await exportedUuids(page)).toEqual(paid);
+
+  // Search by order id, by uuid and by deposit address: exactly the one invoice.
+  const polygon = (await api("/v1/payment/info", { order_id: orderIds[2] })).body.result;
+  for (const text of [orderIds[2], polygon.uuid, polygon.address]) {
+    await page.goto(`${baseUrl()}/cabinet/invoices`);
+    await page.getByRole("searchbox").fill(text);
+    await page.getByRole("searchbox").press("Enter");
+    await expect(page).toHaveURL(/q=/);
+    expect(await listedUuids(page)).toEqual([polygon.uuid]);
+  }
+  // By the txid of the paid invoice's transfer.
+  const paidInfo = (await api("/v1/payment/info", { uuid: paidInvoiceUuid })).body.result;
+  expect(paidInfo.txid).toBeTruthy();
+  await page.goto(`${baseUrl()}/cabinet/invoices?q=${encodeURIComponent(paidInfo.txid)}`);
+  expect(await listedUuids(page)).toEqual([paidInvoiceUuid]);
+  expect(await exportedUuids(page)).toEqual([paidInvoiceUuid]);
+});
+
+test("an API key is not rotated without a fresh code: cancelled, skipped, reused or wrong, the key keeps working", async ({ page }) => {
+  await signInOwner(page);
+  await page.goto(`${baseUrl()}/cabinet/api-keys`);
+  const rotate = page.getByRole("button", { name: `Rotate key ${key.public_id}` });
+  const dialog = page.getByRole("dialog", { name: "Confirm with a code" });
+  const keyStillWorks = async () => expect((await api("/v1/api-allowlist/list", {})).status).toBe(200);
+
+  // Cancelled: nothing is sent.
+  await rotate.click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await keyStillWorks();
+
+  // A page that skips the code (its server action called without one) is refused by the server.
+  await page.route("**/cabinet/api-keys", async (route) => {
+    const request = route.request();
+    if (request.method() !== "POST" || !request.headers()["next-action"]) return route.continue();
+    const args = JSON.parse(request.postData() ?? "[]") as unknown[];
+    return route.continue({ postData: JSON.stringify(args.slice(0, 2)) });
+  });
+  await rotate.click();
+  await dialog.getByLabel("Code", { exact: true }).fill("000000");
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog.locator('[role="alert"]')).toContainText("fresh code");
+  await page.unroute("**/cabinet/api-keys");
+  await keyStillWorks();
+
+  // The sign-in's code again, and a wrong one: refused.
+  await dialog.getByLabel("Code", { exact: true }).fill(await lastUsedCode(owner));
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog.locator('[role="alert"]')).toContainText("wrong or was already used");
+  await dialog.getByLabel("Code", { exact: true }).fill(await wrongCode(owner));
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(dialog.locator('[role="alert"]')).toContainText("wrong or was already used");
+  await keyStillWorks();
+
+  // A fresh code rotates it: a new secret, shown once; the old one stops working at once.
+  await confirmWithCode(page, owner);
+  await expect(page.getByText("Copy the secret now: it is not shown again")).toBeVisible();
+  const rotated = { public_id: (await page.getByTestId("new-key-public-id").innerText()).trim(), secret: (await page.getByTestId("new-key-secret").innerText()).trim() };
+  expect((await api("/v1/api-allowlist/list", {})).status).toBe(401);
+  expect((await api("/v1/api-allowlist/list", {}, { ...key, ...rotated })).status).toBe(200);
+  key = { ...key, ...rotated };
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("new-key-secret")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText(rotated.secret)).toHaveCount(0);
+});
+
+const PAGES: { name: string; path: () => string; heading: string }[] = [
+  { name: "overview", path: () => "/cabinet", heading: "Overview" },
+  { name: "invoices", path: () => "/cabinet/invoices", heading: "Invoices" },
+  { name: "invoice", path: () => `/cabinet/invoices/${paidInvoiceUuid}`, heading: "Invoice" },
+  { name: "payouts", path: () => "/cabinet/payouts", heading: "Payouts" },
+  { name: "approval-queue", path: () => "/cabinet/payouts?view=approval", heading: "Payouts" },
+  { name: "new-payout", path: () => "/cabinet/payouts/new", heading: "New payout" },
+  { name: "payout", path: () => `/cabinet/payouts/${payoutUuid}`, heading: "Payout" },
+  { name: "payment-links", path: () => "/cabinet/payment-links", heading: "Payment links" },
+  { name: "payout-links", path: () => "/cabinet/payout-links", heading: "Payout links" },
+  { name: "static-wallets", path: () => "/cabinet/wallets", heading: "Static wallets" },
+  { name: "settings", path: () => "/cabinet/settings", heading: "Settings" },
+  { name: "webhooks", path: () => "/cabinet/webhooks", heading: "Webhooks" },
+  { name: "api-keys", path: () => "/cabinet/api-keys", heading: "API keys" },
+  { name: "team", path: () => "/cabinet/team", heading: "Team" },
+  { name: "account", path: () => "/cabinet/account", heading: "Account" },
+];
+
+for (const viewport of [
+  { device: "desktop", width: 1280, height: 900 },
+  { device: "phone", width: 390, height: 844 },
+]) {
+  test(`every cabinet page on a ${viewport.device}, light and dark: accessible, no horizontal scrolling, photographed`, async ({ page, context }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await signInOwner(page);
+    // Every page is visited whatever one of them shows; the problems are told together at the end.
+    const problems: string[] = [];
+    for (const theme of ["light", "dark"] as const) {
+      await context.addCookies([{ name: "gateway_cabinet_theme", value: theme, url: baseUrl() }]);
+      for (const entry of PAGES) {
+        await page.goto(baseUrl() + entry.path());
+        await expect(page.getByRole("heading", { level: 1 })).toHaveText(new RegExp(`^${entry.heading}`));
+        await expect(page.locator("[data-theme]").first()).toHaveAttribute("data-theme", theme);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) problems.push(`${entry.name} (${theme}): scrolls ${overflow} px sideways`);
+        for (const problem of await accessibilityProblems(page)) problems.push(`${entry.name} (${theme}): ${problem}`);
+        await screenshot(page, `${entry.name}-${viewport.device}-${theme}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test("the theme switcher changes the theme at once and remembers it", async ({ page }) => {
+  await signInOwner(page);
+  await page.goto(`${baseUrl()}/cabinet`);
+  const themed = page.locator("[data-theme]").first();
+  await page.getByLabel("Theme").selectOption("dark");
+  await expect(themed).toHaveAttribute("data-theme", "dark");
+  await page.reload();
+  await expect(themed).toHaveAttribute("data-theme", "dark");
+  await expect(page.getByLabel("Theme")).toHaveValue("dark");
+  await page.getByLabel("Theme").selectOption("light");
+  await expect(themed).toHaveAttribute("data-theme", "light");
+});
