@@ -11,6 +11,7 @@ import pg from "pg";
 import { runCli, signedPost, startService } from "@/e2e/fixtures/service";
 import { runLoad, signedHeaders, type LoadResult } from "./load";
 import { measureWebhookDeliveries } from "./webhooks";
+import { BENCH_SESSION_SECRET, measureOverviewRender } from "./cabinet";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -61,11 +62,22 @@ async function main(): Promise<void> {
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
   // Sandbox chains serve every network, so invoices can be created on the PostgreSQL server too.
-  const extraEnv: Record<string, string> = { GATEWAY_SANDBOX: "1", GATEWAY_RATE_LIMIT_RPS: "1000000", GATEWAY_RATE_LIMIT_BURST: "1000000", LOG_LEVEL: "warn" };
+  const extraEnv: Record<string, string> = {
+    GATEWAY_SANDBOX: "1",
+    GATEWAY_RATE_LIMIT_RPS: "1000000",
+    GATEWAY_RATE_LIMIT_BURST: "1000000",
+    LOG_LEVEL: "warn",
+    NEXTAUTH_SECRET: BENCH_SESSION_SECRET,
+  };
   if (database.url) extraEnv.DATABASE_URL = database.url;
   const service = await startService({ dataDir, extraEnv });
   try {
-    const key = runCli(service.env, ["merchant", "create", "--name", "Bench"]).json as { public_id: string; secret: string };
+    const key = runCli(service.env, ["merchant", "create", "--name", "Bench", "--email", "bench@example.com", "--password", "bench password"]).json as {
+      merchant_id: string;
+      public_id: string;
+      secret: string;
+    };
+    runCli(service.env, ["merchant", "create", "--name", "Quiet", "--email", "quiet@example.com", "--password", "quiet password"]);
     console.log(`Machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; database: ${database.label}`);
     console.log(`Load: ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up\n`);
 
@@ -154,6 +166,20 @@ async function main(): Promise<void> {
       `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
         `${payoutInfo!.succeeded} succeeded, ${payoutInfo!.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
     );
+
+    const invoiceCount = Number(process.env.BENCH_OVERVIEW_INVOICES ?? 100_000);
+    const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
+    const overview = await measureOverviewRender(
+      service.baseUrl,
+      database.url ?? findRunningEmbeddedDatabase(dataDir)!,
+      { busy: { merchantId: key.merchant_id, email: "bench@example.com" }, quiet: { email: "quiet@example.com" } },
+      invoiceCount,
+    );
+    console.log("\nCabinet overview page, server render (GET /cabinet?period=90d, one request at a time):");
+    for (const figure of [overview.quiet, overview.busy]) {
+      console.log(`${figure.label.padEnd(44)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
+    }
+    console.log(`with ${invoiceCount.toLocaleString("en")} invoices the overview takes ${(overview.busy.p50Ms / overview.quiet.p50Ms).toFixed(2)}× the quiet store's p50 (${(overview.busy.p50Ms / bare.p50Ms).toFixed(1)}× the bare route's p50 under load)`);
   } finally {
     await service.stop();
   }

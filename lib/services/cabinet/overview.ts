@@ -11,8 +11,8 @@ import { describePayout, toPayoutObject, type PayoutObject } from "@/lib/service
 
 // The cabinet's home page: balances, paid volume over a period, what happened lately and what
 // waits for the merchant. Every query names the merchant and reads through an index that starts
-// with it, or a handful of rows found by another index. Two read by final_at, which no index has
-// yet: those filter all of the merchant's invoices (see loadVolume).
+// with it, or a handful of rows found by another index; the two read by final_at use
+// (merchant_id, final_at), so a period reads only its own invoices.
 
 export type OverviewPeriod = "24h" | "7d" | "30d" | "90d";
 
@@ -235,8 +235,7 @@ function bucketStartOf(at: Date, granularity: "hour" | "day"): Date {
 /**
  * One grouped query over the period: sums of amount_paid per (bucket, coin, network). Amounts of
  * one coin on networks with different on-chain decimals are scaled to the largest before adding,
- * so the sum is exact. No index has final_at: PostgreSQL reads the merchant's invoices through
- * (merchant_id, created_at) and filters them; an index on (merchant_id, final_at) would read the period only.
+ * so the sum is exact. The index (merchant_id, final_at) reads the period's invoices only.
  */
 async function loadVolume(deps: Pick<ApiDeps, "db">, merchantId: string, period: OverviewPeriod, now: Date): Promise<OverviewVolume> {
   const { granularity, buckets: bucketCount } = PERIODS[period];
@@ -295,7 +294,7 @@ async function loadVolume(deps: Pick<ApiDeps, "db">, merchantId: string, period:
 async function loadActivity(deps: Pick<ApiDeps, "db">, merchantId: string): Promise<ActivityEvent[]> {
   const [created, paid, payouts, moved] = await Promise.all([
     deps.db.invoice.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: ACTIVITY_SIZE }),
-    // Index: (merchant_id, final_at) would serve this; see loadVolume.
+    // Index: (merchant_id, final_at), read backwards.
     deps.db.invoice.findMany({ where: { merchantId, status: { in: PAID_STATUSES }, finalAt: { not: null } }, orderBy: [{ finalAt: "desc" }, { id: "desc" }], take: ACTIVITY_SIZE }),
     deps.db.payout.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: ACTIVITY_SIZE }),
     deps.db.payout.findMany({ where: { merchantId, status: { in: ["sent", "confirmed"] } }, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: ACTIVITY_SIZE }),

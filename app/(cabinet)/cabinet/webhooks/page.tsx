@@ -110,7 +110,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           <DeliveryFilterForm key={JSON.stringify(filters)} status={query.status} event={query.event} object={query.object} eventTypes={WEBHOOK_EVENT_TYPES} />
         </div>
         <p className="mb-4 text-sm text-(--ui-muted)">
-          Each event is tried up to 12 times, 10 seconds apart and doubling up to an hour (about 3.5 hours in all); then it is dead. A dead payment event can be resent: the payment&apos;s event
+          Each event is tried up to 12 times, 10 seconds apart and doubling up to an hour (about 3.4 hours in all); then it is dead. A dead payment event can be resent: the payment&apos;s event
           of its current status is recorded again, to the endpoint and the payment&apos;s url_callback.
         </p>
         {failure ? (
