@@ -1,18 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import type { ApiDeps } from "@/lib/api/deps";
-import type { CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { loadInvoiceDetail } from "@/lib/services/cabinet/invoice-detail";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
-import { openSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
-import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
+import { act, actWithCode, addMember, auditOf, DEAD_HOOK, endedPayment, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { payInvoice } from "@/lib/testing/funding";
-import { callSigned, getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { runCabinetAction } from "../run-action";
+import { callSigned, getTestDb } from "@/lib/testing/harness";
 import { isSensitiveAction } from "../sensitive-actions";
 
 // The invoice page's actions, run through the one runner as the page runs them: resending an
@@ -20,94 +12,13 @@ import { isSensitiveAction } from "../sensitive-actions";
 // API's codes, the role rules, fresh codes for the two that can send money, and isolation
 // between merchants.
 
-const PASSWORD = "correct horse battery";
-const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
-const DEAD_HOOK = "http://127.0.0.1:9/unused";
-const origin = { ipAddress: "10.9.8.7", userAgent: "vitest" };
-
-/** A clock the test moves: each fresh code is a new 30-second TOTP step (a step is taken once). */
-function clockedDeps() {
-  let nowMs = Date.now();
-  const deps: ApiDeps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  return {
-    deps,
-    nextCode: (secret: string) => ((nowMs += 30_000), generate({ secret, epoch: Math.floor(nowMs / 1000) })),
-    tick: (ms: number) => void (nowMs += ms),
-  };
-}
-
-type Clock = ReturnType<typeof clockedDeps>;
-
-interface Member {
-  actor: CabinetActor;
-  /** The TOTP secret enrolled at the first sign-in (viewers here never enrol). */
-  secret: string;
-}
-
-/** Signs a user in for the first time: password, enrolment confirmed with a code, session. */
-async function enrol(clock: Clock, email: string): Promise<Member> {
-  const ticket = await checkPassword(clock.deps, { email, password: PASSWORD }, origin);
-  const key = await showEnrolmentKey(clock.deps, ticket.token);
-  const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await clock.nextCode(key.secret) }, origin);
-  return { actor: await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin), secret: key.secret };
-}
-
-/** A merchant with its enrolled owner, and its API key to create and pay invoices the way it really happens. */
-async function newStore(clock: Clock): Promise<{ merchantId: string; api: TestMerchant; owner: Member }> {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId, apiKey } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name: "Invoice shop", email, password: PASSWORD });
-  return { merchantId, api: { merchantId, publicId: apiKey.publicId, secret: apiKey.secret }, owner: await enrol(clock, email) };
-}
-
-/** Another user of the store: enrolled (finance, admin), or just signed in (viewer: reads only). */
-async function addMember(clock: Clock, merchantId: string, role: CabinetRole): Promise<Member> {
-  const email = `${role}-${randomUUID()}@example.com`;
-  const user = await insertCabinetUser(getTestDb(), { merchantId, email, passwordHash: await preparePassword(PASSWORD), role }, new Date());
-  if (role === "viewer") return { actor: await openSession(getTestDb(), user, origin, clock.deps.now()), secret: "" };
-  return enrol(clock, email);
-}
-
-function act(clock: Clock, member: Member, name: string, input: unknown, code?: string) {
-  return runCabinetAction({ deps: clock.deps, actor: member.actor, origin }, name, input, code);
-}
-
-/** Runs a sensitive action with a fresh code of the member's authenticator. */
-async function actWithCode(clock: Clock, member: Member, name: string, input: unknown) {
-  return act(clock, member, name, input, await clock.nextCode(member.secret));
-}
-
-function refusal(result: Awaited<ReturnType<typeof runCabinetAction>>): string {
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.result)}`);
-  return result.code;
-}
-
-function success<T = Record<string, any>>(result: Awaited<ReturnType<typeof runCabinetAction>>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.code}: ${result.message}`);
-  return result.result as T;
-}
-
-async function auditOf(merchantId: string, action: string) {
-  const events = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId, action }, orderBy: { createdAt: "asc" } });
-  return events.map((event) => ({ outcome: event.outcome, userId: event.userId, detail: event.detail as Record<string, unknown> }));
-}
-
 const refundsOf = (invoiceId: string) => getTestDb().payout.findMany({ where: { invoiceId, kind: "refund" }, orderBy: { createdAt: "asc" } });
 const deliveriesOf = (invoiceId: string) => getTestDb().webhookDelivery.findMany({ where: { objectId: invoiceId }, orderBy: { createdAt: "asc" } });
 
-/** An invoice of 50 USD in USDT on tron, paid `factor` times its amount, its term over. */
-async function endedPayment(merchant: TestMerchant, factor: number) {
-  const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant)).body.result;
-  const paid = (Number(invoice.payer_amount) * factor).toFixed(6);
-  await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: paid }, merchant);
-  await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
-  await callSigned("/v1/sandbox/expire", { uuid: invoice.uuid }, merchant);
-  return (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant)).body.result;
-}
-
 describe("refunds from the invoice page", () => {
   it("refunds part of a paid invoice in the coin received, names the user, audits it, and never goes over what was paid", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     const paid = await payInvoice(store.api, "100.00");
     await payInvoice(store.api, "100.00"); // room in the balance for the refunds' fees
     const finance = await addMember(clock, store.merchantId, "finance");
@@ -134,7 +45,7 @@ describe("refunds from the invoice page", () => {
     expect(await refundsOf(paid.uuid)).toHaveLength(1);
 
     // Without an amount or an address: everything left, to the payer.
-    clock.tick(1000); // the refunds list in creation order
+    clock.advance(1000); // the refunds list in creation order
     const rest = success(await actWithCode(clock, store.owner, "refund.create", { uuid: paid.uuid }));
     expect(rest).toMatchObject({ amount: formatAmount(left, decimals), address: paid.payer_address });
     expect(refusal(await actWithCode(clock, store.owner, "refund.create", { uuid: paid.uuid, amount: "1" }))).toBe("refund.nothing_to_refund");
@@ -159,8 +70,8 @@ describe("refunds from the invoice page", () => {
   });
 
   it("refuses an invoice that received nothing, viewers, and another merchant's users, who change nothing", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     const paid = await payInvoice(store.api, "100.00");
     const open = (await callSigned("/v1/payment", { amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron" }, store.api)).body.result;
     expect(refusal(await actWithCode(clock, store.owner, "refund.create", { uuid: open.uuid }))).toBe("refund.nothing_to_refund");
@@ -169,7 +80,7 @@ describe("refunds from the invoice page", () => {
     expect(refusal(await act(clock, viewer, "refund.create", { uuid: paid.uuid, amount: "1" }))).toBe("cabinet.forbidden");
     expect((await auditOf(store.merchantId, "refund.created")).map((event) => [event.outcome, event.userId])).toEqual([["refused", viewer.actor.userId]]);
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Invoice shop");
     await payInvoice(other.api, "100.00"); // the other store could pay for a refund: only the lookup stops it
     expect(refusal(await actWithCode(clock, other.owner, "refund.create", { uuid: paid.uuid, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
     expect(refusal(await actWithCode(clock, other.owner, "refund.create", { order_id: paid.order_id, amount: "1", address: TRON_ADDRESS }))).toBe("payment.not_found");
@@ -180,8 +91,8 @@ describe("refunds from the invoice page", () => {
 
 describe("resending an invoice's webhook", () => {
   it("records the final status's event again as new deliveries, for the roles that handle payments", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     expect((await callSigned("/v1/webhooks", { url: DEAD_HOOK }, store.api)).status).toBe(201);
     const paid = await payInvoice(store.api, "20.00");
     const before = await deliveriesOf(paid.uuid);
@@ -210,8 +121,8 @@ describe("resending an invoice's webhook", () => {
   });
 
   it("answers the API's codes: no event before the invoice is final, no endpoint, a malformed uuid", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     const paid = await payInvoice(store.api, "20.00");
     expect(refusal(await act(clock, store.owner, "invoice.resend_webhook", { uuid: paid.uuid }))).toBe("webhook.no_endpoint");
     expect((await callSigned("/v1/webhooks", { url: DEAD_HOOK }, store.api)).status).toBe(201);
@@ -223,14 +134,14 @@ describe("resending an invoice's webhook", () => {
   });
 
   it("refuses viewers, and another merchant's users find nothing and send nothing", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     expect((await callSigned("/v1/webhooks", { url: DEAD_HOOK }, store.api)).status).toBe(201);
     const paid = await payInvoice(store.api, "20.00");
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "invoice.resend_webhook", { uuid: paid.uuid }))).toBe("cabinet.forbidden");
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Invoice shop");
     expect((await callSigned("/v1/webhooks", { url: DEAD_HOOK }, other.api)).status).toBe(201);
     expect(refusal(await act(clock, other.owner, "invoice.resend_webhook", { uuid: paid.uuid }))).toBe("payment.not_found");
     expect(await deliveriesOf(paid.uuid)).toHaveLength(1);
@@ -240,14 +151,14 @@ describe("resending an invoice's webhook", () => {
 
 describe("deciding on an under- or overpaid invoice", () => {
   it("accepts an underpayment as paid, once, with a fresh code; another merchant and viewers cannot decide", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     const under = await endedPayment(store.api, 0.5);
     expect(under.payment_status).toBe("wrong_amount");
 
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("cabinet.forbidden");
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Invoice shop");
     expect(refusal(await actWithCode(clock, other.owner, "invoice.resolve", { uuid: under.uuid, action: "accept" }))).toBe("payment.not_found");
     expect((await getTestDb().invoice.findUniqueOrThrow({ where: { id: under.uuid } })).resolution).toBeNull();
 
@@ -269,8 +180,8 @@ describe("deciding on an under- or overpaid invoice", () => {
   });
 
   it("refunds an overpayment's excess and never more, only with a fresh code, with the user as the refund's creator", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
     await payInvoice(store.api, "100.00"); // room for the refund's fee
     const finance = await addMember(clock, store.merchantId, "finance");
     const over = await endedPayment(store.api, 1.5);

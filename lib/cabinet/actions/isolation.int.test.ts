@@ -1,12 +1,9 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { generate } from "otplib";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiDeps } from "@/lib/api/deps";
 import { getChainSender } from "@/lib/chains/registry";
 import { tronHexToAddress } from "@/lib/chains/tron/tron-encoding";
 import type { Db, Tx } from "@/lib/db/client";
 import { formatAmount } from "@/lib/domain/money/amount";
-import { isAppError } from "@/lib/errors";
 import { deliverDueWebhooks } from "@/lib/jobs/handlers/deliver-webhooks";
 import { listAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
 import { getAllowlist } from "@/lib/services/allowlist/manage-allowlist";
@@ -14,18 +11,14 @@ import { listBalances } from "@/lib/services/balances/list-balances";
 import { describeAccount } from "@/lib/services/cabinet/account";
 import { listApiKeys } from "@/lib/services/cabinet/api-keys";
 import { listAuditEvents } from "@/lib/services/cabinet/audit-log";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
 import { loadInvoiceDetail } from "@/lib/services/cabinet/invoice-detail";
 import { exportInvoicesCsv, searchInvoices } from "@/lib/services/cabinet/invoice-search";
 import { loadOverview } from "@/lib/services/cabinet/overview";
 import { countPayoutsAwaitingApproval, exportPayoutsCsv, findPayoutDetail, listAssetChoices, searchPayouts, summarizeWalletDeposits } from "@/lib/services/cabinet/payout-queries";
-import { listSessions, openSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
+import { listSessions } from "@/lib/services/cabinet/sessions";
 import { describeAutoWithdrawRules, describePlatformFee, findMerchantDelivery, listPersonalWalletRows, searchWebhookDeliveries } from "@/lib/services/cabinet/settings-queries";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
 import { listTeam } from "@/lib/services/cabinet/team";
-import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
 import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
 import { listPayoutLinks } from "@/lib/services/payout-links/payout-links";
 import { getRefundFeeConfig } from "@/lib/services/payouts/create-refund";
@@ -35,11 +28,10 @@ import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { getSplitConfig, listSplitRules } from "@/lib/services/splits/split-rules";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
 import { getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
+import { actAsPage, addMember, collect, endedPayment, movingClock, newStore, refusalCodeOf, success, type CabinetStore, type MovingClock } from "@/lib/testing/cabinet";
 import { fundMerchant, makeBlockedWalletWithHeldDeposit, payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
-import { runCabinetAction } from "../run-action";
-import { isSensitiveAction } from "../sensitive-actions";
 import { CABINET_ACTIONS } from "./index";
 
 // Isolation between stores, for the whole cabinet: a "victim" store holds one object of every
@@ -50,8 +42,6 @@ import { CABINET_ACTIONS } from "./index";
 // store. After each, every row of the victim (every table with a merchant_id, plus its users'
 // sessions and codes, its ledger, its chain transfers) must be exactly as before.
 
-const PASSWORD = "correct horse battery";
-const origin = { ipAddress: "10.9.8.7", userAgent: "vitest" };
 const db = () => getTestDb();
 
 /** A tron address of this file alone: other files put their fixed addresses on the compliance deny list for a moment. */
@@ -61,56 +51,6 @@ const freshTronAddress = () => tronHexToAddress(`41${randomBytes(20).toString("h
  * a reference, an e-mail) must not contain one: every uuid of the victim's rows counts as its id.
  */
 const word = (prefix: string) => `${prefix}-${randomBytes(6).toString("hex")}`;
-
-/** A clock the test moves: each fresh code is of a new 30-second TOTP step (a user's step is taken once). */
-function movingClock() {
-  let nowMs = Date.now();
-  const deps: ApiDeps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  return { deps, nextCode: (secret: string) => ((nowMs += 30_000), generate({ secret, epoch: Math.floor(nowMs / 1000) })) };
-}
-type Clock = ReturnType<typeof movingClock>;
-
-interface Member {
-  actor: CabinetActor;
-  secret: string;
-}
-
-interface Store {
-  merchantId: string;
-  api: TestMerchant;
-  owner: Member;
-}
-
-/** A merchant with its owner signed in for the first time: password, TOTP enrolment, session. */
-async function newStore(clock: Clock, name: string): Promise<Store> {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId, apiKey } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name, email, password: PASSWORD });
-  const ticket = await checkPassword(clock.deps, { email, password: PASSWORD }, origin);
-  const { secret } = await showEnrolmentKey(clock.deps, ticket.token);
-  const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await clock.nextCode(secret) }, origin);
-  const actor = await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin);
-  return { merchantId, api: { merchantId, publicId: apiKey.publicId, secret: apiKey.secret }, owner: { actor, secret } };
-}
-
-/** Runs an action as the page does, with a fresh code where the action is sensitive. */
-async function act(clock: Clock, member: Member, name: string, input: unknown) {
-  const code = isSensitiveAction(name) ? await clock.nextCode(member.secret) : undefined;
-  return runCabinetAction({ deps: clock.deps, actor: member.actor, origin }, name, input, code);
-}
-
-function success<T = Record<string, any>>(name: string, answer: Awaited<ReturnType<typeof runCabinetAction>>): T {
-  if (!answer.ok) throw new Error(`${name}: expected success, got ${answer.code}: ${answer.message}`);
-  return answer.result as T;
-}
-
-/** An under-paid invoice whose term is over (wrong_amount): what invoice.resolve decides on. */
-async function underpaidInvoice(merchant: TestMerchant): Promise<string> {
-  const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "tron" }, merchant)).body.result;
-  await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: invoice.address, amount: (Number(invoice.payer_amount) / 2).toFixed(6) }, merchant);
-  await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
-  await callSigned("/v1/sandbox/expire", { uuid: invoice.uuid }, merchant);
-  return invoice.uuid;
-}
 
 /**
  * Sends a payout on the tron sandbox until it is final. The victim's rows must hold still while
@@ -201,22 +141,6 @@ function expectNoneOf(ids: readonly string[], label: string, value: unknown) {
   ).toEqual([]);
 }
 
-async function refusalCode(read: Promise<unknown>): Promise<string> {
-  try {
-    await read;
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
-}
-
 // ---- The two stores ----
 
 /** The victim's objects that the samples name. */
@@ -246,27 +170,27 @@ interface Victim {
   requestsAtSetup: number;
 }
 
-interface Intruder extends Store {
+interface Intruder extends CabinetStore {
   receiver: WebhookReceiver;
 }
 
 interface World {
-  clock: Clock;
+  clock: MovingClock;
   victim: Victim;
   intruder: Intruder;
 }
 
-async function buildVictim(clock: Clock, miner: TestMerchant): Promise<Victim> {
+async function buildVictim(clock: MovingClock, miner: TestMerchant): Promise<Victim> {
   const store = await newStore(clock, "Victim shop");
   const owner = store.owner;
   const receiver = await startWebhookReceiver(() => 200);
-  success("webhook.set", await act(clock, owner, "webhook.set", { url: receiver.url }));
+  success(await actAsPage(clock, owner, "webhook.set", { url: receiver.url }), "webhook.set");
 
   // Money in: a paid invoice (its invoice.paid delivery), an underpaid one, a blocked wallet holding a deposit.
   const paid = await payInvoice(store.api, "200.00");
   const paidTxid = (await db().chainTransfer.findFirstOrThrow({ where: { invoiceId: paid.uuid } })).txid;
   const paidAddress = (await db().invoice.findUniqueOrThrow({ where: { id: paid.uuid } })).address!;
-  const underpaid = await underpaidInvoice(store.api);
+  const underpaid = (await endedPayment(store.api, 0.5)).uuid as string; // wrong_amount: what invoice.resolve decides on
   const blockedWallet = await makeBlockedWalletWithHeldDeposit(store.api, "12");
 
   // A refund, made through the API on the real clock (the test's clock runs ahead, and a payout is
@@ -276,36 +200,34 @@ async function buildVictim(clock: Clock, miner: TestMerchant): Promise<Victim> {
 
   // A manual payout waiting for a second user's approval; links; a static wallet.
   const payoutOrderId = word("victim-payout");
-  const pendingPayout = success("payout.create", await act(clock, owner, "payout.create", { amount: "4", currency: "USDT", network: "tron", address: freshTronAddress(), order_id: payoutOrderId }));
-  const paymentLink = success("payment_link.create", await act(clock, owner, "payment_link.create", { title: "Tee", amount_mode: "fixed", currency: "EUR", amount: "19.99" }));
+  const pendingPayout = success(await actAsPage(clock, owner, "payout.create", { amount: "4", currency: "USDT", network: "tron", address: freshTronAddress(), order_id: payoutOrderId }), "payout.create");
+  const paymentLink = success(await actAsPage(clock, owner, "payment_link.create", { title: "Tee", amount_mode: "fixed", currency: "EUR", amount: "19.99" }), "payment_link.create");
   const reference = word("victim-link");
-  const payoutLink = success("payout_link.create", await act(clock, owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7", reference, expires_in_hours: 720 }));
+  const payoutLink = success(await actAsPage(clock, owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7", reference, expires_in_hours: 720 }), "payout_link.create");
   const walletOrderId = word("victim-customer");
-  const wallet = success("static_wallet.create", await act(clock, owner, "static_wallet.create", { currency: "USDT", network: "tron", order_id: walletOrderId }));
+  const wallet = success(await actAsPage(clock, owner, "static_wallet.create", { currency: "USDT", network: "tron", order_id: walletOrderId }), "static_wallet.create");
 
   // Settings, after the payments (an auto-withdraw or split rule set earlier would move their money).
   const trxAddress = freshTronAddress();
   for (const currency of ["USDT", "TRX"]) {
     const address = currency === "TRX" ? trxAddress : freshTronAddress();
-    success("personal_wallet.save", await act(clock, owner, "personal_wallet.save", { currency, network: "tron", address, label: "cold storage" }));
-    success("settings.set_auto_withdraw", await act(clock, owner, "settings.set_auto_withdraw", { currency, network: "tron", address, min: "100" }));
+    success(await actAsPage(clock, owner, "personal_wallet.save", { currency, network: "tron", address, label: "cold storage" }), "personal_wallet.save");
+    success(await actAsPage(clock, owner, "settings.set_auto_withdraw", { currency, network: "tron", address, min: "100" }), "settings.set_auto_withdraw");
   }
-  const split = success("settings.create_split_rule", await act(clock, owner, "settings.create_split_rule", { percent: 10, address: freshTronAddress(), network: "tron", note: "partner" }));
-  success("settings.set_accepted", await act(clock, owner, "settings.set_accepted", { accepted: [{ currency: "USDT", network: "tron" }] }));
+  const split = success(await actAsPage(clock, owner, "settings.create_split_rule", { percent: 10, address: freshTronAddress(), network: "tron", note: "partner" }), "settings.create_split_rule");
+  success(await actAsPage(clock, owner, "settings.set_accepted", { accepted: [{ currency: "USDT", network: "tron" }] }), "settings.set_accepted");
   // An operator's fee override: the intruder's settings must show the default.
   await db().merchant.update({ where: { id: store.merchantId }, data: { feePercentBps: 250 } });
 
   // The team: a member with a session, and a pending invitation.
-  const memberEmail = `finance-${randomUUID()}@example.com`;
-  const member = await insertCabinetUser(db(), { merchantId: store.merchantId, email: memberEmail, passwordHash: await preparePassword(PASSWORD), role: "finance" }, clock.deps.now());
-  await openSession(db(), member, origin, clock.deps.now());
+  const member = await addMember(clock, store.merchantId, "finance", { enrol: false });
   const inviteeEmail = `${word("invitee")}@example.com`;
-  const invitation = success("team.invite", await act(clock, owner, "team.invite", { email: inviteeEmail, role: "viewer" }));
+  const invitation = success(await actAsPage(clock, owner, "team.invite", { email: inviteeEmail, role: "viewer" }), "team.invite");
 
   // The allow-list last: once on, the victim's key is refused from 127.0.0.1.
   const cidrs = { removed: "203.0.113.0/24", copied: "198.51.100.0/24" };
-  for (const cidr of Object.values(cidrs)) success("allowlist.add", await act(clock, owner, "allowlist.add", { cidr }));
-  success("allowlist.enable", await act(clock, owner, "allowlist.enable", { enabled: true }));
+  for (const cidr of Object.values(cidrs)) success(await actAsPage(clock, owner, "allowlist.add", { cidr }), "allowlist.add");
+  success(await actAsPage(clock, owner, "allowlist.enable", { enabled: true }), "allowlist.enable");
 
   // Every event delivered, so no other file's dispatcher could move a delivery meanwhile.
   await deliverDueWebhooks(
@@ -330,7 +252,7 @@ async function buildVictim(clock: Clock, miner: TestMerchant): Promise<Victim> {
     trxAddress,
     splitRule: split.rule_id,
     delivery: delivery.id,
-    member: member.id,
+    member: member.actor.userId,
     invitation: { id: invitation.id, email: inviteeEmail },
     session: owner.actor.sessionId,
     receiver,
@@ -338,12 +260,12 @@ async function buildVictim(clock: Clock, miner: TestMerchant): Promise<Victim> {
   };
 }
 
-async function buildIntruder(clock: Clock): Promise<Intruder> {
+async function buildIntruder(clock: MovingClock): Promise<Intruder> {
   const store = await newStore(clock, "Intruder shop");
   // Money for its own payouts and payout links, and an endpoint of its own for test events.
   await fundMerchant(store.api, "50.00");
   const receiver = await startWebhookReceiver(() => 200);
-  success("webhook.set", await act(clock, store.owner, "webhook.set", { url: receiver.url }));
+  success(await actAsPage(clock, store.owner, "webhook.set", { url: receiver.url }), "webhook.set");
   return { ...store, receiver };
 }
 
@@ -607,11 +529,11 @@ describe("isolation between stores in the cabinet", () => {
   it.each(ACTION_NAMES)("%s, run by another store's owner, changes nothing of the victim's", async (name) => {
     const { clock, victim, intruder } = world;
     const before = await snapshotOf(db(), victim.merchantId);
-    const answer = await act(clock, intruder.owner, name, SAMPLES[name](victim, intruder));
+    const answer = await actAsPage(clock, intruder.owner, name, SAMPLES[name](victim, intruder));
     if (name in REFUSED_AS) {
       expect(answer, `${name} with the victim's object`).toMatchObject({ ok: false, code: REFUSED_AS[name] });
     } else {
-      await OWN_STORE_EFFECTS[name](success(name, answer), world);
+      await OWN_STORE_EFFECTS[name](success(answer, name), world);
     }
     expect(await snapshotOf(db(), victim.merchantId)).toEqual(before);
   });
@@ -626,8 +548,8 @@ describe("isolation between stores in the cabinet", () => {
 
     // Pages that open one object by its id.
     for (const invoice of [victim.paidInvoice.uuid, victim.underpaidInvoice]) {
-      expect(await refusalCode(loadInvoiceDetail(deps, intruderId, invoice))).toBe("cabinet.not_found");
-      expect(await refusalCode(getMerchantInvoiceOrThrow(db(), intruderId, { uuid: invoice }))).toBe("payment.not_found");
+      expect(await refusalCodeOf(loadInvoiceDetail(deps, intruderId, invoice))).toBe("cabinet.not_found");
+      expect(await refusalCodeOf(getMerchantInvoiceOrThrow(db(), intruderId, { uuid: invoice }))).toBe("payment.not_found");
       expect((await loadInvoiceDetail(deps, victimId, invoice)).payment.uuid).toBe(invoice);
     }
     for (const payout of [victim.refund, victim.pendingPayout.uuid]) {

@@ -1,95 +1,20 @@
-import { randomUUID } from "node:crypto";
-import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import type { CabinetRole } from "@/lib/domain/cabinet/permissions";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
-import { openSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
-import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
 import { findPayoutDetail, searchPayouts, summarizeWalletDeposits } from "@/lib/services/cabinet/payout-queries";
+import { act, actWithCode, addMember, auditOf, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, makeBlockedWalletWithHeldDeposit } from "@/lib/testing/funding";
-import { getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import type { ApiDeps } from "@/lib/api/deps";
-import { runCabinetAction } from "../run-action";
+import { getTestDb } from "@/lib/testing/harness";
 
 // Cabinet actions that move money or hand out addresses, run through the one runner as a page
 // runs them: manual payouts and their approval by a second user with a fresh code, payment
 // links, payout links (made with a fresh code) and static wallets (refunded with one) — with the
 // API's codes, the role rules, and isolation between merchants.
 
-const PASSWORD = "correct horse battery";
-const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
-const origin = { ipAddress: "10.9.8.7", userAgent: "vitest" };
-
-/** A clock the test moves: each fresh code is a new 30-second TOTP step (a step is taken once). */
-function clockedDeps(env: Record<string, string> = {}) {
-  let nowMs = Date.now();
-  const deps: ApiDeps = { ...makeTestDeps({}, env), now: () => new Date(nowMs) };
-  return { deps, nextCode: (secret: string) => ((nowMs += 30_000), generate({ secret, epoch: Math.floor(nowMs / 1000) })) };
-}
-
-type Clock = ReturnType<typeof clockedDeps>;
-
-interface Member {
-  actor: CabinetActor;
-  /** The TOTP secret enrolled at the first sign-in (viewers here never enrol). */
-  secret: string;
-}
-
-/** Signs a user in for the first time: password, enrolment confirmed with a code, session. */
-async function enrol(clock: Clock, email: string): Promise<Member> {
-  const ticket = await checkPassword(clock.deps, { email, password: PASSWORD }, origin);
-  const key = await showEnrolmentKey(clock.deps, ticket.token);
-  const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await clock.nextCode(key.secret) }, origin);
-  return { actor: await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin), secret: key.secret };
-}
-
-/** A merchant with its enrolled owner, and its API key for funding it the way money really arrives. */
-async function newStore(clock: Clock): Promise<{ merchantId: string; api: TestMerchant; owner: Member }> {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId, apiKey } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name: "Money shop", email, password: PASSWORD });
-  return { merchantId, api: { merchantId, publicId: apiKey.publicId, secret: apiKey.secret }, owner: await enrol(clock, email) };
-}
-
-/** Another user of the store: enrolled (finance, admin), or just signed in (viewer: reads only). */
-async function addMember(clock: Clock, merchantId: string, role: CabinetRole): Promise<Member> {
-  const email = `${role}-${randomUUID()}@example.com`;
-  const user = await insertCabinetUser(getTestDb(), { merchantId, email, passwordHash: await preparePassword(PASSWORD), role }, new Date());
-  if (role === "viewer") return { actor: await openSession(getTestDb(), user, origin, clock.deps.now()), secret: "" };
-  return enrol(clock, email);
-}
-
-function act(clock: Clock, member: Member, name: string, input: unknown, code?: string) {
-  return runCabinetAction({ deps: clock.deps, actor: member.actor, origin }, name, input, code);
-}
-
-/** Runs a sensitive action with a fresh code of the member's authenticator. */
-async function actWithCode(clock: Clock, member: Member, name: string, input: unknown) {
-  return act(clock, member, name, input, await clock.nextCode(member.secret));
-}
-
-function refusal(result: Awaited<ReturnType<typeof runCabinetAction>>): string {
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.result)}`);
-  return result.code;
-}
-
-function success<T = Record<string, any>>(result: Awaited<ReturnType<typeof runCabinetAction>>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.code}: ${result.message}`);
-  return result.result as T;
-}
-
-async function auditOf(merchantId: string, prefix: string) {
-  const events = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId, action: { startsWith: prefix } }, orderBy: { createdAt: "asc" } });
-  return events.map((event) => ({ action: event.action, outcome: event.outcome, userId: event.userId, detail: event.detail as Record<string, unknown> }));
-}
-
 const payoutStatus = async (uuid: string) => (await getTestDb().payout.findUniqueOrThrow({ where: { id: uuid } })).status;
 
 describe("manual payouts in the cabinet", () => {
   it("waits for a second user: the creator cannot approve, the owner approves with a fresh code", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
 
@@ -117,7 +42,7 @@ describe("manual payouts in the cabinet", () => {
     expect(detail.timeline.map((event) => event.kind)).toEqual(["created", "approved"]);
     expect(detail.timeline[0]).toMatchObject({ kind: "created", by: { label: finance.actor.email }, reserved: created.debit_amount });
 
-    const audit = await auditOf(store.merchantId, "payout.");
+    const audit = await auditOf(store.merchantId, { startsWith: "payout." });
     expect(audit.filter((event) => event.outcome === "success").map((event) => [event.action, event.userId])).toEqual([
       ["payout.created", finance.actor.userId],
       ["payout.approved", store.owner.actor.userId],
@@ -125,8 +50,8 @@ describe("manual payouts in the cabinet", () => {
   });
 
   it("rejects (with a code) and cancels pending payouts; the reserve comes back and the timeline says who", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
     const first = success(await act(clock, finance, "payout.create", { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, order_id: "reject-me" }));
@@ -153,8 +78,8 @@ describe("manual payouts in the cabinet", () => {
   });
 
   it("refuses viewers, and another merchant's users find nothing and change nothing", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
     const viewer = await addMember(clock, store.merchantId, "viewer");
@@ -164,7 +89,7 @@ describe("manual payouts in the cabinet", () => {
     expect(refusal(await act(clock, viewer, "payout.approve", { uuid: pending.uuid }, "123456"))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "payout.cancel", { uuid: pending.uuid }))).toBe("cabinet.forbidden");
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Money shop");
     expect(refusal(await actWithCode(clock, other.owner, "payout.approve", { uuid: pending.uuid }))).toBe("payout.not_found");
     expect(refusal(await actWithCode(clock, other.owner, "payout.reject", { uuid: pending.uuid }))).toBe("payout.not_found");
     expect(refusal(await act(clock, other.owner, "payout.cancel", { uuid: pending.uuid }))).toBe("payout.not_found");
@@ -176,8 +101,8 @@ describe("manual payouts in the cabinet", () => {
 
 describe("payment links in the cabinet", () => {
   it("creates a link with the API's rules and codes, and turns it off and on", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     const finance = await addMember(clock, store.merchantId, "finance");
     const link = success(
       await act(clock, finance, "payment_link.create", { title: "  Donation ", amount_mode: "range", currency: "usd", amount_min: "5", amount_max: "500.5", pinned_currency: "usdt", pinned_network: "tron" }),
@@ -195,7 +120,7 @@ describe("payment links in the cabinet", () => {
     expect(success(await act(clock, finance, "payment_link.toggle", { link_id: link.link_id }))).toMatchObject({ is_active: true });
     expect(refusal(await act(clock, finance, "payment_link.toggle", { link_id: "nope" }))).toBe("paylink.bad_id");
 
-    const audit = await auditOf(store.merchantId, "payment_link.");
+    const audit = await auditOf(store.merchantId, { startsWith: "payment_link." });
     expect(audit.map((event) => [event.outcome, event.detail])).toEqual([
       ["success", { link: link.link_id, change: "created" }],
       ["success", { link: link.link_id, change: "disabled" }],
@@ -204,26 +129,26 @@ describe("payment links in the cabinet", () => {
   });
 
   it("refuses viewers and other merchants, and says when links are turned off", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     const link = success(await act(clock, store.owner, "payment_link.create", { title: "Tee", amount_mode: "fixed", currency: "EUR", amount: "19.99" }));
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "payment_link.create", { title: "Tee", amount_mode: "fixed", currency: "EUR", amount: "1" }))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "payment_link.toggle", { link_id: link.link_id }))).toBe("cabinet.forbidden");
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Money shop");
     expect(refusal(await act(clock, other.owner, "payment_link.toggle", { link_id: link.link_id, is_active: false }))).toBe("paylink.not_found");
     expect((await getTestDb().paymentLink.findUniqueOrThrow({ where: { id: link.link_id } })).isActive).toBe(true);
 
-    const off = clockedDeps({ GATEWAY_PAYMENT_LINKS: "0" });
+    const off = movingClock({ GATEWAY_PAYMENT_LINKS: "0" });
     expect(refusal(await act(off, store.owner, "payment_link.create", { title: "Tee", amount_mode: "fixed", currency: "EUR", amount: "1" }))).toBe("paylink.disabled");
   });
 });
 
 describe("payout links in the cabinet", () => {
   it("reserves the amount with a fresh code, shows the claim URL once with its QR code, and cancels", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
     const input = { currency: "USDT", network: "tron", amount: "7", title: "Bounty", reference: "bounty-7", expires_in_hours: 48 };
@@ -246,7 +171,7 @@ describe("payout links in the cabinet", () => {
     expect(refusal(await act(clock, finance, "payout_link.cancel", { link_id: link.link_id }))).toBe("payoutlink.not_funded");
 
     // The audit names the link, never its token.
-    const audit = await auditOf(store.merchantId, "payout_link.");
+    const audit = await auditOf(store.merchantId, { startsWith: "payout_link." });
     expect(audit.map((event) => [event.action, event.outcome, event.detail])).toEqual([
       ["payout_link.changed", "refused", { reason: "cabinet.code_required" }],
       ["payout_link.changed", "success", { link: link.link_id, change: "created" }],
@@ -256,15 +181,15 @@ describe("payout links in the cabinet", () => {
   });
 
   it("refuses without funds, refuses viewers, and another merchant cannot cancel", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     expect(refusal(await actWithCode(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }))).toBe("payoutlink.insufficient_funds");
     await fundMerchant(store.api);
     const link = success(await actWithCode(clock, store.owner, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }));
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "payout_link.create", { currency: "USDT", network: "tron", amount: "7" }))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "payout_link.cancel", { link_id: link.link_id }))).toBe("cabinet.forbidden");
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Money shop");
     expect(refusal(await act(clock, other.owner, "payout_link.cancel", { link_id: link.link_id }))).toBe("payoutlink.not_found");
     expect((await getTestDb().payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).status).toBe("funded");
   });
@@ -272,8 +197,8 @@ describe("payout links in the cabinet", () => {
 
 describe("static wallets in the cabinet", () => {
   it("creates a wallet (the same one for a repeat), blocks it, and refunds what it held after the block with a fresh code", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     const finance = await addMember(clock, store.merchantId, "finance");
     const wallet = success(await act(clock, finance, "static_wallet.create", { currency: "usdt", network: "tron", order_id: "customer-1" }));
     expect(wallet).toMatchObject({ order_id: "customer-1", currency: "USDT", network: "tron", status: "active", blocked_at: null });
@@ -301,28 +226,28 @@ describe("static wallets in the cabinet", () => {
     const refundPayout = await getTestDb().payout.findUniqueOrThrow({ where: { id: refunded.refunds[0].uuid } });
     expect(refundPayout).toMatchObject({ kind: "wallet_refund", createdBy: `user:${finance.actor.userId}` });
 
-    const audit = await auditOf(store.merchantId, "static_wallet.");
+    const audit = await auditOf(store.merchantId, { startsWith: "static_wallet." });
     expect(audit.filter((event) => event.outcome === "success").map((event) => event.detail.change)).toEqual(["created", "created", "blocked", "refund_blocked"]);
     expect(audit.filter((event) => event.outcome === "refused").map((event) => [event.userId, event.detail.reason])).toEqual([[finance.actor.userId, "cabinet.code_required"]]);
   });
 
   it("refuses viewers, and another merchant finds none of the store's wallets", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Money shop");
     const wallet = success(await act(clock, store.owner, "static_wallet.create", { currency: "USDT", network: "tron", order_id: "customer-9" }));
     const viewer = await addMember(clock, store.merchantId, "viewer");
     expect(refusal(await act(clock, viewer, "static_wallet.create", { currency: "USDT", network: "tron", order_id: "x" }))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "static_wallet.block", { uuid: wallet.uuid }))).toBe("cabinet.forbidden");
     expect(refusal(await act(clock, viewer, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("cabinet.forbidden");
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Money shop");
     expect(refusal(await act(clock, other.owner, "static_wallet.block", { uuid: wallet.uuid }))).toBe("wallet.static_not_found");
     expect(refusal(await actWithCode(clock, other.owner, "static_wallet.refund_blocked", { uuid: wallet.uuid, address: TRON_ADDRESS }))).toBe("wallet.static_not_found");
     expect((await getTestDb().staticWallet.findUniqueOrThrow({ where: { id: wallet.uuid } })).status).toBe("active");
     const walletRow = await getTestDb().staticWallet.findUniqueOrThrow({ where: { id: wallet.uuid } });
     expect((await summarizeWalletDeposits(getTestDb(), other.merchantId, [walletRow])).get(wallet.uuid)).toMatchObject({ count: 0 });
 
-    const off = clockedDeps({ GATEWAY_STATIC_WALLETS: "0" });
+    const off = movingClock({ GATEWAY_STATIC_WALLETS: "0" });
     expect(refusal(await act(off, store.owner, "static_wallet.create", { currency: "USDT", network: "tron", order_id: "x" }))).toBe("wallet.disabled");
   });
 });

@@ -1,27 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { generate } from "otplib";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ApiDeps } from "@/lib/api/deps";
-import type { CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { searchWebhookDeliveries } from "@/lib/services/cabinet/settings-queries";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
-import { openSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
-import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
+import { act, actWithCode, addMember, auditOf, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, payInvoice } from "@/lib/testing/funding";
-import { getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
-import { runCabinetAction } from "../run-action";
 import { SETTINGS_ACTIONS } from "./settings-actions";
 
 // The settings and webhooks pages' actions through the cabinet's one runner: the API's codes,
 // fresh codes for the sensitive ones, the role rules, and isolation between stores.
 
-const PASSWORD = "correct horse battery";
-const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
 const OTHER_TRON_ADDRESS = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-const origin = { ipAddress: "10.9.8.7", userAgent: "vitest" };
 
 const receivers: WebhookReceiver[] = [];
 afterEach(async () => {
@@ -33,66 +22,12 @@ async function receiver() {
   return started;
 }
 
-/** A clock the test moves: each fresh code is a new 30-second TOTP step (a step is taken once). */
-function clockedDeps() {
-  let nowMs = Date.now();
-  const deps: ApiDeps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  return { deps, nextCode: (secret: string) => ((nowMs += 30_000), generate({ secret, epoch: Math.floor(nowMs / 1000) })) };
-}
-type Clock = ReturnType<typeof clockedDeps>;
-
-interface Member {
-  actor: CabinetActor;
-  secret: string;
-}
-
-async function enrol(clock: Clock, email: string): Promise<Member> {
-  const ticket = await checkPassword(clock.deps, { email, password: PASSWORD }, origin);
-  const key = await showEnrolmentKey(clock.deps, ticket.token);
-  const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await clock.nextCode(key.secret) }, origin);
-  return { actor: await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, origin), secret: key.secret };
-}
-
-async function newStore(clock: Clock): Promise<{ merchantId: string; api: TestMerchant; owner: Member }> {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId, apiKey } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name: "Settings shop", email, password: PASSWORD });
-  return { merchantId, api: { merchantId, publicId: apiKey.publicId, secret: apiKey.secret }, owner: await enrol(clock, email) };
-}
-
-async function addMember(clock: Clock, merchantId: string, role: CabinetRole): Promise<Member> {
-  const email = `${role}-${randomUUID()}@example.com`;
-  const user = await insertCabinetUser(getTestDb(), { merchantId, email, passwordHash: await preparePassword(PASSWORD), role }, new Date());
-  if (role === "viewer") return { actor: await openSession(getTestDb(), user, origin, clock.deps.now()), secret: "" };
-  return enrol(clock, email);
-}
-
-function act(clock: Clock, member: Member, name: string, input: unknown, code?: string) {
-  return runCabinetAction({ deps: clock.deps, actor: member.actor, origin }, name, input, code);
-}
-async function actWithCode(clock: Clock, member: Member, name: string, input: unknown) {
-  return act(clock, member, name, input, await clock.nextCode(member.secret));
-}
-
-function refusal(result: Awaited<ReturnType<typeof runCabinetAction>>): string {
-  if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.result)}`);
-  return result.code;
-}
-function success<T = Record<string, any>>(result: Awaited<ReturnType<typeof runCabinetAction>>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.code}: ${result.message}`);
-  return result.result as T;
-}
-
-async function auditOf(merchantId: string, action: string) {
-  const events = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId, action }, orderBy: { createdAt: "asc" } });
-  return events.map((event) => ({ outcome: event.outcome, detail: event.detail as Record<string, unknown> }));
-}
-
 const merchantRow = (merchantId: string) => getTestDb().merchant.findUniqueOrThrow({ where: { id: merchantId } });
 
 describe("store settings in the cabinet", () => {
   it("sets accepted currencies, fees and autorefund with the API's services and codes", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
 
     expect(success(await act(clock, store.owner, "settings.set_accepted", { accepted: [{ currency: "usdt", network: "TRON" }, { currency: "BTC", network: "bitcoin" }] }))).toEqual({
       accepted: [
@@ -123,9 +58,9 @@ describe("store settings in the cabinet", () => {
   });
 
   it("keeps auto-withdraw rules and split rules; another store can delete neither", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
-    const other = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
+    const other = await newStore(clock, "Settings shop");
 
     const rule = success(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "25.5" }));
     expect(rule).toEqual({ currency: "USDT", network: "tron", address: TRON_ADDRESS, min_minor: "25500000" });
@@ -163,16 +98,16 @@ describe("store settings in the cabinet", () => {
   });
 
   it("answers split.disabled when the service turns splits off", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
     const off = { ...clock, deps: { ...makeTestDeps({}, { GATEWAY_SPLITS: "0" }), now: clock.deps.now } };
     expect(refusal(await act(off, store.owner, "settings.set_split_config", { refund_hold_hours: 1 }))).toBe("split.disabled");
   });
 
   it("changes the IP allow-list only with a fresh code; another store cannot remove an entry", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
-    const other = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
+    const other = await newStore(clock, "Settings shop");
 
     expect(refusal(await act(clock, store.owner, "allowlist.add", { cidr: "203.0.113.0/24" }))).toBe("cabinet.code_required");
     expect(refusal(await act(clock, store.owner, "allowlist.add", { cidr: "203.0.113.0/24" }, "000000"))).toBe("cabinet.bad_code");
@@ -212,8 +147,8 @@ describe("store settings in the cabinet", () => {
   });
 
   it("registers and removes a personal wallet with a fresh code and transfers to it as a manual payout", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
     await fundMerchant(store.api);
     const finance = await addMember(clock, store.merchantId, "finance");
 
@@ -237,7 +172,7 @@ describe("store settings in the cabinet", () => {
     expect(success(await actWithCode(clock, finance, "personal_wallet.transfer", transfer)).uuid).toBe(payout.uuid);
     expect((await getTestDb().payout.findUniqueOrThrow({ where: { id: payout.uuid } })).createdBy).toBe(`user:${finance.actor.userId}`);
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Settings shop");
     expect(refusal(await actWithCode(clock, other.owner, "personal_wallet.remove", { currency: "USDT", network: "tron" }))).toBe("cabinet.not_found");
     expect(await getTestDb().personalWallet.count({ where: { merchantId: store.merchantId } })).toBe(1);
     expect(refusal(await actWithCode(clock, other.owner, "personal_wallet.transfer", { ...transfer, reference: randomUUID() }))).toBe("payout.no_destination");
@@ -254,8 +189,8 @@ describe("store settings in the cabinet", () => {
   });
 
   it("sets the webhook endpoint and rotates its secret with a fresh code; the URL is vetted by the API's rule", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
     const target = await receiver();
 
     expect(refusal(await act(clock, store.owner, "webhook.set", { url: target.url }))).toBe("cabinet.code_required");
@@ -293,8 +228,8 @@ describe("store settings in the cabinet", () => {
   });
 
   it("lists deliveries with filters and a cursor, and resends a payment event; another store finds nothing", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
     const target = await receiver();
     success(await actWithCode(clock, store.owner, "webhook.set", { url: target.url }));
     const paid = await payInvoice(store.api, "30.00");
@@ -317,7 +252,7 @@ describe("store settings in the cabinet", () => {
     expect(second.nextCursor).toBeNull();
     await expect(searchWebhookDeliveries(db, store.merchantId, {}, { limit: 1, cursor: "bogus" })).rejects.toMatchObject({ code: "cabinet.bad_request" });
 
-    const other = await newStore(clock);
+    const other = await newStore(clock, "Settings shop");
     expect((await searchWebhookDeliveries(db, other.merchantId, {}, { limit: 10 })).items).toEqual([]);
     expect(refusal(await act(clock, other.owner, "webhook.resend", { delivery_id: delivery.id }))).toBe("cabinet.not_found");
     expect(refusal(await act(clock, store.owner, "webhook.resend", { delivery_id: "not-a-uuid" }))).toBe("cabinet.not_found");
@@ -342,8 +277,8 @@ describe("store settings in the cabinet", () => {
   });
 
   it("refuses finance staff and viewers every settings change, and viewers money", async () => {
-    const clock = clockedDeps();
-    const store = await newStore(clock);
+    const clock = movingClock();
+    const store = await newStore(clock, "Settings shop");
     const finance = await addMember(clock, store.merchantId, "finance");
     const viewer = await addMember(clock, store.merchantId, "viewer");
     for (const [name, entry] of Object.entries(SETTINGS_ACTIONS)) {

@@ -1,48 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { findActiveApiKey } from "@/lib/auth/api-keys";
-import { withTransaction } from "@/lib/db/transaction";
 import type { CabinetRole } from "@/lib/domain/cabinet/permissions";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
-import { openSession } from "@/lib/services/cabinet/sessions";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
-import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
-import { getTestDb, getTestSecretBox, makeTestDeps } from "@/lib/testing/harness";
-import type { CabinetActionContext } from "../action-table";
+import { actionContext, addMember, movingClock, newStore } from "@/lib/testing/cabinet";
+import { getTestDb, getTestSecretBox } from "@/lib/testing/harness";
 import { runCabinetAction } from "../run-action";
 
 // Team and API-key actions through the cabinet's one runner: the role's permission, the fresh
 // code, the service — and a secret shown once.
 
-const PASSWORD = "correct horse battery";
-const origin = { ipAddress: "10.9.8.7", userAgent: "vitest" };
-
-/** An enrolled owner with a code source that never repeats a step. */
+/** An enrolled owner, the context its page hands the runner, and a code source that never repeats a step. */
 async function enrolledOwner() {
-  let nowMs = Date.now();
-  const deps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name: "Shop", email, password: PASSWORD });
-  const ticket = await checkPassword(deps, { email, password: PASSWORD }, origin);
-  const { secret } = await showEnrolmentKey(deps, ticket.token);
-  const confirmed = await confirmEnrolment(deps, { ticket: ticket.token, code: await generate({ secret, epoch: Math.floor(nowMs / 1000) }) }, origin);
-  const actor = await completeSignIn(deps, { ticket: confirmed.ticket.token, code: "" }, origin);
-  const context: CabinetActionContext = { deps, actor, origin };
-  /** The next step's code (the clock moves 30 s each time). */
-  const nextCode = async () => {
-    nowMs += 30_000;
-    return generate({ secret, epoch: Math.floor(nowMs / 1000) });
-  };
-  return { merchantId, actor, context, nextCode, deps };
+  const clock = movingClock();
+  const { merchantId, owner } = await newStore(clock, "Shop");
+  return { merchantId, actor: owner.actor, context: actionContext(clock, owner), nextCode: () => clock.nextCode(owner.secret), clock };
 }
 
 /** A signed-in team member of a role (no second factor needed to act without sensitive actions). */
-async function memberOf(merchantId: string, role: CabinetRole, deps: CabinetActionContext["deps"]): Promise<CabinetActionContext> {
-  const passwordHash = await preparePassword(PASSWORD);
-  const user = await withTransaction(getTestDb(), (tx) => insertCabinetUser(tx, { merchantId, email: `${role}-${randomUUID()}@example.com`, passwordHash, role }, deps.now()));
-  return { deps, actor: await openSession(getTestDb(), user, origin, deps.now()), origin };
+async function memberOf(owner: Awaited<ReturnType<typeof enrolledOwner>>, role: CabinetRole) {
+  return actionContext(owner.clock, await addMember(owner.clock, owner.merchantId, role, { enrol: false }));
 }
 
 describe("team and API-key actions", () => {
@@ -79,11 +55,11 @@ describe("team and API-key actions", () => {
   it("lets each role do only its part", async () => {
     const owner = await enrolledOwner();
     for (const role of ["finance", "viewer"] as const) {
-      const member = await memberOf(owner.merchantId, role, owner.deps);
+      const member = await memberOf(owner, role);
       expect(await runCabinetAction(member, "api_key.create", { kind: "payment" }, "123456")).toMatchObject({ ok: false, code: "cabinet.forbidden" });
       expect(await runCabinetAction(member, "team.invite", { email: "x@example.com", role: "viewer" }, "123456")).toMatchObject({ ok: false, code: "cabinet.forbidden" });
     }
-    const admin = await memberOf(owner.merchantId, "admin", owner.deps);
+    const admin = await memberOf(owner, "admin");
     expect(await runCabinetAction(admin, "team.invite", { email: "x@example.com", role: "viewer" }, "123456")).toMatchObject({ ok: false, code: "cabinet.forbidden" });
     expect(await runCabinetAction(owner.context, "no.such_action", {})).toMatchObject({ ok: false, code: "cabinet.bad_request" });
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { collect, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, payInvoice } from "@/lib/testing/funding";
 import { addApiKey, callSigned, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { exportPayoutsCsv, findPayoutDetail, listAssetChoices, searchPayouts, type PayoutSearchFilters } from "./payout-queries";
@@ -8,8 +9,6 @@ import { exportPayoutsCsv, findPayoutDetail, listAssetChoices, searchPayouts, ty
 // The cabinet's payout reads: the list under the API's filters and cursors (plus the kind and
 // the approval queue), the CSV of exactly the filtered view, a payout's timeline from what is
 // stored, and the assets the forms offer — each scoped to one merchant.
-
-const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
 
 async function createPayout(merchant: TestMerchant, body: Record<string, unknown> = {}) {
   const response = await callSigned("/v1/payout", { amount: "3", currency: "USDT", network: "tron", address: TRON_ADDRESS, order_id: `q-${Math.random().toString(36).slice(2)}`, ...body }, merchant);
@@ -39,11 +38,7 @@ async function cabinetList(merchantId: string, filters: PayoutSearchFilters, lim
   return uuids;
 }
 
-async function csvOf(merchantId: string, filters: PayoutSearchFilters): Promise<string[]> {
-  const lines: string[] = [];
-  for await (const line of exportPayoutsCsv(makeTestDeps(), merchantId, filters)) lines.push(line);
-  return lines;
-}
+const csvOf = (merchantId: string, filters: PayoutSearchFilters) => collect(exportPayoutsCsv(makeTestDeps(), merchantId, filters));
 
 describe("the cabinet's payout list", () => {
   it("answers the API's rows and cursors for its filters, adds the kind and the approval queue, and exports exactly the view", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toPayment } from "@/lib/api/serialize/payment";
 import { isAppError } from "@/lib/errors";
 import { resolveInvoiceReviews, setInvoiceAside } from "@/lib/services/invoices/invoice-reviews";
+import { collect, DEAD_HOOK, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { loadInvoiceDetail } from "./invoice-detail";
@@ -11,9 +12,6 @@ import { loadOverview } from "./overview";
 // The cabinet's read side against the real database: the overview's balances, volume, activity
 // and attention; invoice search (which must list exactly what /v1/payment/history lists for the
 // same filter), its CSV export, the invoice page; and that one merchant never sees another's rows.
-
-const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
-const DEAD_HOOK = "http://127.0.0.1:9/unused";
 
 async function createInvoice(merchant: TestMerchant, body: Record<string, unknown>) {
   const response = await callSigned("/v1/payment", { amount: "20", currency: "USD", ...body }, merchant);
@@ -52,12 +50,6 @@ async function historyAll(merchant: TestMerchant, body: Record<string, unknown>,
     cursor = response.body.result.paginate.next_cursor ?? undefined;
   } while (cursor);
   return pages;
-}
-
-async function collect(lines: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const line of lines) out.push(line);
-  return out;
 }
 
 /** A minimal RFC 4180 reader for one line (with its CRLF), to check the writer against. */

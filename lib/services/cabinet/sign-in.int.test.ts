@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/errors";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
-import { getTestDb, getTestSecretBox, makeTestDeps } from "@/lib/testing/harness";
-import type { CabinetDeps } from "./cabinet-deps";
-import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
+import { createStore, movingClock, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
+import { getTestDb } from "@/lib/testing/harness";
 import { resolveSession, revokeSession } from "./sessions";
 import { checkPassword, completeSignIn } from "./sign-in";
 import { confirmFreshCode } from "./step-up";
@@ -13,47 +10,21 @@ import { confirmFreshCode } from "./step-up";
 // Two-step sign-in: password → single-use ticket → TOTP or recovery code → session; enrolment on
 // the first sign-in; codes taken once; failures locked out per account and per address.
 
-const PASSWORD = "correct horse battery";
-
-/** A clock the test moves: TOTP steps are 30 s, so each "later" code is a new step. */
-function clockedDeps(start = Date.now()) {
-  let nowMs = start;
-  const deps: CabinetDeps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  return { deps, advance: (ms: number) => (nowMs += ms), nowSeconds: () => Math.floor(nowMs / 1000) };
-}
-
-const origin = () => ({ ipAddress: `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`, userAgent: "vitest" });
-
 async function newOwner() {
-  const email = `owner-${randomUUID()}@example.com`;
-  const { merchantId } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name: "Shop", email, password: PASSWORD });
-  return { email, merchantId };
+  const { merchantId, ownerEmail } = await createStore("Shop");
+  return { email: ownerEmail, merchantId };
 }
 
-async function codeOf(failure: Promise<unknown>): Promise<string> {
-  try {
-    await failure;
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
-
-/** Signs a new owner in for the first time: password, enrolment confirmed with a code. */
-async function enrolledOwner(clock: ReturnType<typeof clockedDeps>, from = origin()) {
+/** Signs a new owner in for the first time (password, enrolment confirmed with a code), each from an address of its own by default. */
+async function enrolledOwner(clock: MovingClock, from = randomOrigin()) {
   const owner = await newOwner();
-  const ticket = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, from);
-  expect(ticket.purpose).toBe("enrol");
-  const key = await showEnrolmentKey(clock.deps, ticket.token);
-  const confirmed = await confirmEnrolment(clock.deps, { ticket: ticket.token, code: await generate({ secret: key.secret, epoch: clock.nowSeconds() }) }, from);
-  const actor = await completeSignIn(clock.deps, { ticket: confirmed.ticket.token, code: "" }, from);
-  return { ...owner, secret: key.secret, recoveryCodes: confirmed.recoveryCodes, actor, from };
+  const { actor, secret, recoveryCodes } = await signInFirstTime(clock, owner.email, from);
+  return { ...owner, secret, recoveryCodes, actor, from };
 }
 
 describe("cabinet sign-in", () => {
   it("enrols TOTP on the first sign-in, then signs in with a code and with a recovery code", async () => {
-    const clock = clockedDeps();
+    const clock = movingClock();
     const owner = await enrolledOwner(clock);
     expect(owner.recoveryCodes).toHaveLength(10);
     expect(new Set(owner.recoveryCodes).size).toBe(10);
@@ -63,17 +34,17 @@ describe("cabinet sign-in", () => {
     expect(stored.map((row) => row.codeHash)).not.toContain(owner.recoveryCodes[0]);
 
     clock.advance(30_000);
-    const second = await checkPassword(clock.deps, { email: owner.email.toUpperCase(), password: PASSWORD }, owner.from);
+    const second = await checkPassword(clock.deps, { email: owner.email.toUpperCase(), password: TEST_PASSWORD }, owner.from);
     expect(second.purpose).toBe("code");
     const actor = await completeSignIn(clock.deps, { ticket: second.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
     expect(actor.userId).toBe(owner.actor.userId);
     // The ticket is single-use.
-    expect(await codeOf(completeSignIn(clock.deps, { ticket: second.token, code: "000000" }, owner.from))).toBe("cabinet.bad_ticket");
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: second.token, code: "000000" }, owner.from))).toBe("cabinet.bad_ticket");
 
-    const third = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, owner.from);
+    const third = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
     await completeSignIn(clock.deps, { ticket: third.token, code: owner.recoveryCodes[3].toUpperCase().replace("-", " ") }, owner.from);
-    const fourth = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, owner.from);
-    expect(await codeOf(completeSignIn(clock.deps, { ticket: fourth.token, code: owner.recoveryCodes[3] }, owner.from))).toBe("cabinet.bad_code");
+    const fourth = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: fourth.token, code: owner.recoveryCodes[3] }, owner.from))).toBe("cabinet.bad_code");
 
     const actions = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId: owner.merchantId }, orderBy: { createdAt: "asc" } });
     expect(actions.map((event) => `${event.action}:${event.outcome}`)).toEqual(
@@ -82,70 +53,70 @@ describe("cabinet sign-in", () => {
   });
 
   it("does not take a TOTP code twice, even from two racing sign-ins", async () => {
-    const clock = clockedDeps();
+    const clock = movingClock();
     const owner = await enrolledOwner(clock);
     clock.advance(30_000);
     const code = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
-    const tickets = await Promise.all([1, 2, 3, 4].map(() => checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, owner.from)));
+    const tickets = await Promise.all([1, 2, 3, 4].map(() => checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from)));
     const outcomes = await Promise.allSettled(tickets.map((ticket) => completeSignIn(clock.deps, { ticket: ticket.token, code }, owner.from)));
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     // The code of the enrolment's own step is spent too.
     const enrolmentCode = await generate({ secret: owner.secret, epoch: clock.nowSeconds() - 30 });
-    const late = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, origin());
-    expect(await codeOf(completeSignIn(clock.deps, { ticket: late.token, code: enrolmentCode }, owner.from))).toBe("cabinet.bad_code");
+    const late = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: late.token, code: enrolmentCode }, owner.from))).toBe("cabinet.bad_code");
   });
 
   it("locks the account after five wrong codes, whatever the address, and lets it in again after the lock", async () => {
-    const clock = clockedDeps();
+    const clock = movingClock();
     const owner = await enrolledOwner(clock);
-    const ticket = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, owner.from);
+    const ticket = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
     const refusals = [];
-    for (let attempt = 0; attempt < 5; attempt++) refusals.push(await codeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: "123456" }, origin())));
+    for (let attempt = 0; attempt < 5; attempt++) refusals.push(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: "123456" }, randomOrigin())));
     expect(refusals).toEqual(["cabinet.bad_code", "cabinet.bad_code", "cabinet.bad_code", "cabinet.bad_code", "cabinet.locked"]);
     clock.advance(30_000);
     const goodCode = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
     // Locked: even the right password and the right code are refused, from any address.
-    expect(await codeOf(checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, origin()))).toBe("cabinet.locked");
-    expect(await codeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, origin()))).toBe("cabinet.locked");
+    expect(await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin()))).toBe("cabinet.locked");
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, randomOrigin()))).toBe("cabinet.locked");
     const locks = await getTestDb().cabinetAuditEvent.count({ where: { merchantId: owner.merchantId, action: "sign_in.locked" } });
     expect(locks).toBeGreaterThanOrEqual(3);
 
     clock.advance(15 * 60_000);
-    const after = await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, owner.from);
+    const after = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
     const actor = await completeSignIn(clock.deps, { ticket: after.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
     expect(actor.merchantId).toBe(owner.merchantId);
   });
 
   it("counts wrong passwords per address across accounts, and answers an unknown e-mail like a wrong password", async () => {
-    const clock = clockedDeps();
-    const from = origin();
+    const clock = movingClock();
+    const from = randomOrigin();
     const owner = await newOwner();
-    expect(await codeOf(checkPassword(clock.deps, { email: `nobody-${randomUUID()}@example.com`, password: PASSWORD }, from))).toBe("cabinet.bad_credentials");
+    expect(await refusalCodeOf(checkPassword(clock.deps, { email: `nobody-${randomUUID()}@example.com`, password: TEST_PASSWORD }, from))).toBe("cabinet.bad_credentials");
     const refusals = [];
     for (let attempt = 0; attempt < 19; attempt++) {
-      refusals.push(await codeOf(checkPassword(clock.deps, { email: `nobody-${attempt}-${randomUUID()}@example.com`, password: "wrong" }, from)));
+      refusals.push(await refusalCodeOf(checkPassword(clock.deps, { email: `nobody-${attempt}-${randomUUID()}@example.com`, password: "wrong" }, from)));
     }
     expect(refusals.at(-1)).toBe("cabinet.bad_credentials");
     // The address is now locked for everyone, the owner's account is not.
-    expect(await codeOf(checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, from))).toBe("cabinet.locked");
-    expect((await checkPassword(clock.deps, { email: owner.email, password: PASSWORD }, origin())).purpose).toBe("enrol");
+    expect(await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, from))).toBe("cabinet.locked");
+    expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin())).purpose).toBe("enrol");
   });
 
   it("asks sensitive actions for a fresh code and refuses a missing, wrong or reused one", async () => {
-    const clock = clockedDeps();
+    const clock = movingClock();
     const owner = await enrolledOwner(clock);
-    expect(await codeOf(confirmFreshCode(clock.deps, owner.actor, undefined, "api_key.rotated", owner.from))).toBe("cabinet.code_required");
-    expect(await codeOf(confirmFreshCode(clock.deps, owner.actor, "999999", "api_key.rotated", owner.from))).toBe("cabinet.bad_code");
+    expect(await refusalCodeOf(confirmFreshCode(clock.deps, owner.actor, undefined, "api_key.rotated", owner.from))).toBe("cabinet.code_required");
+    expect(await refusalCodeOf(confirmFreshCode(clock.deps, owner.actor, "999999", "api_key.rotated", owner.from))).toBe("cabinet.bad_code");
     clock.advance(30_000);
     const code = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
     await confirmFreshCode(clock.deps, owner.actor, code, "api_key.rotated", owner.from);
-    expect(await codeOf(confirmFreshCode(clock.deps, owner.actor, code, "api_key.rotated", owner.from))).toBe("cabinet.bad_code");
+    expect(await refusalCodeOf(confirmFreshCode(clock.deps, owner.actor, code, "api_key.rotated", owner.from))).toBe("cabinet.bad_code");
     const events = await getTestDb().cabinetAuditEvent.findMany({ where: { userId: owner.actor.userId, action: { in: ["api_key.rotated", "step_up"] } } });
     expect(events.map((event) => `${event.action}:${event.outcome}`).sort()).toEqual(["api_key.rotated:refused", "step_up:failure", "step_up:failure", "step_up:success"]);
   });
 
   it("ends a revoked session at once", async () => {
-    const clock = clockedDeps();
+    const clock = movingClock();
     const owner = await enrolledOwner(clock);
     expect(await revokeSession(getTestDb(), owner.actor.userId, owner.actor.sessionId, clock.deps.now())).toBe(true);
     expect(await resolveSession(getTestDb(), owner.actor.sessionId, clock.deps.now())).toBeNull();

@@ -1,48 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/errors";
-import { createMerchant } from "@/lib/services/merchants/create-merchant";
-import { getTestDb, getTestSecretBox, makeTestDeps } from "@/lib/testing/harness";
+import { createStore, movingClock, newEmail, openSessionFor, refusalCodeOf, TEST_ORIGIN, TEST_PASSWORD } from "@/lib/testing/cabinet";
+import { getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import type { CabinetDeps } from "./cabinet-deps";
-import { openSession, resolveSession, type CabinetActor } from "./sessions";
+import { resolveSession, type CabinetActor } from "./sessions";
 import { checkPassword, findLiveTicket } from "./sign-in";
 import { acceptInvitation, changeRole, describeInvitation, INVITATION_LIFETIME_MS, inviteMember, listTeam, removeMember, revokeInvitation } from "./team";
 
 // The team: invitations by e-mail (one live per address, a week long, taken once), role changes,
 // removals, the last-owner guard under races, and isolation between merchants.
 
-const PASSWORD = "correct horse battery";
-const origin = { ipAddress: "10.1.2.3", userAgent: "vitest" };
-
-function clockedDeps(start = Date.now()) {
-  let nowMs = start;
-  const deps: CabinetDeps = { ...makeTestDeps(), now: () => new Date(nowMs) };
-  return { deps, advance: (ms: number) => (nowMs += ms) };
-}
-
 const deps = (): CabinetDeps => makeTestDeps();
-const newEmail = (label: string) => `${label}-${randomUUID()}@example.com`;
-
-async function codeOf(failure: Promise<unknown>): Promise<string> {
-  try {
-    await failure;
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** A merchant with its owner, signed in (a session row exists). */
 async function newStore(name = "Team shop") {
-  const email = newEmail("owner");
-  const { merchantId } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name, email, password: PASSWORD });
-  return { merchantId, name, owner: await signIn(email) };
-}
-
-async function signIn(email: string): Promise<CabinetActor> {
-  const user = await getTestDb().cabinetUser.findUniqueOrThrow({ where: { email } });
-  return openSession(getTestDb(), user, origin, new Date());
+  const { merchantId, ownerEmail } = await createStore(name);
+  return { merchantId, name, owner: await openSessionFor(ownerEmail) };
 }
 
 /** The token of the last invitation e-mailed to an address, read off the link in the outbox. */
@@ -56,13 +29,13 @@ async function invitationToken(email: string): Promise<string> {
 /** Invites, accepts and signs in a member with a role. */
 async function addMember(context: CabinetDeps, actor: CabinetActor, role: string): Promise<CabinetActor> {
   const email = newEmail(role);
-  await inviteMember(context, actor, { email, role }, origin);
-  await acceptInvitation(context, { token: await invitationToken(email), password: PASSWORD }, origin);
-  return signIn(email);
+  await inviteMember(context, actor, { email, role }, TEST_ORIGIN);
+  await acceptInvitation(context, { token: await invitationToken(email), password: TEST_PASSWORD }, TEST_ORIGIN);
+  return openSessionFor(email);
 }
 
 async function promoteToOwner(context: CabinetDeps, owner: CabinetActor, member: CabinetActor): Promise<CabinetActor> {
-  await changeRole(context, owner, member.userId, "owner", origin);
+  await changeRole(context, owner, member.userId, "owner", TEST_ORIGIN);
   return { ...member, role: "owner" };
 }
 
@@ -77,7 +50,7 @@ describe("cabinet team", () => {
     const store = await newStore("Invite shop");
     const context = deps();
     const email = newEmail("Finance").toUpperCase();
-    const invitation = await inviteMember(context, store.owner, { email: ` ${email} `, role: "finance" }, origin);
+    const invitation = await inviteMember(context, store.owner, { email: ` ${email} `, role: "finance" }, TEST_ORIGIN);
     expect(invitation).toMatchObject({ email: email.toLowerCase(), role: "finance", invitedByEmail: store.owner.email });
     expect(invitation.expiresAt.getTime() - invitation.createdAt.getTime()).toBe(INVITATION_LIFETIME_MS);
 
@@ -94,13 +67,13 @@ describe("cabinet team", () => {
     expect(await describeInvitation(context, token)).toEqual({ email: email.toLowerCase(), role: "finance", merchantName: "Invite shop", expiresAt: invitation.expiresAt });
     expect((await listTeam(getTestDb(), store.merchantId, context.now())).invitations).toEqual([omitUrl(invitation)]);
 
-    expect(await codeOf(acceptInvitation(context, { token, password: "short" }, origin))).toBe("cabinet.weak_password");
-    const joined = await acceptInvitation(context, { token, password: PASSWORD }, origin);
+    expect(await refusalCodeOf(acceptInvitation(context, { token, password: "short" }, TEST_ORIGIN))).toBe("cabinet.weak_password");
+    const joined = await acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN);
     expect(joined).toMatchObject({ merchantId: store.merchantId, email: email.toLowerCase(), role: "finance" });
-    expect(await codeOf(acceptInvitation(context, { token, password: PASSWORD }, origin))).toBe("cabinet.bad_invitation");
-    expect(await codeOf(describeInvitation(context, token))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(describeInvitation(context, token))).toBe("cabinet.bad_invitation");
 
-    const ticket = await checkPassword(context, { email, password: PASSWORD }, { ...origin, ipAddress: "10.9.9.9" });
+    const ticket = await checkPassword(context, { email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.9.9.9" });
     expect(ticket.purpose).toBe("enrol");
 
     const team = await listTeam(getTestDb(), store.merchantId, context.now());
@@ -123,9 +96,9 @@ describe("cabinet team", () => {
     const store = await newStore();
     const context = deps();
     const email = newEmail("racer");
-    await inviteMember(context, store.owner, { email, role: "viewer" }, origin);
+    await inviteMember(context, store.owner, { email, role: "viewer" }, TEST_ORIGIN);
     const token = await invitationToken(email);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => acceptInvitation(context, { token, password: PASSWORD }, origin)));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN)));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "cabinet.bad_invitation" });
@@ -138,13 +111,13 @@ describe("cabinet team", () => {
     const [first, second] = await Promise.all([newStore(), newStore()]);
     const context = deps();
     const email = newEmail("wanted");
-    await inviteMember(context, first.owner, { email, role: "viewer" }, origin);
+    await inviteMember(context, first.owner, { email, role: "viewer" }, TEST_ORIGIN);
     const firstToken = await invitationToken(email);
-    await inviteMember(context, second.owner, { email, role: "admin" }, origin);
+    await inviteMember(context, second.owner, { email, role: "admin" }, TEST_ORIGIN);
     const secondToken = await invitationToken(email);
     const results = await Promise.allSettled([
-      acceptInvitation(context, { token: firstToken, password: PASSWORD }, origin),
-      acceptInvitation(context, { token: secondToken, password: PASSWORD }, origin),
+      acceptInvitation(context, { token: firstToken, password: TEST_PASSWORD }, TEST_ORIGIN),
+      acceptInvitation(context, { token: secondToken, password: TEST_PASSWORD }, TEST_ORIGIN),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.email_taken" } });
@@ -153,27 +126,27 @@ describe("cabinet team", () => {
 
   it("refuses expired and revoked invitations, and replaces a pending one by a new invitation", async () => {
     const store = await newStore();
-    const clock = clockedDeps();
+    const clock = movingClock();
     const lateEmail = newEmail("late");
-    await inviteMember(clock.deps, store.owner, { email: lateEmail, role: "viewer" }, origin);
+    await inviteMember(clock.deps, store.owner, { email: lateEmail, role: "viewer" }, TEST_ORIGIN);
     const lateToken = await invitationToken(lateEmail);
 
     const revokedEmail = newEmail("revoked");
-    const revoked = await inviteMember(clock.deps, store.owner, { email: revokedEmail, role: "admin" }, origin);
+    const revoked = await inviteMember(clock.deps, store.owner, { email: revokedEmail, role: "admin" }, TEST_ORIGIN);
     const revokedToken = await invitationToken(revokedEmail);
-    await revokeInvitation(clock.deps, store.owner, revoked.id, origin);
-    expect(await codeOf(describeInvitation(clock.deps, revokedToken))).toBe("cabinet.bad_invitation");
-    expect(await codeOf(acceptInvitation(clock.deps, { token: revokedToken, password: PASSWORD }, origin))).toBe("cabinet.bad_invitation");
-    expect(await codeOf(revokeInvitation(clock.deps, store.owner, revoked.id, origin))).toBe("cabinet.bad_invitation");
+    await revokeInvitation(clock.deps, store.owner, revoked.id, TEST_ORIGIN);
+    expect(await refusalCodeOf(describeInvitation(clock.deps, revokedToken))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(acceptInvitation(clock.deps, { token: revokedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(revokeInvitation(clock.deps, store.owner, revoked.id, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
 
     const twiceEmail = newEmail("twice");
-    const firstInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "viewer" }, origin);
+    const firstInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "viewer" }, TEST_ORIGIN);
     const firstToken = await invitationToken(twiceEmail);
     clock.advance(1_000);
-    const secondInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "finance" }, origin);
+    const secondInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "finance" }, TEST_ORIGIN);
     const secondToken = await invitationToken(twiceEmail);
     expect(secondToken).not.toBe(firstToken);
-    expect(await codeOf(describeInvitation(clock.deps, firstToken))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(describeInvitation(clock.deps, firstToken))).toBe("cabinet.bad_invitation");
     expect(await describeInvitation(clock.deps, secondToken)).toMatchObject({ role: "finance" });
     const pending = (await listTeam(getTestDb(), store.merchantId, clock.deps.now())).invitations;
     expect(pending.map((invitation) => [invitation.email, invitation.role])).toEqual([
@@ -185,11 +158,11 @@ describe("cabinet team", () => {
 
     // A week after the first invitations, and a little less after the replacing one.
     clock.advance(INVITATION_LIFETIME_MS - 500);
-    expect(await codeOf(describeInvitation(clock.deps, lateToken))).toBe("cabinet.bad_invitation");
-    expect(await codeOf(acceptInvitation(clock.deps, { token: lateToken, password: PASSWORD }, origin))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(describeInvitation(clock.deps, lateToken))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(acceptInvitation(clock.deps, { token: lateToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
     expect((await listTeam(getTestDb(), store.merchantId, clock.deps.now())).invitations.map((invitation) => invitation.email)).toEqual([twiceEmail]);
-    expect(await codeOf(describeInvitation(clock.deps, ""))).toBe("cabinet.bad_invitation");
-    expect(await codeOf(describeInvitation(clock.deps, "not-a-token"))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(describeInvitation(clock.deps, ""))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(describeInvitation(clock.deps, "not-a-token"))).toBe("cabinet.bad_invitation");
 
     const audit = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId: store.merchantId, action: "team.invitation_revoked" } });
     expect(audit.map((event) => event.detail)).toEqual([{ invitationId: revoked.id, email: revokedEmail }]);
@@ -199,11 +172,11 @@ describe("cabinet team", () => {
     const store = await newStore();
     const other = await newStore();
     const context = deps();
-    expect(await codeOf(inviteMember(context, store.owner, { email: other.owner.email, role: "viewer" }, origin))).toBe("cabinet.email_taken");
-    expect(await codeOf(inviteMember(context, store.owner, { email: store.owner.email.toUpperCase(), role: "viewer" }, origin))).toBe("cabinet.email_taken");
-    expect(await codeOf(inviteMember(context, store.owner, { email: "not an address", role: "viewer" }, origin))).toBe("cabinet.bad_request");
-    expect(await codeOf(inviteMember(context, store.owner, { email: newEmail("boss"), role: "owner" }, origin))).toBe("cabinet.bad_request");
-    expect(await codeOf(inviteMember(context, store.owner, { email: newEmail("who"), role: "superuser" }, origin))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: other.owner.email, role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: store.owner.email.toUpperCase(), role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: "not an address", role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("boss"), role: "owner" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("who"), role: "superuser" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
     expect(await getTestDb().cabinetInvitation.count({ where: { merchantId: store.merchantId } })).toBe(0);
   });
 
@@ -212,24 +185,24 @@ describe("cabinet team", () => {
     const context = deps();
     const member = await addMember(context, store.owner, "viewer");
 
-    expect(await changeRole(context, store.owner, member.userId, "admin", origin)).toMatchObject({ id: member.userId, role: "admin" });
+    expect(await changeRole(context, store.owner, member.userId, "admin", TEST_ORIGIN)).toMatchObject({ id: member.userId, role: "admin" });
     expect(await resolveSession(getTestDb(), member.sessionId, new Date())).toMatchObject({ role: "admin" });
-    expect(await codeOf(changeRole(context, store.owner, member.userId, "emperor", origin))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(changeRole(context, store.owner, member.userId, "emperor", TEST_ORIGIN))).toBe("cabinet.bad_request");
     // An admin's request that got past a caller's check is still refused: owners run the team.
     const admin = { ...member, role: "admin" as const };
-    expect(await codeOf(changeRole(context, admin, admin.userId, "owner", origin))).toBe("cabinet.forbidden");
-    expect(await codeOf(removeMember(context, admin, store.owner.userId, origin))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(changeRole(context, admin, admin.userId, "owner", TEST_ORIGIN))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(removeMember(context, admin, store.owner.userId, TEST_ORIGIN))).toBe("cabinet.forbidden");
 
-    expect(await codeOf(changeRole(context, store.owner, store.owner.userId, "admin", origin))).toBe("cabinet.last_owner");
-    expect(await codeOf(removeMember(context, store.owner, store.owner.userId, origin))).toBe("cabinet.last_owner");
+    expect(await refusalCodeOf(changeRole(context, store.owner, store.owner.userId, "admin", TEST_ORIGIN))).toBe("cabinet.last_owner");
+    expect(await refusalCodeOf(removeMember(context, store.owner, store.owner.userId, TEST_ORIGIN))).toBe("cabinet.last_owner");
 
     const coOwner = await promoteToOwner(context, store.owner, member);
     expect(await activeOwners(store.merchantId)).toBe(2);
     // With two owners, one may step down; then the other is the last.
-    await changeRole(context, store.owner, store.owner.userId, "finance", origin);
-    expect(await codeOf(changeRole(context, coOwner, coOwner.userId, "viewer", origin))).toBe("cabinet.last_owner");
+    await changeRole(context, store.owner, store.owner.userId, "finance", TEST_ORIGIN);
+    expect(await refusalCodeOf(changeRole(context, coOwner, coOwner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.last_owner");
     // The demoted former owner can no longer change the team.
-    expect(await codeOf(changeRole(context, store.owner, coOwner.userId, "viewer", origin))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(changeRole(context, store.owner, coOwner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.forbidden");
 
     const audit = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId: store.merchantId, action: "team.role_changed" } });
     expect(audit).toHaveLength(3);
@@ -246,8 +219,8 @@ describe("cabinet team", () => {
       const store = await newStore();
       const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
       const results = await Promise.allSettled([
-        removeMember(context, store.owner, coOwner.userId, origin),
-        removeMember(context, coOwner, store.owner.userId, origin),
+        removeMember(context, store.owner, coOwner.userId, TEST_ORIGIN),
+        removeMember(context, coOwner, store.owner.userId, TEST_ORIGIN),
       ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       // The loser was removed by the winner, or (if it read first) would leave no owner.
@@ -258,8 +231,8 @@ describe("cabinet team", () => {
       const store = await newStore();
       const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
       const results = await Promise.allSettled([
-        changeRole(context, store.owner, store.owner.userId, "admin", origin),
-        removeMember(context, coOwner, coOwner.userId, origin),
+        changeRole(context, store.owner, store.owner.userId, "admin", TEST_ORIGIN),
+        removeMember(context, coOwner, coOwner.userId, TEST_ORIGIN),
       ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.last_owner" } });
@@ -271,20 +244,20 @@ describe("cabinet team", () => {
     const store = await newStore();
     const context = deps();
     const member = await addMember(context, store.owner, "finance");
-    const otherSession = await signIn(member.email);
-    const ticket = await checkPassword(context, { email: member.email, password: PASSWORD }, { ...origin, ipAddress: "10.7.7.7" });
+    const otherSession = await openSessionFor(member.email);
+    const ticket = await checkPassword(context, { email: member.email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.7.7.7" });
 
-    await removeMember(context, store.owner, member.userId, origin);
+    await removeMember(context, store.owner, member.userId, TEST_ORIGIN);
     expect(await resolveSession(getTestDb(), member.sessionId, new Date())).toBeNull();
     expect(await resolveSession(getTestDb(), otherSession.sessionId, new Date())).toBeNull();
     expect(await resolveSession(getTestDb(), store.owner.sessionId, new Date())).not.toBeNull();
-    expect(await codeOf(findLiveTicket(getTestDb(), ticket.token, ["enrol"], new Date()))).toBe("cabinet.bad_ticket");
-    expect(await codeOf(checkPassword(context, { email: member.email, password: PASSWORD }, { ...origin, ipAddress: "10.7.7.8" }))).toBe("cabinet.bad_credentials");
+    expect(await refusalCodeOf(findLiveTicket(getTestDb(), ticket.token, ["enrol"], new Date()))).toBe("cabinet.bad_ticket");
+    expect(await refusalCodeOf(checkPassword(context, { email: member.email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.7.7.8" }))).toBe("cabinet.bad_credentials");
     // Removed already: nothing left to remove or change.
-    expect(await codeOf(removeMember(context, store.owner, member.userId, origin))).toBe("cabinet.not_found");
-    expect(await codeOf(changeRole(context, store.owner, member.userId, "viewer", origin))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(removeMember(context, store.owner, member.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(changeRole(context, store.owner, member.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
     // A removed address stays taken (addresses are unique across stores).
-    expect(await codeOf(inviteMember(context, store.owner, { email: member.email, role: "viewer" }, origin))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: member.email, role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
 
     const team = await listTeam(getTestDb(), store.merchantId, new Date());
     expect(team.members.map((entry) => [entry.email, entry.disabledAt !== null])).toEqual([
@@ -296,10 +269,10 @@ describe("cabinet team", () => {
 
     // A member (and an owner who is not the last) may leave by themselves.
     const leaver = await addMember(context, store.owner, "viewer");
-    await removeMember(context, leaver, leaver.userId, origin);
+    await removeMember(context, leaver, leaver.userId, TEST_ORIGIN);
     expect(await resolveSession(getTestDb(), leaver.sessionId, new Date())).toBeNull();
     const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
-    await removeMember(context, coOwner, coOwner.userId, origin);
+    await removeMember(context, coOwner, coOwner.userId, TEST_ORIGIN);
     expect(await resolveSession(getTestDb(), coOwner.sessionId, new Date())).toBeNull();
     expect(await activeOwners(store.merchantId)).toBe(1);
   });
@@ -309,19 +282,19 @@ describe("cabinet team", () => {
     const theirs = await newStore();
     const context = deps();
     const theirMember = await addMember(context, theirs.owner, "viewer");
-    const theirInvitation = await inviteMember(context, theirs.owner, { email: newEmail("theirs"), role: "admin" }, origin);
-    await inviteMember(context, mine.owner, { email: newEmail("mine"), role: "viewer" }, origin);
+    const theirInvitation = await inviteMember(context, theirs.owner, { email: newEmail("theirs"), role: "admin" }, TEST_ORIGIN);
+    await inviteMember(context, mine.owner, { email: newEmail("mine"), role: "viewer" }, TEST_ORIGIN);
 
-    expect(await codeOf(changeRole(context, mine.owner, theirMember.userId, "admin", origin))).toBe("cabinet.not_found");
-    expect(await codeOf(changeRole(context, mine.owner, theirs.owner.userId, "viewer", origin))).toBe("cabinet.not_found");
-    expect(await codeOf(removeMember(context, mine.owner, theirMember.userId, origin))).toBe("cabinet.not_found");
-    expect(await codeOf(removeMember(context, mine.owner, theirs.owner.userId, origin))).toBe("cabinet.not_found");
-    expect(await codeOf(revokeInvitation(context, mine.owner, theirInvitation.id, origin))).toBe("cabinet.not_found");
-    expect(await codeOf(removeMember(context, mine.owner, "not-a-uuid", origin))).toBe("cabinet.not_found");
-    expect(await codeOf(changeRole(context, mine.owner, randomUUID(), "viewer", origin))).toBe("cabinet.not_found");
-    expect(await codeOf(revokeInvitation(context, mine.owner, "42", origin))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(changeRole(context, mine.owner, theirMember.userId, "admin", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(changeRole(context, mine.owner, theirs.owner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(removeMember(context, mine.owner, theirMember.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(removeMember(context, mine.owner, theirs.owner.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(revokeInvitation(context, mine.owner, theirInvitation.id, TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(removeMember(context, mine.owner, "not-a-uuid", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(changeRole(context, mine.owner, randomUUID(), "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(revokeInvitation(context, mine.owner, "42", TEST_ORIGIN))).toBe("cabinet.not_found");
     // An actor whose merchant id is not theirs is not on that team.
-    expect(await codeOf(removeMember(context, { ...mine.owner, merchantId: theirs.merchantId }, theirMember.userId, origin))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(removeMember(context, { ...mine.owner, merchantId: theirs.merchantId }, theirMember.userId, TEST_ORIGIN))).toBe("cabinet.forbidden");
 
     const myTeam = await listTeam(getTestDb(), mine.merchantId, new Date());
     expect(myTeam.members.map((member) => member.id)).toEqual([mine.owner.userId]);
