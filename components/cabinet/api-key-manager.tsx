@@ -2,9 +2,9 @@
 
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Alert, INPUT_CLASS } from "./form-controls";
 import { DataTable, EmptyState, Panel, StatusBadge, Time } from "./page-kit";
+import { SecretShownOnce } from "./secret-shown-once";
 import { useCabinetAction } from "./use-cabinet-action";
 
 export interface ApiKeyRow {
@@ -23,10 +23,7 @@ const KIND_WORDS: Record<string, string> = {
 /** A secret just issued: shown once, with the public id it pairs with. */
 function NewSecret({ issued, onDone }: { issued: { public_id: string; secret: string; kind: string }; onDone(): void }) {
   return (
-    <div className="mb-6 flex flex-col gap-3 rounded-xl border border-(--ui-warn-border) bg-(--ui-warn-bg) p-4 text-(--ui-warn)">
-      <p role="status" className="font-medium">
-        New {issued.kind} key. Copy the secret now: it is not shown again.
-      </p>
+    <SecretShownOnce className="mb-6" status={<>New {issued.kind} key. Copy the secret now: it is not shown again.</>} secret={issued.secret} copyName="Copy secret of the new key" onDone={onDone}>
       <dl className="grid gap-2 text-sm text-(--ui-fg) sm:grid-cols-[8rem_1fr]">
         <dt className="font-medium">Public id</dt>
         <dd className="font-mono break-all" data-testid="new-key-public-id">
@@ -37,13 +34,7 @@ function NewSecret({ issued, onDone }: { issued: { public_id: string; secret: st
           {issued.secret}
         </dd>
       </dl>
-      <div className="flex flex-wrap gap-2">
-        <CopyButton value={issued.secret} label="Copy secret" accessibleName="Copy secret of the new key" copiedText="Copied" announcement="Secret copied" failure="Select the secret and copy it" />
-        <Button variant="secondary" onClick={onDone}>
-          I have stored it
-        </Button>
-      </div>
-    </div>
+    </SecretShownOnce>
   );
 }
 

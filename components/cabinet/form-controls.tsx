@@ -32,6 +32,43 @@ export function Field({
   );
 }
 
+/** A labelled select with an optional hint; controlled (value and onChange) or not (defaultValue). */
+export function Select({
+  id,
+  label,
+  name,
+  value,
+  defaultValue,
+  onChange,
+  children,
+  hint,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value?: string;
+  defaultValue?: string;
+  onChange?(value: string): void;
+  children: ReactNode;
+  hint?: string;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <select id={id} name={name} value={value} defaultValue={defaultValue} onChange={onChange ? (event) => onChange(event.target.value) : undefined} aria-describedby={hint ? `${id}-hint` : undefined} className={INPUT_CLASS}>
+        {children}
+      </select>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-(--ui-muted)">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A message the user must see now (a refusal, a failure), read out by screen readers. */
 export function Alert({ tone = "danger", children }: { tone?: "danger" | "warn" | "success"; children: ReactNode }) {
   const tones = {

@@ -116,7 +116,7 @@ function CodeStep({ email }: { email: string }) {
   return (
     <section aria-labelledby="code-title" className={CARD}>
       <h1 id="code-title" className="text-2xl font-semibold">
-        Two-factor code
+        Two-step verification
       </h1>
       <p className="mt-1 text-sm text-(--ui-muted)">
         Signing in as <strong className="text-(--ui-fg)">{email}</strong>.
@@ -210,7 +210,7 @@ function EnrolStep({ step }: { step: Extract<SignInStep, { kind: "enrol" | "enro
         {error ? <Alert>{error}</Alert> : null}
         <Field id="code" name="code" label="Code" autoComplete="one-time-code" inputMode="numeric" required spellCheck={false} hint="The 6-digit code the app shows now." />
         <Button type="submit" disabled={isPending}>
-          {isPending ? "Checking…" : "Confirm and sign in"}
+          {isPending ? "Checking…" : "Sign in"}
         </Button>
         <StartAgain />
       </form>

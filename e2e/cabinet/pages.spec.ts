@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { accessibilityProblems } from "../fixtures/accessibility";
+import { accessibilityProblems, expectAccessible } from "../fixtures/accessibility";
 import { confirmWithCode, createCabinetMerchant, fundMerchant, lastUsedCode, screenshot, signIn, signInFirstTime, wrongCode, type CabinetUserCredentials } from "../fixtures/cabinet";
 import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
@@ -19,7 +19,7 @@ const orderIds: string[] = [];
 let paidInvoiceUuid = "";
 let payoutUuid = "";
 
-async function api(path: string, body: Record<string, unknown>, credentials = key) {
+async function api(path: string, body: Record<string, unknown>, credentials: { public_id: string; secret: string } = key) {
   return signedPost(baseUrl(), credentials, path, JSON.stringify(body));
 }
 
@@ -177,6 +177,32 @@ test("an API key is not rotated without a fresh code: cancelled, skipped, reused
   await expect(page.getByTestId("new-key-secret")).toHaveCount(0);
   await page.reload();
   await expect(page.getByText(rotated.secret)).toHaveCount(0);
+});
+
+test("another store's invoices and payouts are not found: their pages, the search and the CSV export", async ({ page }) => {
+  // The file's service also has a merchant of its own (made without a cabinet user): the other store.
+  const other = service.merchantKey();
+  await fundMerchant(baseUrl(), other, "50");
+  const foreignInvoice = (await api("/v1/payment", { amount: "3", currency: "USDT", network: "tron", order_id: `foreign-${randomUUID().slice(0, 8)}` }, other)).body.result;
+  const foreignPayout = (await api("/v1/payout", { amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `foreign-payout-${randomUUID().slice(0, 8)}` }, other)).body.result;
+  expect(foreignInvoice.uuid).toBeTruthy();
+  expect(foreignPayout.uuid).toBeTruthy();
+
+  await signInOwner(page);
+  for (const path of [`/cabinet/invoices/${foreignInvoice.uuid}`, `/cabinet/payouts/${foreignPayout.uuid}`, "/cabinet/invoices/not-a-uuid"]) {
+    const response = await page.goto(baseUrl() + path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
+    await expect(page.getByText(foreignInvoice.order_id)).toHaveCount(0);
+  }
+  await expectAccessible(page);
+  for (const text of [foreignInvoice.uuid, foreignInvoice.order_id, foreignInvoice.address]) {
+    await page.goto(`${baseUrl()}/cabinet/invoices?q=${encodeURIComponent(text)}`);
+    expect(await listedUuids(page)).toEqual([]);
+    expect(await exportedUuids(page)).toEqual([]);
+  }
+  await page.goto(`${baseUrl()}/cabinet/payouts`);
+  await expect(page.getByRole("link", { name: foreignPayout.order_id })).toHaveCount(0);
 });
 
 const PAGES: { name: string; path: () => string; heading: string }[] = [

@@ -95,7 +95,7 @@ test("five wrong codes lock the account for a while, with a clear message", asyn
   await signOut(page);
 
   await enterPassword(page, baseUrl(), owner);
-  await expect(page.getByRole("heading", { name: "Two-factor code" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Two-step verification" })).toBeVisible();
   for (let attempt = 1; attempt <= 4; attempt++) {
     await page.getByLabel("Code", { exact: true }).fill(await wrongCode(owner));
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { Alert, Field, INPUT_CLASS } from "@/components/cabinet/form-controls";
+import { CoinNetworkFields } from "@/components/cabinet/coin-network-fields";
+import { Alert, Field, INPUT_CLASS, Select } from "@/components/cabinet/form-controls";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -21,42 +22,6 @@ const MODE_WORDS: Record<AmountMode, { label: string; hint: string }> = {
   range: { label: "Buyer chooses within limits", hint: "A minimum, a maximum or both." },
 };
 
-function Select({
-  id,
-  label,
-  name,
-  value,
-  defaultValue,
-  onChange,
-  children,
-  hint,
-}: {
-  id: string;
-  label: string;
-  name: string;
-  value?: string;
-  defaultValue?: string;
-  onChange?(value: string): void;
-  children: React.ReactNode;
-  hint?: string;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select id={id} name={name} value={value} defaultValue={defaultValue} onChange={onChange ? (event) => onChange(event.target.value) : undefined} aria-describedby={hint ? `${id}-hint` : undefined} className={INPUT_CLASS}>
-        {children}
-      </select>
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-(--ui-muted)">
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 /**
  * A new payment link, with the fields of POST /v1/payment/link: title, description, the amount
  * (fixed, open or within limits) in a price currency, an optional pinned coin and network, an
@@ -66,12 +31,18 @@ export function CreatePaymentLinkForm({ pricingCurrencies, pins }: { pricingCurr
   const { run, isPending, dialog } = useCabinetAction();
   const [mode, setMode] = useState<AmountMode>("fixed");
   const [pinnedCurrency, setPinnedCurrency] = useState("");
+  const [pinnedNetwork, setPinnedNetwork] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ url: string; title: string } | null>(null);
   const pinCoins = [...new Set(pins.map((pin) => pin.currency))];
   const pinNetworks = pinnedCurrency
     ? pins.filter((pin) => pin.currency === pinnedCurrency)
     : [...new Map(pins.map((pin) => [pin.network, pin])).values()];
+  // A new pinned coin (or none) sets the network back to "Any network".
+  const choosePinnedCurrency = (value: string) => {
+    setPinnedCurrency(value);
+    setPinnedNetwork("");
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -107,7 +78,7 @@ export function CreatePaymentLinkForm({ pricingCurrencies, pins }: { pricingCurr
     setCreated({ url: link.url, title: link.title });
     formElement.reset();
     setMode("fixed");
-    setPinnedCurrency("");
+    choosePinnedCurrency("");
   };
 
   return (
@@ -163,24 +134,12 @@ export function CreatePaymentLinkForm({ pricingCurrencies, pins }: { pricingCurr
           <Field id="link-amount-max" name="amount_max" label="Maximum amount" inputMode="decimal" autoComplete="off" hint="Optional." />
         </div>
       )}
-      <div className="grid gap-4 md:grid-cols-2">
-        <Select id="link-pinned-currency" label="Pinned coin" name="pinned_currency" value={pinnedCurrency} onChange={setPinnedCurrency} hint="Leave it to the buyer, or make every checkout pay in one coin.">
-          <option value="">Buyer chooses</option>
-          {pinCoins.map((symbol) => (
-            <option key={symbol} value={symbol}>
-              {symbol}
-            </option>
-          ))}
-        </Select>
-        <Select key={pinnedCurrency} id="link-pinned-network" label="Pinned network" name="pinned_network" hint="Optional: the network every checkout uses.">
-          <option value="">Any network</option>
-          {pinNetworks.map((pin) => (
-            <option key={pin.network} value={pin.network}>
-              {pin.networkName}
-            </option>
-          ))}
-        </Select>
-      </div>
+      <CoinNetworkFields
+        className="grid gap-4 md:grid-cols-2"
+        choice={{ coins: pinCoins, networks: pinNetworks, coin: pinnedCurrency, network: pinnedNetwork, chooseCoin: choosePinnedCurrency, setNetwork: setPinnedNetwork }}
+        coinField={{ id: "link-pinned-currency", name: "pinned_currency", label: "Pinned coin", hint: "Leave it to the buyer, or make every checkout pay in one coin.", none: "Buyer chooses" }}
+        networkField={{ id: "link-pinned-network", name: "pinned_network", label: "Pinned network", hint: "Optional: the network every checkout uses.", none: "Any network" }}
+      />
       <Field id="link-expires" name="expires_at" type="datetime-local" label="Expires at" hint="Optional, in your time zone. After it the link stops taking checkouts." />
       <details className="rounded-lg border border-(--ui-border) p-3">
         <summary className="cursor-pointer text-sm font-medium">Callback and return URLs</summary>

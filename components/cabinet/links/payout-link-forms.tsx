@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
+import { CoinNetworkFields, useCoinNetwork } from "@/components/cabinet/coin-network-fields";
 import { Alert, Field, INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { Amount } from "@/components/cabinet/page-kit";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
@@ -62,20 +63,11 @@ function NewClaimUrl({ issued, onDone }: { issued: IssuedLink; onDone(): void })
  */
 export function CreatePayoutLinkForm({ options }: { options: PayoutLinkAssetOption[] }) {
   const { run, isPending, dialog } = useCabinetAction();
-  const coins = useMemo(() => [...new Set(options.map((option) => option.currency))], [options]);
-  const held = options.find((option) => option.available !== "0");
-  const [coin, setCoin] = useState(held?.currency ?? coins[0] ?? "");
-  const [network, setNetwork] = useState(held?.network ?? options.find((option) => option.currency === coin)?.network ?? "");
+  // The first choice, and the network a new coin falls back to, is one the balance holds some of.
+  const choice = useCoinNetwork(options, (candidate) => candidate.available !== "0");
+  const { coin, network, option } = choice;
   const [error, setError] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedLink | null>(null);
-  const networks = options.filter((option) => option.currency === coin);
-  const option = options.find((candidate) => candidate.currency === coin && candidate.network === network);
-
-  const chooseCoin = (value: string) => {
-    setCoin(value);
-    const carried = options.filter((candidate) => candidate.currency === value);
-    if (!carried.some((candidate) => candidate.network === network)) setNetwork((carried.find((candidate) => candidate.available !== "0") ?? carried[0])?.network ?? "");
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -116,32 +108,7 @@ export function CreatePayoutLinkForm({ options }: { options: PayoutLinkAssetOpti
       {issued ? <NewClaimUrl issued={issued} onDone={() => setIssued(null)} /> : null}
       <form onSubmit={submit} className="flex max-w-2xl flex-col gap-4" noValidate>
         {error ? <Alert>{error}</Alert> : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="plink-coin" className="text-sm font-medium">
-              Coin
-            </label>
-            <select id="plink-coin" name="currency" value={coin} onChange={(event) => chooseCoin(event.target.value)} className={INPUT_CLASS}>
-              {coins.map((symbol) => (
-                <option key={symbol} value={symbol}>
-                  {symbol}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="plink-network" className="text-sm font-medium">
-              Network
-            </label>
-            <select id="plink-network" name="network" value={network} onChange={(event) => setNetwork(event.target.value)} className={INPUT_CLASS}>
-              {networks.map((candidate) => (
-                <option key={candidate.network} value={candidate.network}>
-                  {candidate.networkName}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <CoinNetworkFields idPrefix="plink" choice={choice} />
         {option ? (
           <p className="text-sm">
             Available: <Amount value={option.available} currency={option.currency} />

@@ -1,7 +1,8 @@
 "use client";
 
-import { useMemo, useState, type FormEvent } from "react";
-import { Alert, Field, INPUT_CLASS } from "@/components/cabinet/form-controls";
+import { useState, type FormEvent } from "react";
+import { CoinNetworkFields, useCoinNetwork } from "@/components/cabinet/coin-network-fields";
+import { Alert, Field } from "@/components/cabinet/form-controls";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -29,18 +30,11 @@ interface CreatedWallet {
  */
 export function CreateStaticWalletForm({ options }: { options: WalletAssetOption[] }) {
   const { run, isPending, dialog } = useCabinetAction();
-  const coins = useMemo(() => [...new Set(options.map((option) => option.currency))], [options]);
-  const [coin, setCoin] = useState(coins.includes("USDT") ? "USDT" : (coins[0] ?? ""));
-  const networks = options.filter((option) => option.currency === coin);
-  const [network, setNetwork] = useState(networks[0]?.network ?? "");
+  // USDT first when it is received; a new coin keeps the network if it is carried there, else takes its first.
+  const choice = useCoinNetwork(options, (option) => option.currency === "USDT");
+  const { coin, network } = choice;
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedWallet | null>(null);
-
-  const chooseCoin = (value: string) => {
-    setCoin(value);
-    const carried = options.filter((option) => option.currency === value);
-    if (!carried.some((option) => option.network === network)) setNetwork(carried[0]?.network ?? "");
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -83,32 +77,7 @@ export function CreateStaticWalletForm({ options }: { options: WalletAssetOption
       ) : null}
       <form onSubmit={submit} className="flex max-w-2xl flex-col gap-4" noValidate>
         {error ? <Alert>{error}</Alert> : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wallet-coin" className="text-sm font-medium">
-              Coin
-            </label>
-            <select id="wallet-coin" name="currency" value={coin} onChange={(event) => chooseCoin(event.target.value)} className={INPUT_CLASS}>
-              {coins.map((symbol) => (
-                <option key={symbol} value={symbol}>
-                  {symbol}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="wallet-network" className="text-sm font-medium">
-              Network
-            </label>
-            <select id="wallet-network" name="network" value={network} onChange={(event) => setNetwork(event.target.value)} className={INPUT_CLASS}>
-              {networks.map((option) => (
-                <option key={option.network} value={option.network}>
-                  {option.networkName}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <CoinNetworkFields idPrefix="wallet" choice={choice} />
         <Field id="wallet-order-id" name="order_id" label="Order id" required maxLength={128} autoComplete="off" hint="Your customer's reference: the same one gives the same wallet." />
         <Field id="wallet-callback" name="url_callback" type="url" label="Callback URL" hint="Deposit webhooks of this wallet also go here (optional)." />
         <div>

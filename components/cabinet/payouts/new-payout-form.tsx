@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState, type FormEvent } from "react";
-import { Alert, Field, INPUT_CLASS } from "@/components/cabinet/form-controls";
+import { useState, type FormEvent } from "react";
+import { CoinNetworkFields, useCoinNetwork } from "@/components/cabinet/coin-network-fields";
+import { Alert, Field } from "@/components/cabinet/form-controls";
 import { Amount } from "@/components/cabinet/page-kit";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
@@ -44,22 +45,13 @@ function preview(option: PayoutAssetOption | undefined, amountText: string, isFe
 export function NewPayoutForm({ options, isFeeOnTop }: { options: PayoutAssetOption[]; isFeeOnTop: boolean }) {
   const router = useRouter();
   const { run, isPending, dialog } = useCabinetAction();
-  const coins = useMemo(() => [...new Set(options.map((option) => option.currency))], [options]);
-  const held = options.find((option) => option.available !== "0");
-  const [coin, setCoin] = useState(held?.currency ?? coins[0] ?? "");
-  const networksOfCoin = options.filter((option) => option.currency === coin);
-  const [network, setNetwork] = useState(held?.network ?? networksOfCoin[0]?.network ?? "");
+  // First an asset the balance holds; a new coin keeps the network when it is carried there too,
+  // else takes the first one holding some of it, or the first.
+  const choice = useCoinNetwork(options, (candidate) => candidate.available !== "0");
+  const { coin, network, option } = choice;
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const option = options.find((candidate) => candidate.currency === coin && candidate.network === network);
   const outcome = preview(option, amount, isFeeOnTop);
-
-  const chooseCoin = (value: string) => {
-    setCoin(value);
-    const networks = options.filter((candidate) => candidate.currency === value);
-    // Keep the network when the new coin is carried there too; else the first one holding some of it, or the first.
-    if (!networks.some((candidate) => candidate.network === network)) setNetwork((networks.find((candidate) => candidate.available !== "0") ?? networks[0])?.network ?? "");
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -91,32 +83,7 @@ export function NewPayoutForm({ options, isFeeOnTop }: { options: PayoutAssetOpt
     <form onSubmit={submit} className="flex max-w-2xl flex-col gap-4" noValidate>
       {dialog}
       {error ? <Alert>{error}</Alert> : null}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="payout-coin" className="text-sm font-medium">
-            Coin
-          </label>
-          <select id="payout-coin" name="currency" value={coin} onChange={(event) => chooseCoin(event.target.value)} className={INPUT_CLASS}>
-            {coins.map((symbol) => (
-              <option key={symbol} value={symbol}>
-                {symbol}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="payout-network" className="text-sm font-medium">
-            Network
-          </label>
-          <select id="payout-network" name="network" value={network} onChange={(event) => setNetwork(event.target.value)} className={INPUT_CLASS}>
-            {networksOfCoin.map((candidate) => (
-              <option key={candidate.network} value={candidate.network}>
-                {candidate.networkName}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <CoinNetworkFields idPrefix="payout" choice={choice} />
       {option ? (
         <p className="text-sm" id="payout-available">
           Available to pay out: <Amount value={option.available} currency={option.currency} />

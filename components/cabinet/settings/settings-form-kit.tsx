@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
+import { useCoinNetwork } from "@/components/cabinet/coin-network-fields";
 import { Alert, INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import type { CabinetActionResult } from "@/lib/cabinet/sensitive-actions";
@@ -80,22 +81,9 @@ export interface AssetChoiceOption {
   decimals: number;
 }
 
-/**
- * Coin and network picked together: the network list follows the coin, keeping the network when
- * the new coin is carried there too.
- */
+/** Coin and network picked together (see useCoinNetwork), `preferred` first when it is offered. */
 export function useAssetChoice(options: AssetChoiceOption[], preferred = "USDT") {
-  const coins = [...new Set(options.map((option) => option.currency))];
-  const [coin, setCoin] = useState(coins.includes(preferred) ? preferred : (coins[0] ?? ""));
-  const networks = options.filter((option) => option.currency === coin);
-  const [network, setNetwork] = useState(networks[0]?.network ?? "");
-  const chooseCoin = (value: string) => {
-    setCoin(value);
-    const carried = options.filter((option) => option.currency === value);
-    if (!carried.some((option) => option.network === network)) setNetwork(carried[0]?.network ?? "");
-  };
-  const option = options.find((candidate) => candidate.currency === coin && candidate.network === network);
-  return { coins, coin, chooseCoin, networks, network, setNetwork, option };
+  return useCoinNetwork(options, (option) => option.currency === preferred);
 }
 
 /** The coin and network selects of useAssetChoice, side by side on wider screens. */

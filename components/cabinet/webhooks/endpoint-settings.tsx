@@ -3,9 +3,9 @@
 import { useState, type FormEvent } from "react";
 import { Alert, Field } from "@/components/cabinet/form-controls";
 import { Time } from "@/components/cabinet/page-kit";
+import { SecretShownOnce } from "@/components/cabinet/secret-shown-once";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 
 export interface EndpointView {
   url: string;
@@ -34,10 +34,7 @@ function overlapOf(text: string): number | string | undefined {
  */
 function NewSecret({ issued, onDone }: { issued: IssuedSecret; onDone(): void }) {
   return (
-    <div className="flex flex-col gap-3 rounded-xl border border-(--ui-warn-border) bg-(--ui-warn-bg) p-4 text-(--ui-warn)">
-      <p role="status" className="font-medium">
-        New signing secret. Copy it now: it is not shown again.
-      </p>
+    <SecretShownOnce status="New signing secret. Copy it now: it is not shown again." secret={issued.secret} copyName="Copy secret for signing webhooks" onDone={onDone}>
       <p className="font-mono text-sm break-all text-(--ui-fg)" data-testid="webhook-secret">
         {issued.secret}
       </p>
@@ -52,13 +49,7 @@ function NewSecret({ issued, onDone }: { issued: IssuedSecret; onDone(): void })
           <>The secret it replaces (if any) stopped signing at once.</>
         )}
       </p>
-      <div className="flex flex-wrap gap-2">
-        <CopyButton value={issued.secret} label="Copy secret" accessibleName="Copy secret for signing webhooks" copiedText="Copied" announcement="Secret copied" failure="Select the secret and copy it" />
-        <Button variant="secondary" onClick={onDone}>
-          I have stored it
-        </Button>
-      </div>
-    </div>
+    </SecretShownOnce>
   );
 }
 

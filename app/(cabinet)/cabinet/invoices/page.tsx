@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { Alert } from "@/components/cabinet/form-controls";
 import { InvoiceFilterForm } from "@/components/cabinet/invoices/invoice-filter-form";
-import { cursorPagerLinks, hrefOf, InvoicePager, readCursorPosition } from "@/components/cabinet/invoices/invoice-pager";
+import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
@@ -19,6 +19,8 @@ export const metadata: Metadata = { title: "Invoices" };
 
 const PAGE_SIZE = 25;
 const PATH = "/cabinet/invoices";
+/** "Previous" remembers this many pages back ("First page" still works): URLs stay short. */
+const MAX_TRAIL = 50;
 
 type PageProps = { searchParams: Promise<SearchParams> };
 
@@ -27,7 +29,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
   const actor = await requireActorForPage();
   const params = await searchParams;
   const query = readInvoiceQuery(params);
-  const position = readCursorPosition(params);
+  const position = readCursorPosition(params, MAX_TRAIL);
   const filters = toQueryParams(query);
 
   // The GET form sends its empty fields too (`?status=&coin=`): one clean URL per view, to share.
@@ -44,7 +46,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
     if (!isAppError(error)) throw error;
     failure = error.message;
   }
-  const links = cursorPagerLinks(PATH, filters, position, page?.nextCursor ?? null);
+  const links = cursorPagerLinks(PATH, filters, position, page?.nextCursor ?? null, MAX_TRAIL);
   const isFiltered = hasFilters(query);
   const rows = page?.items ?? [];
 
@@ -138,7 +140,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
             </DataTable>
           </>
         )}
-        <InvoicePager {...links} />
+        <Pager label="Invoice pages" {...links} />
       </Panel>
     </>
   );

@@ -4,7 +4,7 @@ import { Alert } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { CreatePaymentLinkForm, PaymentLinkToggle } from "@/components/cabinet/links/payment-link-forms";
 import { QrCodeDisclosure } from "@/components/cabinet/links/qr-code";
-import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/payouts/pager";
+import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { CancelPayoutLinkButton, CreatePayoutLinkForm } from "@/components/cabinet/links/payout-link-forms";
-import { hrefOf, Pager } from "@/components/cabinet/payouts/pager";
+import { hrefOf, Pager } from "@/components/cabinet/pager";
 import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
-import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/payouts/pager";
+import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ApprovalQueue } from "@/components/cabinet/payouts/payout-decision";
 import { PayoutFilterForm } from "@/components/cabinet/payouts/payout-filter-form";
 import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
 import { DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
-import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/payouts/pager";
+import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ReadOnlyNote } from "@/components/cabinet/settings/settings-form-kit";
 import { DeliveryFilterForm } from "@/components/cabinet/webhooks/delivery-filter-form";
 import { EndpointSettings, type EndpointView } from "@/components/cabinet/webhooks/endpoint-settings";

@@ -24,36 +24,39 @@ export interface CursorPosition {
 
 /** The service's cursors are base64url; anything else is dropped (the first page is shown). */
 const CURSOR = /^[A-Za-z0-9_-]{1,200}$/;
-/** A trail longer than this forgets its oldest pages ("First page" still works): URLs stay short. */
-const MAX_TRAIL = 50;
+/**
+ * By default, a trail longer than this forgets its oldest pages ("First page" still works). A list
+ * may pass a shorter `maxTrail` to keep its URLs shorter.
+ */
+const MAX_TRAIL = 200;
 
-export function readCursorPosition(params: SearchParams): CursorPosition {
+export function readCursorPosition(params: SearchParams, maxTrail = MAX_TRAIL): CursorPosition {
   const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
   const cursor = text(params.cursor);
   if (!CURSOR.test(cursor)) return { cursor: undefined, trail: [] };
   const trail = text(params.trail)
     .split(".")
     .filter((entry) => CURSOR.test(entry))
-    .slice(-MAX_TRAIL);
+    .slice(-maxTrail);
   return { cursor, trail };
 }
 
 /** The links under a list: first, previous and next page, each keeping the filters. */
-export function cursorPagerLinks(path: string, filters: Record<string, string>, position: CursorPosition, nextCursor: string | null) {
+export function cursorPagerLinks(path: string, filters: Record<string, string>, position: CursorPosition, nextCursor: string | null, maxTrail = MAX_TRAIL) {
   const at = (cursor: string | undefined, trail: string[]) => hrefOf(path, { ...filters, cursor, trail: trail.length > 0 ? trail.join(".") : undefined });
   const isFirst = position.cursor === undefined;
   return {
     first: isFirst ? null : at(undefined, []),
     previous: isFirst ? null : position.trail.length === 0 ? at(undefined, []) : at(position.trail[position.trail.length - 1], position.trail.slice(0, -1)),
-    next: nextCursor ? at(nextCursor, isFirst ? [] : [...position.trail, position.cursor!].slice(-MAX_TRAIL)) : null,
+    next: nextCursor ? at(nextCursor, isFirst ? [] : [...position.trail, position.cursor!].slice(-maxTrail)) : null,
   };
 }
 
-/** "First page", "Previous" and "Next page" links; nothing when the list fits one page. */
-export function InvoicePager({ first, previous, next }: { first: string | null; previous: string | null; next: string | null }) {
+/** "First page", "Previous" and "Next page" links under a list, in a nav named `label`; nothing when the list fits one page. */
+export function Pager({ label, first, previous, next }: { label: string; first: string | null; previous: string | null; next: string | null }) {
   if (!first && !previous && !next) return null;
   return (
-    <nav aria-label="Invoice pages" className="mt-4 flex flex-wrap gap-2">
+    <nav aria-label={label} className="mt-4 flex flex-wrap gap-2">
       {first ? (
         <Link href={first} className={LINK_CLASS}>
           First page
