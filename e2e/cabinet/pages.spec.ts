@@ -205,6 +205,69 @@ test("another store's invoices and payouts are not found: their pages, the searc
   await expect(page.getByRole("link", { name: foreignPayout.order_id })).toHaveCount(0);
 });
 
+test("payment links, payout links and static wallets: create, copy, QR code, switch off, cancel, block", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
+  await signInOwner(page);
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+  // A payment link: made, copied, opened as a buyer would, switched off (its URL stops), on again.
+  const title = `Donation ${randomUUID().slice(0, 6)}`;
+  await page.goto(`${baseUrl()}/cabinet/payment-links`);
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Fixed amount").check();
+  await page.getByLabel("Amount", { exact: true }).fill("15");
+  await page.getByRole("button", { name: "Create payment link" }).click();
+  await expect(page.getByRole("status").filter({ hasText: title })).toContainText("created");
+  await page.getByRole("button", { name: "Copy the new link's URL" }).click();
+  const linkUrl = await clipboard();
+  expect(linkUrl).toMatch(/^http:\/\/.+\/pay\/link\//);
+  const linkRow = page.getByRole("table", { name: "Payment links, newest first" }).getByRole("row").filter({ hasText: title });
+  await linkRow.getByText("QR code").click();
+  await expect(linkRow.getByRole("img")).toBeVisible();
+  expect((await page.request.get(linkUrl)).status()).toBe(200);
+  await linkRow.getByRole("button", { name: `Disable payment link ${title}` }).click();
+  await expect(linkRow.getByRole("button", { name: `Enable payment link ${title}` })).toBeVisible();
+  expect((await page.request.get(linkUrl)).status()).toBe(404);
+  await linkRow.getByRole("button", { name: `Enable payment link ${title}` }).click();
+  await expect(linkRow.getByRole("button", { name: `Disable payment link ${title}` })).toBeVisible();
+  expect((await page.request.get(linkUrl)).status()).toBe(200);
+
+  // A payout link: money made claimable, so a fresh code; the claim URL shown once; then cancelled.
+  const reference = `check-${randomUUID().slice(0, 8)}`;
+  await page.goto(`${baseUrl()}/cabinet/payout-links`);
+  await page.getByLabel("Amount", { exact: true }).fill("3");
+  await page.getByLabel("Title").fill(reference);
+  await page.getByLabel("Reference").fill(reference);
+  await page.getByRole("button", { name: "Create payout link" }).click();
+  await confirmWithCode(page, owner);
+  await expect(page.getByRole("status").filter({ hasText: "Payout link created" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "QR code of the claim URL" })).toBeVisible();
+  const claimUrl = (await page.getByTestId("claim-url").innerText()).trim();
+  await page.getByRole("button", { name: "Copy claim URL" }).click();
+  expect(await clipboard()).toBe(claimUrl);
+  const claimToken = claimUrl.split("/").pop()!;
+  const claimCard = async () => (await (await page.request.get(`${baseUrl()}/v1/claim/${claimToken}`)).json()).result;
+  expect(await claimCard()).toMatchObject({ status: "funded", claimable: true, amount: "3" });
+  await page.getByRole("button", { name: "I have stored it" }).click();
+  await expect(page.getByTestId("claim-url")).toHaveCount(0);
+  await page.getByRole("button", { name: `Cancel payout link ${reference}` }).click();
+  await expect.poll(async () => (await claimCard()).status).toBe("cancelled");
+
+  // A static wallet: its address and QR code, copied; blocked after a confirmation.
+  const orderId = `customer-${randomUUID().slice(0, 8)}`;
+  await page.goto(`${baseUrl()}/cabinet/wallets`);
+  await page.getByLabel("Order id").fill(orderId);
+  await page.getByRole("button", { name: "Create wallet" }).click();
+  await expect(page.getByRole("status").filter({ hasText: orderId })).toBeVisible();
+  await expect(page.getByRole("img", { name: new RegExp(`QR code of the .+ address for ${orderId}`) })).toBeVisible();
+  await page.getByRole("button", { name: "Copy address of the new wallet" }).click();
+  const walletRow = page.getByRole("table", { name: "Static wallets, newest first" }).getByRole("row").filter({ hasText: orderId });
+  await expect(walletRow).toContainText((await clipboard()).slice(0, 8));
+  await walletRow.getByRole("button", { name: `Block wallet ${orderId}` }).click();
+  await walletRow.getByRole("button", { name: `Confirm block of wallet ${orderId}` }).click();
+  await expect(walletRow).toContainText(/blocked/i);
+});
+
 const PAGES: { name: string; path: () => string; heading: string }[] = [
   { name: "overview", path: () => "/cabinet", heading: "Overview" },
   { name: "invoices", path: () => "/cabinet/invoices", heading: "Invoices" },
