@@ -22,6 +22,9 @@ export function totpUri(secret: string, account: string, issuer: string): string
 export async function matchTotp(secret: string, code: string, now: Date, afterStep: bigint | null): Promise<bigint | null> {
   if (!/^\d{6}$/.test(code)) return null;
   const epoch = Math.floor(now.getTime() / 1000);
+  // Every step the tolerance allows was taken already (a clock set back): nothing can match, and
+  // otplib would throw rather than say no.
+  if (afterStep !== null && afterStep >= BigInt(Math.floor(epoch / PERIOD_SECONDS) + Math.ceil(TOLERANCE_SECONDS / PERIOD_SECONDS))) return null;
   const result = await verify({
     secret,
     token: code,

@@ -5,7 +5,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { getApiDeps } from "@/lib/api/deps";
 import { exportCabinetAuthEnv, getConfig } from "@/lib/config/env";
 import { loadMasterKey } from "@/lib/crypto/master-key";
-import { isAppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { recordAudit } from "@/lib/services/cabinet/audit-log";
 import { completeSignIn } from "@/lib/services/cabinet/sign-in";
 import { SESSION_LIFETIME_MS, revokeSession } from "@/lib/services/cabinet/sessions";
@@ -65,7 +66,9 @@ export function getCabinetAuthOptions(): NextAuthOptions {
           } catch (error) {
             // next-auth hands the message to the page as `error`: "<code>|<message>".
             if (isAppError(error)) throw new Error(`${error.code}|${error.message}`);
-            throw error;
+            // Anything else stays in the log: its message would reach the page through the URL.
+            log.error("cabinet sign-in failed", { error });
+            throw new Error(`internal.error|${new AppError("internal.error").message}`);
           }
         },
       }),

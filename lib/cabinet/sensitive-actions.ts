@@ -5,7 +5,8 @@
  * create/revoke/rotate, payout approval, transfer to a personal wallet, allow-list and
  * webhook-endpoint changes, team changes. Beyond that list, every action that sends money to an
  * address (a refund, a resolve that may refund, a blocked wallet's refund) or makes money claimable
- * (a payout link) asks too, as does every change of where the store's own money may go.
+ * (a payout link) asks too, as does every change of where the store's own money may go (personal
+ * wallets, auto-withdraw rules, split rules and their refund hold).
  */
 export const SENSITIVE_ACTIONS = [
   "api_key.create",
@@ -20,6 +21,9 @@ export const SENSITIVE_ACTIONS = [
   "invoice.resolve",
   "static_wallet.refund_blocked",
   "payout_link.create",
+  "settings.set_auto_withdraw",
+  "settings.create_split_rule",
+  "settings.set_split_config",
   "allowlist.add",
   "allowlist.remove",
   "allowlist.enable",

@@ -62,25 +62,31 @@ describe("store settings in the cabinet", () => {
     const store = await newStore(clock, "Settings shop");
     const other = await newStore(clock, "Settings shop");
 
-    const rule = success(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "25.5" }));
+    // Rules that send the store's money on by themselves ask for a fresh code; without one, nothing is kept.
+    expect(refusal(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "25.5" }))).toBe("cabinet.code_required");
+    expect(refusal(await act(clock, store.owner, "settings.create_split_rule", { percent: 12.5, address: OTHER_TRON_ADDRESS, network: "tron" }))).toBe("cabinet.code_required");
+    expect(refusal(await act(clock, store.owner, "settings.set_split_config", { refund_hold_hours: 0 }))).toBe("cabinet.code_required");
+    expect(await getTestDb().autoWithdrawRule.count({ where: { merchantId: store.merchantId } })).toBe(0);
+    expect(await getTestDb().splitRule.count({ where: { merchantId: store.merchantId } })).toBe(0);
+    const rule = success(await actWithCode(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "25.5" }));
     expect(rule).toEqual({ currency: "USDT", network: "tron", address: TRON_ADDRESS, min_minor: "25500000" });
-    expect(refusal(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "0.0000001" }))).toBe("autowithdraw.bad_min");
-    expect(refusal(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94" }))).toBe(
+    expect(refusal(await actWithCode(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: TRON_ADDRESS, min: "0.0000001" }))).toBe("autowithdraw.bad_min");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.set_auto_withdraw", { currency: "USDT", network: "tron", address: "0x9858EfFD232B4033E47d90003D41EC34EcaEda94" }))).toBe(
       "payout.address_network_mismatch",
     );
-    expect(refusal(await act(clock, store.owner, "settings.set_auto_withdraw", { currency: "DOGE", network: "tron", address: TRON_ADDRESS }))).toBe("autowithdraw.unknown_currency");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.set_auto_withdraw", { currency: "DOGE", network: "tron", address: TRON_ADDRESS }))).toBe("autowithdraw.unknown_currency");
 
     // Another store's owner deletes "the same" rule: not found, and the rule stays.
     expect(refusal(await act(clock, other.owner, "settings.delete_auto_withdraw", { currency: "USDT", network: "tron" }))).toBe("cabinet.not_found");
     expect(await getTestDb().autoWithdrawRule.count({ where: { merchantId: store.merchantId } })).toBe(1);
 
-    const split = success(await act(clock, store.owner, "settings.create_split_rule", { percent: 12.5, address: OTHER_TRON_ADDRESS, network: "tron", note: "partner" }));
+    const split = success(await actWithCode(clock, store.owner, "settings.create_split_rule", { percent: 12.5, address: OTHER_TRON_ADDRESS, network: "tron", note: "partner" }));
     expect(split).toMatchObject({ percent: 12.5, active: true, address: OTHER_TRON_ADDRESS, network: "tron", note: "partner", reversible: false });
-    const internal = success(await act(clock, store.owner, "settings.create_split_rule", { percent: 5, merchant_id: other.merchantId }));
+    const internal = success(await actWithCode(clock, store.owner, "settings.create_split_rule", { percent: 5, merchant_id: other.merchantId }));
     expect(internal).toMatchObject({ merchant_id: other.merchantId, reversible: true });
-    expect(refusal(await act(clock, store.owner, "settings.create_split_rule", { percent: 90, merchant_id: other.merchantId }))).toBe("split.exceeds_100");
-    expect(refusal(await act(clock, store.owner, "settings.create_split_rule", { percent: 0.001, merchant_id: other.merchantId }))).toBe("split.bad_percent");
-    expect(refusal(await act(clock, store.owner, "settings.create_split_rule", { percent: 1, merchant_id: store.merchantId }))).toBe("split.self_destination");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.create_split_rule", { percent: 90, merchant_id: other.merchantId }))).toBe("split.exceeds_100");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.create_split_rule", { percent: 0.001, merchant_id: other.merchantId }))).toBe("split.bad_percent");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.create_split_rule", { percent: 1, merchant_id: store.merchantId }))).toBe("split.self_destination");
 
     expect(refusal(await act(clock, other.owner, "settings.delete_split_rule", { rule_id: split.rule_id }))).toBe("split.not_found");
     expect(await getTestDb().splitRule.findUniqueOrThrow({ where: { id: split.rule_id } })).toMatchObject({ active: true, deletedAt: null });
@@ -88,9 +94,9 @@ describe("store settings in the cabinet", () => {
     expect(success(await act(clock, store.owner, "settings.delete_split_rule", { rule_id: split.rule_id }))).toEqual({ deleted: true });
     expect(await getTestDb().splitRule.findUniqueOrThrow({ where: { id: split.rule_id } })).toMatchObject({ active: false });
 
-    expect(success(await act(clock, store.owner, "settings.set_split_config", { refund_hold_hours: 48 }))).toEqual({ refund_hold_hours: 48 });
-    expect(refusal(await act(clock, store.owner, "settings.set_split_config", { refund_hold_hours: 2161 }))).toBe("split.bad_hold_hours");
-    expect(refusal(await act(clock, store.owner, "settings.set_split_config", { refund_hold_hours: "48" }))).toBe("split.bad_hold_hours");
+    expect(success(await actWithCode(clock, store.owner, "settings.set_split_config", { refund_hold_hours: 48 }))).toEqual({ refund_hold_hours: 48 });
+    expect(refusal(await actWithCode(clock, store.owner, "settings.set_split_config", { refund_hold_hours: 2161 }))).toBe("split.bad_hold_hours");
+    expect(refusal(await actWithCode(clock, store.owner, "settings.set_split_config", { refund_hold_hours: "48" }))).toBe("split.bad_hold_hours");
     expect((await merchantRow(store.merchantId)).splitRefundHoldHours).toBe(48);
 
     expect(success(await act(clock, store.owner, "settings.delete_auto_withdraw", { currency: "USDT", network: "tron" }))).toEqual({ deleted: true });
@@ -101,7 +107,7 @@ describe("store settings in the cabinet", () => {
     const clock = movingClock();
     const store = await newStore(clock, "Settings shop");
     const off = { ...clock, deps: { ...makeTestDeps({}, { GATEWAY_SPLITS: "0" }), now: clock.deps.now } };
-    expect(refusal(await act(off, store.owner, "settings.set_split_config", { refund_hold_hours: 1 }))).toBe("split.disabled");
+    expect(refusal(await actWithCode(off, store.owner, "settings.set_split_config", { refund_hold_hours: 1 }))).toBe("split.disabled");
   });
 
   it("changes the IP allow-list only with a fresh code; another store cannot remove an entry", async () => {

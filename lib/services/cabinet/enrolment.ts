@@ -8,7 +8,8 @@ import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { openTotpSecret, totpSealContext } from "./second-factor";
-import { failAttempt, findLiveTicket, issueTicket, refuseIfLocked, useTicket, type IssuedTicket } from "./sign-in";
+import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, sourceOf, useTicket, type IssuedTicket } from "./sign-in";
+import { giveAttemptBack } from "./throttle";
 
 const ISSUER = "Gateway";
 
@@ -47,15 +48,18 @@ export interface ConfirmedEnrolment {
 export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<ConfirmedEnrolment> {
   const now = deps.now();
   const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["enrol"], now);
-  await refuseIfLocked(deps, user, "two_factor.enrolled", origin, now);
   const secret = openTotpSecret(deps.secretBox, user);
   if (!secret) throw new AppError("cabinet.bad_ticket", "Open the enrolment page again to get your key.");
+  const lockIfWrong = await beginAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now);
   const step = await matchTotp(secret, input.code.trim(), now, null);
-  if (step === null) await failAttempt(deps, user, "two_factor.enrolled", origin, now, "cabinet.bad_code");
+  if (step === null) return failAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now, "cabinet.bad_code", lockIfWrong);
   return withTransaction(deps.db, async (tx) => {
     await useTicket(tx, ticket.id, now);
     const { count } = await tx.cabinetUser.updateMany({ where: { id: user.id, totpEnabledAt: null }, data: { totpEnabledAt: now, lastTotpStep: step } });
     if (count !== 1) throw new AppError("cabinet.bad_ticket");
+    // The user's other tickets were made for a user without TOTP: none of them may show the key now.
+    await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
+    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
     const recoveryCodes = await replaceRecoveryCodes(tx, user.id, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
     return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };

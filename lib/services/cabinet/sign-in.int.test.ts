@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createStore, movingClock, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
 import { getTestDb } from "@/lib/testing/harness";
 import { resolveSession, revokeSession } from "./sessions";
-import { checkPassword, completeSignIn } from "./sign-in";
+import { showEnrolmentKey } from "./enrolment";
+import { checkPassword, completeSignIn, describeTicket } from "./sign-in";
 import { confirmFreshCode } from "./step-up";
 
 // Two-step sign-in: password → single-use ticket → TOTP or recovery code → session; enrolment on
@@ -96,10 +97,61 @@ describe("cabinet sign-in", () => {
     for (let attempt = 0; attempt < 19; attempt++) {
       refusals.push(await refusalCodeOf(checkPassword(clock.deps, { email: `nobody-${attempt}-${randomUUID()}@example.com`, password: "wrong" }, from)));
     }
-    expect(refusals.at(-1)).toBe("cabinet.bad_credentials");
+    // The twentieth, wrong, locks the address, and says so.
+    expect(refusals.slice(0, 18).every((code) => code === "cabinet.bad_credentials")).toBe(true);
+    expect(refusals.at(-1)).toBe("cabinet.locked");
     // The address is now locked for everyone, the owner's account is not.
     expect(await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, from))).toBe("cabinet.locked");
     expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin())).purpose).toBe("enrol");
+  });
+
+  it("counts guesses sent all at once one by one: five are checked, the rest refused, and then the right code too", async () => {
+    const clock = movingClock();
+    const owner = await enrolledOwner(clock);
+    const ticket = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
+    clock.advance(30_000);
+    const current = new Set(await Promise.all([-1, 0, 1].map((offset) => generate({ secret: owner.secret, epoch: clock.nowSeconds() + offset * 30 }))));
+    const guesses = Array.from({ length: 25 }, (_, index) => String(100_000 + index * 7919)).filter((guess) => !current.has(guess));
+    const answers = await Promise.all(guesses.map((code) => refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code }, randomOrigin()))));
+    expect(answers.filter((code) => code === "cabinet.bad_code")).toHaveLength(4);
+    expect(answers.filter((code) => code === "cabinet.locked")).toHaveLength(guesses.length - 4);
+    const checked = await getTestDb().cabinetAuditEvent.count({ where: { userId: owner.actor.userId, action: "sign_in.code", outcome: "failure" } });
+    expect(checked).toBe(5);
+    const goodCode = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, owner.from))).toBe("cabinet.locked");
+  });
+
+  it("locks an e-mail that names nobody exactly as one that does: a lock tells nothing about who has an account", async () => {
+    const clock = movingClock();
+    const owner = await newOwner();
+    for (const email of [owner.email, `nobody-${randomUUID()}@example.com`]) {
+      const answers = [];
+      for (let attempt = 0; attempt < 6; attempt++) answers.push(await refusalCodeOf(checkPassword(clock.deps, { email, password: "not the password" }, randomOrigin())));
+      expect(answers, email).toEqual(["cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.locked", "cabinet.locked"]);
+    }
+    // A NUL character names nobody too, rather than failing in the database.
+    expect(await refusalCodeOf(checkPassword(clock.deps, { email: "a\u0000b@example.com", password: "x" }, randomOrigin()))).toBe("cabinet.bad_credentials");
+  });
+
+  it("a right password gives its attempt back, so five wrong codes still lock and four do not", async () => {
+    const clock = movingClock();
+    const owner = await enrolledOwner(clock);
+    for (let round = 0; round < 3; round++) await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
+    const ticket = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
+    for (let attempt = 0; attempt < 4; attempt++) expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: "12345x" }, owner.from))).toBe("cabinet.bad_code");
+    clock.advance(30_000);
+    const actor = await completeSignIn(clock.deps, { ticket: ticket.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
+    expect(actor.userId).toBe(owner.actor.userId);
+  });
+
+  it("an enrolment ticket dies once its user has enrolled with another: it never shows the key in use", async () => {
+    const clock = movingClock();
+    const owner = await newOwner();
+    const spare = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    expect(spare.purpose).toBe("enrol");
+    await signInFirstTime(clock, owner.email, randomOrigin());
+    expect(await refusalCodeOf(showEnrolmentKey(clock.deps, spare.token))).toBe("cabinet.bad_ticket");
+    expect(await describeTicket(getTestDb(), spare.token, clock.deps.now())).toBeNull();
   });
 
   it("asks sensitive actions for a fresh code and refuses a missing, wrong or reused one", async () => {

@@ -9,7 +9,7 @@ import { recordAudit, type AuditAction } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { openSession, type CabinetActor } from "./sessions";
 import { takeSecondFactor } from "./second-factor";
-import { ACCOUNT_POLICY, ADDRESS_POLICY, accountKey, activeLockUntil, addressKey, clearFailures, countFailure } from "./throttle";
+import { activeLockUntil, forgetAccountFailures, giveAttemptBack, takeAttempt, type AttemptSource } from "./throttle";
 
 export type TicketPurpose = "code" | "enrol" | "enrolled";
 
@@ -35,35 +35,45 @@ export function lockedError(until: Date, now: Date): AppError {
 // A hash to compare against when the e-mail names nobody, so both answers take as long.
 let decoyHash: Promise<string> | null = null;
 
+/** Who an attempt is made as, for the audit log: a user, or an e-mail that names nobody. */
+export interface AttemptActor {
+  merchantId: string | null;
+  userId: string | null;
+  email: string;
+}
+
+export const actorOf = (user: CabinetUser): AttemptActor => ({ merchantId: user.merchantId, userId: user.id, email: user.email });
+export const sourceOf = (actor: AttemptActor, origin: RequestOrigin): AttemptSource => ({ email: actor.email, ipAddress: origin.ipAddress });
+
 /**
  * The first step: e-mail and password. Right → a ticket for the second step (a code, or TOTP
- * enrolment when the user has none yet). Wrong → counted against the account and the address.
- * A correct password does not forget earlier failures: only a completed sign-in does.
+ * enrolment when the user has none yet). Every attempt is counted against the e-mail and the
+ * address before the password is checked (a right one gives it back); an e-mail that names nobody
+ * is counted and locked the same way, and takes as long.
  */
 export async function checkPassword(deps: CabinetDeps, input: { email: string; password: string }, origin: RequestOrigin): Promise<IssuedTicket> {
   const now = deps.now();
-  const email = normalizeEmail(input.email);
-  const addressLock = await activeLockUntil(deps.db, [addressKey(origin.ipAddress)], now);
-  if (addressLock) {
-    await recordAudit(deps.db, { merchantId: null, userId: null, actorEmail: email, action: "sign_in.locked", outcome: "refused", origin, detail: { by: "address" } }, now);
-    throw lockedError(addressLock, now);
-  }
+  // PostgreSQL text cannot hold a NUL: such an e-mail names nobody, and is kept as U+FFFD.
+  const email = normalizeEmail(input.email).replaceAll("\u0000", "\ufffd");
   const user = email === "" ? null : await deps.db.cabinetUser.findUnique({ where: { email } });
+  const actor = user ? actorOf(user) : { merchantId: null, userId: null, email };
+  const lockIfWrong = await beginAttempt(deps, actor, "sign_in.password", origin, now);
   if (!user || user.disabledAt) {
     decoyHash ??= hashPassword(randomUUID());
     await verifyPassword(input.password, await decoyHash);
-    await countFailure(deps.db, addressKey(origin.ipAddress), ADDRESS_POLICY, now);
-    await recordAudit(deps.db, { merchantId: user?.merchantId ?? null, userId: user?.id ?? null, actorEmail: email, action: "sign_in.password", outcome: "failure", origin, detail: { reason: "unknown_user" } }, now);
-    throw new AppError("cabinet.bad_credentials");
+    return failAttempt(deps, actor, "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong, "unknown_user");
   }
-  await refuseIfLocked(deps, user, "sign_in.password", origin, now);
   if (!(await verifyPassword(input.password, user.passwordHash))) {
-    await failAttempt(deps, user, "sign_in.password", origin, now, "cabinet.bad_credentials");
+    return failAttempt(deps, actorOf(user), "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong);
   }
   const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
-  const ticket = await issueTicket(deps.db, user.id, purpose, now);
-  await recordAudit(deps.db, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "success", origin, detail: { next: purpose } }, now);
-  return ticket;
+  return withTransaction(deps.db, async (tx) => {
+    // A right password gives its attempt back, but does not forget earlier failures: only a completed sign-in does.
+    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    const ticket = await issueTicket(tx, user.id, purpose, now);
+    await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "success", origin, detail: { next: purpose } }, now);
+    return ticket;
+  });
 }
 
 /**
@@ -73,17 +83,20 @@ export async function checkPassword(deps: CabinetDeps, input: { email: string; p
 export async function completeSignIn(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<CabinetActor> {
   const now = deps.now();
   const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["code", "enrolled"], now);
-  await refuseIfLocked(deps, user, "sign_in.code", origin, now);
   let method: "totp" | "recovery_code" | "enrolment" = "enrolment";
   if (ticket.purpose === "code") {
+    const lockIfWrong = await beginAttempt(deps, actorOf(user), "sign_in.code", origin, now);
     const passed = await takeSecondFactor(deps.db, deps.secretBox, user, input.code, now);
-    if (!passed) await failAttempt(deps, user, "sign_in.code", origin, now, "cabinet.bad_code");
-    method = passed!;
+    if (!passed) return failAttempt(deps, actorOf(user), "sign_in.code", origin, now, "cabinet.bad_code", lockIfWrong);
+    method = passed;
+  } else {
+    await refuseWhileLocked(deps, actorOf(user), "sign_in.code", origin, now);
   }
   return withTransaction(deps.db, async (tx) => {
     await useTicket(tx, ticket.id, now);
     const actor = await openSession(tx, user, origin, now);
-    await clearFailures(tx, accountKey(user.id));
+    if (method !== "enrolment") await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    await forgetAccountFailures(tx, user.email);
     await recordAudit(
       tx,
       { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: method === "recovery_code" ? "sign_in.recovery_code" : "sign_in.code", outcome: "success", origin, detail: { method, session: actor.sessionId } },
@@ -100,12 +113,18 @@ export async function issueTicket(db: Db | Tx, userId: string, purpose: TicketPu
   return { token, purpose, expiresAt };
 }
 
-/** A ticket that is unused, unexpired, of one of the purposes, and whose user is still on the team. */
+/**
+ * A ticket that is unused, unexpired, of one of the purposes, whose user is still on the team and
+ * still in the state the ticket was made for: an `enrol` ticket dies when its user has enrolled
+ * (by another ticket), so it can never show a key that is in use.
+ */
 export async function findLiveTicket(db: Db | Tx, token: string, purposes: TicketPurpose[], now: Date) {
   const ticket = token ? await db.cabinetSignInTicket.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } }) : null;
   if (!ticket || ticket.usedAt || ticket.expiresAt <= now || !purposes.includes(ticket.purpose as TicketPurpose) || ticket.user.disabledAt) {
     throw new AppError("cabinet.bad_ticket");
   }
+  const isEnrolled = ticket.user.totpEnabledAt !== null;
+  if (isEnrolled !== (ticket.purpose !== "enrol")) throw new AppError("cabinet.bad_ticket");
   return { ticket, user: ticket.user };
 }
 
@@ -115,34 +134,52 @@ export async function useTicket(tx: Tx, ticketId: string, now: Date): Promise<vo
   if (count !== 1) throw new AppError("cabinet.bad_ticket");
 }
 
-/** Refuses (and records) an attempt on an account or from an address that is locked. */
-export async function refuseIfLocked(deps: CabinetDeps, user: CabinetUser, action: AuditAction, origin: RequestOrigin, now: Date): Promise<void> {
-  const lock = await activeLockUntil(deps.db, [accountKey(user.id), addressKey(origin.ipAddress)], now);
+/**
+ * Admits an attempt (counted before its password or code is checked), or refuses it — and records
+ * that — while the account or the address is locked. Returns the lock it brings about if wrong.
+ */
+export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<Date | null> {
+  const admission = await takeAttempt(deps.db, sourceOf(actor, origin), now);
+  if (admission.admitted) return admission.lockIfWrong;
+  await recordLockedOut(deps, actor, action, origin, now, admission.lockedBy);
+  throw lockedError(admission.lockedUntil, now);
+}
+
+/** For a step that takes no code: refuses (and records) it while the account or the address is locked. */
+async function refuseWhileLocked(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<void> {
+  const lock = await activeLockUntil(deps.db, sourceOf(actor, origin), now);
   if (!lock) return;
-  await recordAudit(deps.db, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.locked", outcome: "refused", origin, detail: { attempted: action } }, now);
+  await recordLockedOut(deps, actor, action, origin, now, null);
   throw lockedError(lock, now);
 }
 
+async function recordLockedOut(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date, by: "account" | "address" | null): Promise<void> {
+  await recordAudit(
+    deps.db,
+    { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "sign_in.locked", outcome: "refused", origin, detail: { attempted: action, by } },
+    now,
+  );
+}
+
 /**
- * Counts a wrong password or code against the account and the address, records it, and throws:
- * the lock it brought about, or the plain refusal.
+ * Records a wrong password or code (already counted when it was admitted) and throws: the lock
+ * this attempt brought about, or the plain refusal.
  */
 export async function failAttempt(
   deps: CabinetDeps,
-  user: CabinetUser,
+  actor: AttemptActor,
   action: AuditAction,
   origin: RequestOrigin,
   now: Date,
   code: "cabinet.bad_credentials" | "cabinet.bad_code",
+  lockIfWrong: Date | null,
+  reason: string = code,
 ): Promise<never> {
-  const accountLock = await countFailure(deps.db, accountKey(user.id), ACCOUNT_POLICY, now);
-  const addressLock = await countFailure(deps.db, addressKey(origin.ipAddress), ADDRESS_POLICY, now);
-  const audit = { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, origin };
-  await recordAudit(deps.db, { ...audit, action, outcome: "failure", detail: { reason: code } }, now);
-  const lock = accountLock ?? addressLock;
-  if (lock) {
-    await recordAudit(deps.db, { ...audit, action: "sign_in.locked", outcome: "failure", detail: { by: accountLock ? "account" : "address" } }, now);
-    throw lockedError(lock, now);
+  const audit = { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, origin };
+  await recordAudit(deps.db, { ...audit, action, outcome: "failure", detail: { reason } }, now);
+  if (lockIfWrong) {
+    await recordAudit(deps.db, { ...audit, action: "sign_in.locked", outcome: "failure", detail: { after: action } }, now);
+    throw lockedError(lockIfWrong, now);
   }
   throw new AppError(code);
 }

@@ -3,7 +3,9 @@ import { recordAudit, type AuditAction } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import type { CabinetActor } from "./sessions";
 import { takeSecondFactor } from "./second-factor";
-import { failAttempt, refuseIfLocked } from "./sign-in";
+import { actorOf, beginAttempt, failAttempt, sourceOf } from "./sign-in";
+import { giveAttemptBack } from "./throttle";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * A sensitive action goes ahead only with a fresh code (TOTP or recovery) taken now, whatever the
@@ -18,8 +20,11 @@ export async function confirmFreshCode(deps: CabinetDeps, actor: CabinetActor, c
     throw new AppError("cabinet.code_required");
   }
   const user = await deps.db.cabinetUser.findUniqueOrThrow({ where: { id: actor.userId } });
-  await refuseIfLocked(deps, user, action, origin, now);
+  const lockIfWrong = await beginAttempt(deps, actorOf(user), action, origin, now);
   const passed = await takeSecondFactor(deps.db, deps.secretBox, user, code, now);
-  if (!passed) await failAttempt(deps, user, "step_up", origin, now, "cabinet.bad_code");
-  await recordAudit(deps.db, { ...audit, action: "step_up", outcome: "success", detail: { for: action, method: passed } }, now);
+  if (!passed) return failAttempt(deps, actorOf(user), "step_up", origin, now, "cabinet.bad_code", lockIfWrong);
+  await withTransaction(deps.db, async (tx) => {
+    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    await recordAudit(tx, { ...audit, action: "step_up", outcome: "success", detail: { for: action, method: passed } }, now);
+  });
 }

@@ -46,6 +46,29 @@ function omitUrl<T extends { url: string }>({ url: _url, ...rest }: T): Omit<T, 
 }
 
 describe("cabinet team", () => {
+  it("an invitation dies with its inviter's right to invite: a removed or demoted owner cannot come back through a link they sent", async () => {
+    const store = await newStore("Inviter shop");
+    const context = deps();
+    const second = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "admin"));
+    const [toRemove, toDemote] = [newEmail("Removed").toLowerCase(), newEmail("Demoted").toLowerCase()];
+    await inviteMember(context, second, { email: toRemove, role: "admin" }, TEST_ORIGIN);
+    const removedToken = await invitationToken(toRemove);
+    expect(await describeInvitation(context, removedToken)).toMatchObject({ email: toRemove, role: "admin" });
+
+    await changeRole(context, store.owner, second.userId, "admin", TEST_ORIGIN);
+    expect(await refusalCodeOf(describeInvitation(context, removedToken))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(acceptInvitation(context, { token: removedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+
+    // Made owner again, the link works again; removed, it dies for good.
+    await changeRole(context, store.owner, second.userId, "owner", TEST_ORIGIN);
+    await inviteMember(context, second, { email: toDemote, role: "viewer" }, TEST_ORIGIN);
+    const demotedToken = await invitationToken(toDemote);
+    expect(await describeInvitation(context, demotedToken)).toMatchObject({ role: "viewer" });
+    await removeMember(context, store.owner, second.userId, TEST_ORIGIN);
+    expect(await refusalCodeOf(acceptInvitation(context, { token: demotedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await getTestDb().cabinetUser.count({ where: { email: { in: [toRemove, toDemote] } } })).toBe(0);
+  });
+
   it("invites by e-mail, describes the link, accepts it once, and the new member signs in with the password", async () => {
     const store = await newStore("Invite shop");
     const context = deps();

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { CABINET_ROLES, isCabinetRole, type CabinetRole } from "@/lib/domain/cabinet/permissions";
+import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
@@ -294,9 +294,15 @@ async function refuseLastOwner(tx: Tx, merchantId: string): Promise<void> {
   if (owners <= 1) throw new AppError("cabinet.last_owner");
 }
 
+/**
+ * An invitation that is unused, unexpired, unrevoked — and whose inviter may still invite: a
+ * member removed or demoted cannot come back in through a link they sent before.
+ */
 async function findLiveInvitation(db: Db | Tx, token: string, now: Date) {
   const invitation = token ? await db.cabinetInvitation.findUnique({ where: { tokenHash: hashToken(token) }, include: { merchant: { select: { name: true } } } }) : null;
   if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= now) throw new AppError("cabinet.bad_invitation");
+  const inviter = await db.cabinetUser.findFirst({ where: { id: invitation.invitedBy, merchantId: invitation.merchantId, disabledAt: null }, select: { role: true } });
+  if (!inviter || !isCabinetRole(inviter.role) || !roleAllows(inviter.role, "team")) throw new AppError("cabinet.bad_invitation");
   return invitation;
 }
 
