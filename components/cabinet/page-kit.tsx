@@ -132,3 +132,13 @@ export function ShortId({ value }: { value: string }) {
     </span>
   );
 }
+
+/** One term and its value in a `<dl>` of details (an invoice's, a payout's). */
+export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-sm font-medium text-(--ui-muted)">{label}</dt>
+      <dd className="min-w-0 text-sm">{children}</dd>
+    </>
+  );
+}

@@ -7,20 +7,11 @@ import { Amount, DataTable, EmptyState, ShortId, Time } from "@/components/cabin
 import { Button } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { parseAmount } from "@/lib/domain/money/amount";
+import type { PersonalWalletRow } from "@/lib/services/cabinet/settings-queries";
 import { AssetSelects, SelectField, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
-export interface PersonalWalletItem {
-  currency: string;
-  network: string;
-  networkName: string;
-  address: string;
-  label: string;
-  usableFrom: string;
-  isUsable: boolean;
-  decimals: number;
-  /** What transfers may spend now, in the coin's units. */
-  available: string;
-}
+/** A registered personal wallet, as the settings page reads it. */
+export type PersonalWalletItem = PersonalWalletRow;
 
 const keyOf = (wallet: { currency: string; network: string }) => `${wallet.currency}:${wallet.network}`;
 

@@ -6,7 +6,7 @@ import { InvoiceTimeline } from "@/components/cabinet/invoices/invoice-timeline"
 import { RefundForm } from "@/components/cabinet/invoices/refund-form";
 import { ResendWebhook } from "@/components/cabinet/invoices/resend-webhook";
 import { ResolvePayment } from "@/components/cabinet/invoices/resolve-payment";
-import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DataTable, DetailRow, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TEXT_LINK } from "@/components/ui/theme";
@@ -33,15 +33,6 @@ function Copyable({ value, name }: { value: string; name: string }) {
       <span className="min-w-0 flex-1 font-mono text-sm break-all">{value}</span>
       <CopyButton value={value} label="Copy" accessibleName={`Copy ${name}`} copiedText="Copied" announcement={`${name} copied`} failure={`Select the ${name} and copy it`} />
     </div>
-  );
-}
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <dt className="text-sm font-medium text-(--ui-muted)">{label}</dt>
-      <dd className="min-w-0 text-sm">{children}</dd>
-    </>
   );
 }
 
@@ -161,13 +152,13 @@ export default async function InvoicePage({ params }: PageProps) {
 
       <Panel title="Payment" id="payment">
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
-          <Row label="Status">
+          <DetailRow label="Status">
             <StatusBadge status={payment.payment_status} /> <Muted>{payment.is_final ? "final" : "not final yet"}</Muted>
-          </Row>
-          <Row label="Price">
+          </DetailRow>
+          <DetailRow label="Price">
             <Amount value={payment.amount} currency={payment.currency} />
-          </Row>
-          <Row label="To pay">
+          </DetailRow>
+          <DetailRow label="To pay">
             {payment.payer_currency ? (
               <>
                 <Amount value={payment.payer_amount} currency={payment.payer_currency} /> <Muted>on {networkName}</Muted>
@@ -175,24 +166,24 @@ export default async function InvoicePage({ params }: PageProps) {
             ) : (
               <Muted>The buyer has not chosen a coin yet.</Muted>
             )}
-          </Row>
+          </DetailRow>
           {payment.payer_currency ? (
             <>
-              <Row label="Received">
+              <DetailRow label="Received">
                 <Amount value={payment.amount_paid} currency={payment.payer_currency} />
-              </Row>
-              <Row label="Still to pay">
+              </DetailRow>
+              <DetailRow label="Still to pay">
                 <Amount value={payment.amount_remaining} currency={payment.payer_currency} />
-              </Row>
+              </DetailRow>
             </>
           ) : null}
-          <Row label="Refunded">{detail.refundStatus === "none" ? <Muted>Nothing</Muted> : detail.refundStatus === "full" ? "Fully" : "Partly"}</Row>
-          <Row label="Deposit address">{payment.address ? <Copyable value={payment.address} name="deposit address" /> : <Muted>None until a coin is chosen</Muted>}</Row>
-          <Row label="Payer address">
+          <DetailRow label="Refunded">{detail.refundStatus === "none" ? <Muted>Nothing</Muted> : detail.refundStatus === "full" ? "Fully" : "Partly"}</DetailRow>
+          <DetailRow label="Deposit address">{payment.address ? <Copyable value={payment.address} name="deposit address" /> : <Muted>None until a coin is chosen</Muted>}</DetailRow>
+          <DetailRow label="Payer address">
             {payment.payer_address ? <Copyable value={payment.payer_address} name="payer address" /> : <Muted>{network && !network.isAccountBased ? "Not known on this network" : "Not known yet"}</Muted>}
-          </Row>
-          <Row label="Transaction">{payment.txid ? <Copyable value={payment.txid} name="transaction id" /> : <Muted>None yet</Muted>}</Row>
-          <Row label="Confirmations">
+          </DetailRow>
+          <DetailRow label="Transaction">{payment.txid ? <Copyable value={payment.txid} name="transaction id" /> : <Muted>None yet</Muted>}</DetailRow>
+          <DetailRow label="Confirmations">
             {payment.txid ? (
               <span className="tabular-nums">
                 {payment.confirmations} of {payment.required_confirmations}
@@ -200,30 +191,30 @@ export default async function InvoicePage({ params }: PageProps) {
             ) : (
               <Muted>—</Muted>
             )}
-          </Row>
-          <Row label="Created">
+          </DetailRow>
+          <DetailRow label="Created">
             <Time iso={payment.created_at} />
-          </Row>
-          <Row label="Expires">
+          </DetailRow>
+          <DetailRow label="Expires">
             <Time iso={new Date(payment.expired_at * 1000)} />
-          </Row>
-          <Row label="Last change">
+          </DetailRow>
+          <DetailRow label="Last change">
             <Time iso={payment.updated_at} />
-          </Row>
-          <Row label="Payment page">
+          </DetailRow>
+          <DetailRow label="Payment page">
             <a href={payment.url} target="_blank" rel="noopener noreferrer" className={`font-mono text-sm break-all ${TEXT_LINK}`}>
               {payment.url}
             </a>
-          </Row>
-          {payment.payer_email ? <Row label="Payer e-mail">{payment.payer_email}</Row> : null}
+          </DetailRow>
+          {payment.payer_email ? <DetailRow label="Payer e-mail">{payment.payer_email}</DetailRow> : null}
           {payment.additional_data ? (
-            <Row label="Additional data">
+            <DetailRow label="Additional data">
               <span className="font-mono text-xs break-all whitespace-pre-wrap">{payment.additional_data}</span>
-            </Row>
+            </DetailRow>
           ) : null}
-          <Row label="Invoice id">
+          <DetailRow label="Invoice id">
             <Copyable value={payment.uuid} name="invoice id" />
-          </Row>
+          </DetailRow>
         </dl>
       </Panel>
 

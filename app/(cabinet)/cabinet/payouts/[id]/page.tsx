@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Alert } from "@/components/cabinet/form-controls";
-import { Amount, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DetailRow, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { PayoutDecisionPanel } from "@/components/cabinet/payouts/payout-decision";
 import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
@@ -121,15 +121,6 @@ function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; curren
   );
 }
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <>
-      <dt className="text-sm font-medium text-(--ui-muted)">{label}</dt>
-      <dd className="min-w-0 text-sm">{children}</dd>
-    </>
-  );
-}
-
 export default async function PayoutPage({ params, searchParams }: PageProps) {
   const actor = await requireActorForPage();
   const { id } = await params;
@@ -176,33 +167,33 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
 
       <Panel title="Details" id="details">
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
-          <Row label="Status">
+          <DetailRow label="Status">
             <StatusBadge status={payout.status} /> <span className="text-(--ui-muted)">{INTERNAL_STATUS_WORDS[payout.internal_status] ?? payout.internal_status}</span>
             {payout.wait_reason && !payout.is_final ? <span className="mt-1 block text-(--ui-warn)">Waiting: {payout.wait_reason}</span> : null}
-          </Row>
-          <Row label="Kind">{KIND_WORDS[payout.kind as PayoutKind] ?? payout.kind}</Row>
-          <Row label="Amount">
+          </DetailRow>
+          <DetailRow label="Kind">{KIND_WORDS[payout.kind as PayoutKind] ?? payout.kind}</DetailRow>
+          <DetailRow label="Amount">
             <Amount value={payout.amount} currency={payout.currency} /> <span className="text-(--ui-muted)">on {networkName}</span>
-          </Row>
-          <Row label="Payout fee">
+          </DetailRow>
+          <DetailRow label="Payout fee">
             <Amount value={payout.commission} currency={payout.currency} />{" "}
             <span className="text-(--ui-muted)">{payout.is_subtract ? "(added on top)" : "(taken from the amount)"}</span>
-          </Row>
-          <Row label="Recipient receives">
+          </DetailRow>
+          <DetailRow label="Recipient receives">
             <Amount value={payout.receive_amount} currency={payout.currency} />
-          </Row>
-          <Row label="Balance gives">
+          </DetailRow>
+          <DetailRow label="Balance gives">
             <Amount value={payout.debit_amount} currency={payout.currency} />
-          </Row>
-          <Row label="Address">
+          </DetailRow>
+          <DetailRow label="Address">
             <Copyable value={payout.address} name="address" />
-          </Row>
-          {payout.memo ? <Row label="Memo">{payout.memo}</Row> : null}
-          <Row label="Transaction">{payout.txid ? <Copyable value={payout.txid} name="transaction id" /> : <span className="text-(--ui-muted)">Not sent yet</span>}</Row>
-          <Row label="Created">
+          </DetailRow>
+          {payout.memo ? <DetailRow label="Memo">{payout.memo}</DetailRow> : null}
+          <DetailRow label="Transaction">{payout.txid ? <Copyable value={payout.txid} name="transaction id" /> : <span className="text-(--ui-muted)">Not sent yet</span>}</DetailRow>
+          <DetailRow label="Created">
             <Time iso={payout.created_at} /> <span className="text-(--ui-muted)">by {detail.createdBy.label}</span>
-          </Row>
-          <Row label="Approved">
+          </DetailRow>
+          <DetailRow label="Approved">
             {detail.approvedAt && detail.approvedBy ? (
               <>
                 <Time iso={detail.approvedAt} /> <span className="text-(--ui-muted)">by {detail.approvedBy.label}</span>
@@ -210,37 +201,37 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
             ) : (
               <span className="text-(--ui-muted)">{isPending ? "Not yet" : "Never"}</span>
             )}
-          </Row>
-          <Row label="Source">{payout.source === "manual" ? "Manual (needs a second user's approval)" : "API or service (approved at creation)"}</Row>
+          </DetailRow>
+          <DetailRow label="Source">{payout.source === "manual" ? "Manual (needs a second user's approval)" : "API or service (approved at creation)"}</DetailRow>
           {payout.payment_uuid ? (
-            <Row label="Payment">
+            <DetailRow label="Payment">
               <Link href={`/cabinet/invoices/${payout.payment_uuid}`} className={`${TEXT_LINK} font-mono break-all`}>
                 {payout.payment_uuid}
               </Link>
-            </Row>
+            </DetailRow>
           ) : null}
           {detail.staticWalletId ? (
-            <Row label="Static wallet">
+            <DetailRow label="Static wallet">
               <Link href="/cabinet/wallets" className={TEXT_LINK}>
                 Blocked wallet <span className="font-mono">{detail.staticWalletId}</span>
               </Link>
-            </Row>
+            </DetailRow>
           ) : null}
           {detail.payoutLinkId ? (
-            <Row label="Payout link">
+            <DetailRow label="Payout link">
               <Link href="/cabinet/payout-links" className={TEXT_LINK}>
                 Claimed link <span className="font-mono">{detail.payoutLinkId}</span>
               </Link>
-            </Row>
+            </DetailRow>
           ) : null}
           {payout.convert ? (
-            <Row label="Converted from">
+            <DetailRow label="Converted from">
               <Amount value={payout.convert.from_amount} currency={payout.convert.from_currency} /> on {payout.convert.from_network} at {payout.convert.rate}
-            </Row>
+            </DetailRow>
           ) : null}
-          <Row label="Payout id">
+          <DetailRow label="Payout id">
             <Copyable value={payout.uuid} name="payout id" />
-          </Row>
+          </DetailRow>
         </dl>
       </Panel>
 
