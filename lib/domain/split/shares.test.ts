@@ -30,7 +30,7 @@ describe("percentToBps", () => {
     expect(percentToBps(percent)).toBe(bps);
   });
 
-  it.each([0, -1, -0.01, 100.01, 101, 12.345, 0.001, 0.005, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])("refuses %s", (percent) => {
+  it.each([0, -1, -0.01, 100.01, 101, 12.345, 0.001, 0.005, 1e-10, Number.MIN_VALUE, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])("refuses %s", (percent) => {
     expect(percentToBps(percent)).toBeNull();
   });
 

@@ -10,8 +10,9 @@ export const MAX_SPLIT_BPS = 10_000;
 export function percentToBps(percent: number): number | null {
   if (!Number.isFinite(percent) || percent <= 0 || percent > 100) return null;
   const bps = Math.round(percent * 100);
-  // 12.34 × 100 is 1233.9999999999998 in binary; a third decimal is not a rounding error.
-  if (Math.abs(bps - percent * 100) > 1e-6) return null;
+  // 12.34 × 100 is 1233.9999999999998 in binary; a third decimal is not a rounding error. A
+  // percentage too small to differ from 0 by that measure (1e-10) is not 0.01 or more either.
+  if (bps < 1 || Math.abs(bps - percent * 100) > 1e-6) return null;
   return bps;
 }
 
