@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { callApi, callSigned, getTestDb, makeMerchant, signedRequest } from "@/lib/testing/harness";
 import { ERROR_CATALOGUE } from "@/lib/errors";
+import { FUZZ_SEED, fuzzRuns, hostileBody, hostileValueOver } from "@/lib/testing/fuzz";
 import { OPERATIONS } from "./operations";
 
 /** Field names the API uses somewhere: a fuzzed body hits real fields, not only unknown keys. */
@@ -12,24 +13,6 @@ const FIELD_NAMES = [
   "overlap_hours", "blocks", "address", "from_address", "step", "currency_from", "course_source", "theme", "link_id", "__proto__",
 ];
 
-const HOSTILE_STRINGS = [
-  "", " ", "\u0000", "a\u0000b", "\uD800", "\uFFFF", "0", "-1", "1e309", "NaN", "Infinity", "0x10", "1.".repeat(40),
-  "9".repeat(400), "x".repeat(5000), "' OR 1=1 --", "${jndi:ldap://x}", "<script>alert(1)</script>", "../../etc/passwd",
-  "00000000-0000-0000-0000-000000000000", "not-a-uuid", "http://127.0.0.1:1/", "http://[::1]/", "file:///etc/passwd",
-  "2026-13-45T99:99:99Z", "USDT", "tron", "ethereum", "BTC", "🙂", "%00", "\\u0000",
-];
-
-const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 64 }), fc.string({ unit: "binary", maxLength: 32 }));
-const hostileNumber = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1.5, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_VALUE, 1e308),
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-);
-const hostileLeaf = fc.oneof(hostileString, hostileNumber, fc.boolean(), fc.constant(null));
-const { value: hostileValue } = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: "small", withCrossShrink: true }, hostileLeaf, fc.array(tie("value"), { maxLength: 4 }), tie("object")),
-  object: fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 8 })), tie("value"), { maxKeys: 6 }),
-}));
 /** A well-formed body per operation: the fuzzer spoils one or two of its fields, so the input reaches past the schema. */
 const VALID_BODIES: Record<string, Record<string, unknown>> = {
   "/v1/payment": { amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: "fuzz-1", url_callback: "http://127.0.0.1:9/cb", additional_data: "x", lifetime: 3600 },
@@ -57,22 +40,13 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
 };
 
 /** A body: a valid one with fields spoiled, or one made of the API's field names, or anything JSON can hold. */
-function hostileBodyFor(path: string) {
-  const valid = VALID_BODIES[path] ?? {};
-  const spoiled = fc
-    .tuple(fc.subarray(Object.keys(valid)), fc.dictionary(fc.constantFrom(...Object.keys(valid), ...FIELD_NAMES), hostileValue, { maxKeys: 2 }))
-    .map(([dropped, replaced]) => ({ ...Object.fromEntries(Object.entries(valid).filter(([key]) => !dropped.includes(key) || key in replaced)), ...replaced }));
-  return fc.oneof(
-    { weight: 5, arbitrary: spoiled },
-    { weight: 2, arbitrary: fc.dictionary(fc.constantFrom(...FIELD_NAMES), hostileValue, { maxKeys: 8 }) },
-    { weight: 1, arbitrary: hostileValue },
-  );
-}
+const hostileValue = hostileValueOver(FIELD_NAMES);
+const hostileBodyFor = (path: string) => hostileBody(VALID_BODIES[path] ?? {}, FIELD_NAMES, hostileValue);
 const pathParam = fc.oneof(fc.constantFrom("00000000-0000-0000-0000-000000000000", "%00", "x", "%F0%9F%99%82", "a".repeat(300)), fc.uuid());
 
 /** Fixed seed and a bounded number of runs: the same inputs every time, a few seconds in all. */
-const RUNS_PER_OPERATION = Number(process.env.GATEWAY_FUZZ_RUNS ?? 60);
-const SEED = Number(process.env.GATEWAY_FUZZ_SEED ?? 20261124);
+const RUNS_PER_OPERATION = fuzzRuns(60);
+const SEED = FUZZ_SEED;
 
 // The service must answer every malformed, hostile or oversized body with a documented 4xx
 // (or a business answer), never a 5xx, and stay healthy afterwards.
