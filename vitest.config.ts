@@ -11,14 +11,15 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", env: { LOG_LEVEL: "silent" }, include: ["lib/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"] },
+        test: { name: "unit", env: { LOG_LEVEL: "silent" }, include: ["lib/**/*.test.ts", "client/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"] },
       },
       {
         resolve: { alias },
         test: {
           name: "integration",
-          env: { LOG_LEVEL: "silent" },
-          include: ["lib/**/*.int.test.ts", "inngest/**/*.int.test.ts"],
+          // Every request a test makes also checks the API document's promises (lib/api/contract.ts).
+          env: { LOG_LEVEL: "silent", GATEWAY_CONTRACT: process.env.GATEWAY_CONTRACT ?? "check" },
+          include: ["lib/**/*.int.test.ts", "inngest/**/*.int.test.ts", "client/**/*.int.test.ts"],
           globalSetup: ["lib/testing/global-setup.ts"],
           // Files run in parallel on one shared database; the embedded one serves one connection
           // at a time, and a pass of the payout sender sends every file's approved payouts: a test

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { AppError, isAppError } from "@/lib/errors";
 import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
 import { findActiveApiKey } from "@/lib/auth/api-keys";
-import { log } from "@/lib/log";
+import { addLogContext, log, withLogContext } from "@/lib/log";
 import type { ApiDeps } from "./deps";
-import { errorBody, jsonResponse, rateLimitedResponse, successBody } from "./envelope";
+import { contractViolation } from "./contract";
+import { errorBody, rateLimitedBody, successBody } from "./envelope";
 import type { Tx } from "@/lib/db/client";
 import {
   claimIdempotencyKey,
@@ -140,44 +142,135 @@ async function authenticate(
   return { merchantId: key.merchantId, actor: `key:${key.publicId}` };
 }
 
-function toResponse(status: number, bodyText: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(bodyText, {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...extraHeaders },
-  });
+/** What one request came to, before it becomes a Response: what logs, metrics and the contract check read. */
+export interface RequestOutcome {
+  status: number;
+  bodyText: string;
+  headers: Record<string, string>;
+  /** The operation called; null when no operation matched. */
+  entry: OperationEntry | null;
+  merchantId: string | null;
+  /** The error code answered, `request.rate_limited` for a 429, null for a success. */
+  code: string | null;
+  /** An unexpected failure behind a 5xx, for the log. */
+  error?: unknown;
+}
+
+/** Told of every request once it is answered: logs, metrics and the contract check. */
+export type RequestObserver = (observation: RequestObservation) => void;
+
+export interface RequestObservation extends RequestOutcome {
+  requestId: string;
+  method: string;
+  /** The path as logs may keep it (a claim token never appears). */
+  path: string;
+  clientIp: string;
+  durationMs: number;
+}
+
+const observers: RequestObserver[] = [];
+
+/** Adds a listener told of every answered request; returns the function that removes it. */
+export function observeRequests(observer: RequestObserver): () => void {
+  observers.push(observer);
+  return () => {
+    const index = observers.indexOf(observer);
+    if (index >= 0) observers.splice(index, 1);
+  };
+}
+
+/** The header carrying the request id: a caller's own (when well-formed) is kept, else one is made. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+function requestIdOf(request: Request): string {
+  const given = request.headers.get(REQUEST_ID_HEADER);
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : `req_${randomUUID().replaceAll("-", "")}`;
+}
+
+function outcomeOf(status: number, body: unknown, extra: Partial<RequestOutcome> = {}): RequestOutcome {
+  return { status, bodyText: JSON.stringify(body), headers: {}, entry: null, merchantId: null, code: null, ...extra };
+}
+
+function errorOutcome(error: AppError, extra: Partial<RequestOutcome> = {}): RequestOutcome {
+  const { status, body } = errorBody(error);
+  return outcomeOf(status, body, { code: error.code, ...extra });
 }
 
 /**
  * The single entry of every /v1 operation: size limit → authentication (signature, window,
- * key, allow-list, key kind) → rate limit → JSON → idempotency → handler → envelope.
+ * key, allow-list, key kind) → rate limit → JSON → idempotency → handler → envelope. Every
+ * answer carries a request id, and observers (logs, metrics) are told of it.
  */
-export async function dispatch(
-  request: Request,
-  options: { clientIp: string; deps: ApiDeps; router: Router },
-): Promise<Response> {
+export async function dispatch(request: Request, options: { clientIp: string; deps: ApiDeps; router: Router }): Promise<Response> {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  // Lines logged while the request is handled carry its id (and its merchant, once known).
+  const outcome = await withLogContext({ request_id: requestId }, () => answer(request, options));
+  const checked = contractViolation(outcome);
+  const final = checked
+    ? errorOutcome(new AppError("internal.error", `contract: ${checked}`), { entry: outcome.entry, merchantId: outcome.merchantId, error: new Error(checked) })
+    : outcome;
+  const observation: RequestObservation = {
+    ...final,
+    requestId,
+    method: request.method,
+    path: loggedPath(new URL(request.url).pathname),
+    clientIp: options.clientIp,
+    durationMs: performance.now() - started,
+  };
+  for (const observer of observers) {
+    try {
+      observer(observation);
+    } catch (error) {
+      log.error("request observer failed", { request_id: requestId, error });
+    }
+  }
+  return new Response(final.bodyText, {
+    status: final.status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...final.headers, [REQUEST_ID_HEADER]: requestId },
+  });
+}
+
+async function answer(request: Request, options: { clientIp: string; deps: ApiDeps; router: Router }): Promise<RequestOutcome> {
   const { deps, router, clientIp } = options;
   const url = new URL(request.url);
+  let entry: OperationEntry | null = null;
+  let merchantId: string | null = null;
   try {
     const matched = router.match(request.method, url.pathname);
     if (matched === null) throw new AppError("request.not_found");
     if (matched === "method_not_allowed") throw new AppError("request.method_not_allowed");
-    const { entry, params } = matched;
+    entry = matched.entry;
+    const { params } = matched;
+    const operation = entry;
 
     const body = request.method === "GET" ? new Uint8Array() : await readBody(request);
     const caller = entry.auth.kind === "signed" ? await authenticate(request, entry, url.pathname + url.search, body, clientIp, deps) : null;
-    const merchantId = caller?.merchantId ?? null;
+    merchantId = caller?.merchantId ?? null;
+    if (merchantId !== null) addLogContext({ merchant_id: merchantId });
     const actor = caller?.actor ?? null;
+    const done = (status: number, bodyText: string, code: string | null, headers: Record<string, string> = {}): RequestOutcome => ({
+      status,
+      bodyText,
+      headers,
+      entry: operation,
+      merchantId,
+      code,
+    });
 
     const retryAfter = deps.rateLimiter.take(merchantId ? `merchant:${merchantId}` : `ip:${clientIp}`, deps.now().getTime());
-    if (retryAfter > 0) return rateLimitedResponse(retryAfter);
+    if (retryAfter > 0) {
+      const limited = rateLimitedBody(retryAfter);
+      return done(429, JSON.stringify(limited.body), "request.rate_limited", limited.headers);
+    }
 
     const input = request.method === "GET" ? {} : parseJsonBody(body);
     const execute = async (context: OperationContext) => {
       try {
-        const result = await entry.operation.run(input, context);
-        return successBody(entry.envelope, result);
+        const result = await operation.operation.run(input, context);
+        return { ...successBody(operation.envelope, result), code: null };
       } catch (error) {
-        if (isAppError(error) && error.status < 500) return errorBody(error);
+        if (isAppError(error) && error.status < 500) return { ...errorBody(error), code: error.code as string | null };
         throw error;
       }
     };
@@ -185,18 +278,20 @@ export async function dispatch(
     const keyHeader = request.headers.get("idempotency-key");
     if (!entry.idempotent || keyHeader === null || merchantId === null) {
       const outcome = await execute({ deps, merchantId, actor, params, clientIp });
-      return jsonResponse(outcome.status, outcome.body);
+      return done(outcome.status, JSON.stringify(outcome.body), outcome.code);
     }
 
     const scope: IdempotencyScope = { merchantId, operation: url.pathname, key: validateIdempotencyKey(keyHeader) };
     const claim = await claimIdempotencyKey(deps.db, scope, hashRequestBody(body), deps.now());
     if (claim.kind === "in_progress") throw new AppError("idempotency.in_progress");
-    if (claim.kind === "replay") return toResponse(claim.response.status, claim.response.body, { "idempotent-replayed": "true" });
+    if (claim.kind === "replay") {
+      return done(claim.response.status, claim.response.body, codeOfStoredAnswer(claim.response.body), { "idempotent-replayed": "true" });
+    }
     // The operation stores its answer in its own transaction when it has one (completeWithin);
     // otherwise (it wrote nothing, or failed as a business outcome) it is stored here after.
     let completedWithin: string | null = null;
     const completeWithin = async (tx: Tx, result: unknown) => {
-      const answer = successBody(entry.envelope, await result);
+      const answer = successBody(operation.envelope, await result);
       const bodyText = JSON.stringify(answer.body);
       if (!(await completeIdempotencyKey(tx, scope, claim.claimToken, { status: answer.status, body: bodyText }))) {
         throw new AppError("idempotency.in_progress"); // another attempt took the key over: these writes roll back
@@ -206,7 +301,7 @@ export async function dispatch(
     const renewal = setInterval(() => {
       renewIdempotencyClaim(deps.db, scope, claim.claimToken, deps.now()).catch((error) => log.warn("could not renew idempotency claim", { error, key: scope.key }));
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
-    let outcome: { status: number; body: unknown };
+    let outcome: { status: number; body: unknown; code: string | null };
     try {
       outcome = await execute({ deps, merchantId, actor, params, clientIp, completeWithin });
     } catch (error) {
@@ -218,27 +313,27 @@ export async function dispatch(
     } finally {
       clearInterval(renewal);
     }
-    if (completedWithin !== null && outcome.status < 400) return toResponse(outcome.status, completedWithin);
+    if (completedWithin !== null && outcome.status < 400) return done(outcome.status, completedWithin, null);
     const bodyText = JSON.stringify(outcome.body);
     await completeIdempotencyKey(deps.db, scope, claim.claimToken, { status: outcome.status, body: bodyText }).catch((error) =>
       // Nothing was written with this answer (a refusal, or a read); a repeat after the lock lapses runs again.
       log.error("could not store idempotent response", { error, key: scope.key }),
     );
-    return toResponse(outcome.status, bodyText);
+    return done(outcome.status, bodyText, outcome.code);
   } catch (error) {
-    if (isAppError(error)) {
-      if (error.status >= 500) log.warn("request failed", { path: loggedPath(url.pathname), code: error.code, error: error.cause });
-      const { status, body } = errorBody(error);
-      return jsonResponse(status, body);
-    }
-    if (isDatabaseBusy(error)) {
-      log.warn("database busy: no connection or transaction in time", { path: loggedPath(url.pathname), error });
-      const { status, body } = errorBody(new AppError("request.busy"));
-      return jsonResponse(status, body);
-    }
-    log.error("unhandled error in operation", { path: loggedPath(url.pathname), error });
-    const { status, body } = errorBody(new AppError("internal.error"));
-    return jsonResponse(status, body);
+    if (isAppError(error)) return errorOutcome(error, { entry, merchantId, error: error.status >= 500 ? (error.cause ?? error) : undefined });
+    if (isDatabaseBusy(error)) return errorOutcome(new AppError("request.busy"), { entry, merchantId, error });
+    return errorOutcome(new AppError("internal.error"), { entry, merchantId, error });
+  }
+}
+
+/** The code of a stored idempotent answer (null for a success). */
+function codeOfStoredAnswer(bodyText: string): string | null {
+  try {
+    const code = (JSON.parse(bodyText) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === "string" ? code : null;
+  } catch {
+    return null;
   }
 }
 

@@ -3,12 +3,6 @@ import type { AppError } from "@/lib/errors";
 /** How an operation's result is wrapped; the spec's exceptions are flags, not branches in handlers. */
 export type EnvelopeKind = "standard" | "bare" | "created";
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
-}
-
 /** spec: Transport conventions — `{state: 0, result}`, or the bare object for the documented exceptions. */
 export function successBody(kind: EnvelopeKind, result: unknown): { status: number; body: unknown } {
   switch (kind) {
@@ -26,10 +20,9 @@ export function errorBody(error: AppError): { status: number; body: unknown } {
 }
 
 /** spec: Transport conventions — a 429 has `{state: 1, message}` and no `error` object. */
-export function rateLimitedResponse(retryAfterSeconds: number): Response {
-  return jsonResponse(
-    429,
-    { state: 1, message: "Too many requests; retry after the interval in Retry-After." },
-    { "retry-after": String(retryAfterSeconds) },
-  );
+export function rateLimitedBody(retryAfterSeconds: number): { body: unknown; headers: Record<string, string> } {
+  return {
+    body: { state: 1, message: "Too many requests; retry after the interval in Retry-After." },
+    headers: { "retry-after": String(retryAfterSeconds) },
+  };
 }

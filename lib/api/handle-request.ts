@@ -1,7 +1,14 @@
 import { getApiDeps } from "./deps";
-import { dispatch, createRouter, type Router } from "./dispatch";
+import { dispatch, createRouter, observeRequests, type Router } from "./dispatch";
 import { PEER_TOKEN_ENV, resolveClientIp, vouchedPeerAddress } from "./client-ip";
 import { OPERATIONS } from "./operations";
+import { installRequestLog } from "@/lib/log/request-log";
+import { recordApiRequest } from "@/lib/metrics/record-api-request";
+
+// One log line per request, written once the answer is known.
+installRequestLog();
+// Counted per operation for Prometheus (lib/metrics), once per module copy like the log.
+observeRequests(recordApiRequest);
 
 let router: Router | undefined;
 

@@ -20,6 +20,9 @@ const gates = new Map<string, Promise<void>>();
 const createThingOp = defineOperation({
   schema: z.object({ name: z.string(), fail: z.enum(["business", "crash"]).optional() }),
   invalidBody: "payment.bad_request",
+  summary: "Create a thing (test operation)",
+  response: z.object({ name: z.string(), serial: z.string() }),
+  errors: ["payment.unknown_currency"],
   async handle(input, context) {
     await gates.get(input.name);
     const db = context.deps.db;
@@ -36,6 +39,9 @@ const createThingOp = defineOperation({
 const createThingInTransactionOp = defineOperation({
   schema: z.object({ name: z.string() }),
   invalidBody: "payment.bad_request",
+  summary: "Create a thing in the operation's own transaction (test operation)",
+  response: z.object({ name: z.string() }),
+  errors: [],
   async handle(input, context) {
     await gates.get(input.name);
     const result = { name: input.name };

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ApiKeyKind } from "@/lib/auth/api-keys";
 import { parseInput, type InputSpec } from "@/lib/errors/parse-input";
+import type { ErrorCode } from "@/lib/errors";
 import type { Tx } from "@/lib/db/client";
 import type { ApiDeps } from "./deps";
 import type { EnvelopeKind } from "./envelope";
@@ -23,20 +24,50 @@ export interface OperationContext {
   completeWithin?: (tx: Tx, result: unknown) => Promise<void>;
 }
 
+/**
+ * What the API document says about an operation, kept beside its handler so that the two
+ * change together. The request schema is the one the handler validates with.
+ */
+export interface OperationDocs {
+  /** One line, imperative ("Create an invoice"). */
+  summary: string;
+  /** Longer prose in Markdown: behaviour, limits, clamping rules. */
+  description?: string;
+  /** The `result` of a success (the whole body for bare and created envelopes). */
+  response: z.ZodType;
+  /**
+   * Codes this operation answers beyond those of transport, authentication, idempotency and its
+   * own input checks (which the document adds from the operation table and the input spec).
+   */
+  errors: readonly ErrorCode[];
+  /** The body as documented, where the handler's schema takes elements it checks one by one (batches). */
+  documentedRequest?: z.ZodType;
+  /** A request body the operation accepts (documented, and checked against the schema by a test). */
+  requestExample?: unknown;
+  /** A `result` it answers (checked against `response` by a test). */
+  responseExample?: unknown;
+}
+
 /** An operation after definition: validates its body, then runs. */
 export interface Operation {
   run(body: unknown, context: OperationContext): Promise<unknown>;
+  /** The request schema and its failure codes. */
+  input: InputSpec<z.ZodType>;
+  docs: OperationDocs;
 }
 
-export interface OperationSpec<Schema extends z.ZodType> extends InputSpec<Schema> {
+export interface OperationSpec<Schema extends z.ZodType> extends InputSpec<Schema>, OperationDocs {
   handle(input: z.output<Schema>, context: OperationContext): Promise<unknown>;
 }
 
 /** Wraps a handler with its schema so that every failure of the body maps to a documented code. */
 export function defineOperation<Schema extends z.ZodType>(spec: OperationSpec<Schema>): Operation {
+  const { schema, invalidBody, fieldErrors, handle, ...docs } = spec;
   return {
+    input: { schema, invalidBody, fieldErrors },
+    docs,
     async run(body, context) {
-      return spec.handle(parseInput(spec, body), context);
+      return handle(parseInput(spec, body), context);
     },
   };
 }

@@ -38,6 +38,8 @@ import {
 import { createRefundOp, getAutorefundOp, getRefundFeeConfigOp, resolvePaymentOp, setAutorefundOp, setRefundFeeConfigOp } from "./ops/refunds/refund-ops";
 import { cancelPayoutLinkOp, claimPayoutLinkOp, createPayoutLinkBatchOp, createPayoutLinkOp, getClaimCardOp, listPayoutLinksOp, payoutLinkInfoOp } from "./ops/payouts/payout-link-ops";
 import { createSplitRuleOp, deleteSplitRuleOp, getSplitConfigOp, listSplitRulesOp, setSplitConfigOp } from "./ops/splits/split-ops";
+import { openApiDocumentOp } from "./ops/meta/openapi-op";
+import { eventInfoOp, listEventsOp, redeliverEventOp } from "./ops/events/events-ops";
 import { addAllowlistEntryOp, enableAllowlistOp, listAllowlistOp, removeAllowlistEntryOp } from "./ops/allowlist/allowlist-ops";
 
 // Who may call what (spec: operator contract §2). `unified` may call everything signed.
@@ -151,9 +153,17 @@ export const OPERATIONS: readonly OperationEntry[] = [
   { method: "POST", path: "/v1/test-webhook/wallet", auth: signed(PAYMENT_KEYS), idempotent: false, envelope: "standard", operation: testWalletWebhookOp },
   { method: "POST", path: "/v1/test-webhook/payout", auth: signed(PAYOUT_KEYS), idempotent: false, envelope: "standard", operation: testPayoutWebhookOp },
 
+  // Events (every webhook event, kept 30 days; redelivery is not idempotent: each call is a new delivery)
+  { method: "POST", path: "/v1/events/list", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: listEventsOp },
+  { method: "POST", path: "/v1/events/info", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: eventInfoOp },
+  { method: "POST", path: "/v1/events/redeliver", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: redeliverEventOp },
+
   // IP allow-list
   { method: "POST", path: "/v1/api-allowlist/list", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: listAllowlistOp },
   { method: "POST", path: "/v1/api-allowlist/add", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: addAllowlistEntryOp },
   { method: "POST", path: "/v1/api-allowlist/remove", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: removeAllowlistEntryOp },
   { method: "POST", path: "/v1/api-allowlist/enable", auth: signed(UNIFIED_ONLY), idempotent: false, envelope: "standard", operation: enableAllowlistOp },
+
+  // This API's own document
+  { method: "GET", path: "/v1/openapi.json", auth: PUBLIC, idempotent: false, envelope: "bare", operation: openApiDocumentOp },
 ];

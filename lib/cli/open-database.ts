@@ -25,3 +25,13 @@ export async function openCliDatabase(): Promise<{ db: Db; close(): Promise<void
     },
   };
 }
+
+/** Runs `work` on the CLI's database and closes it afterwards, whatever happens. */
+export async function withCliDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openCliDatabase();
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
+}

@@ -39,6 +39,13 @@ export interface GatewayConfig {
   rpcEndpoints: Record<string, string>;
   /** Signs cabinet session cookies (NEXTAUTH_SECRET); undefined means "derived from the master key". */
   cabinetSessionSecret: string | undefined;
+  /**
+   * Prometheus metrics: served at /metrics on the service's port, or on `port` alone when set
+   * (METRICS_PORT); `token` (METRICS_TOKEN) is then required as a bearer token.
+   */
+  metrics: { port: number | undefined; token: string | undefined };
+  /** Where `npm run worker` answers GET /healthz (WORKER_PORT); undefined means no listener. */
+  workerPort: number | undefined;
 }
 
 function readFlag(value: string | undefined, fallback: boolean): boolean {
@@ -109,6 +116,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,
     cabinetSessionSecret: env.NEXTAUTH_SECRET || undefined,
+    metrics: {
+      port: env.METRICS_PORT ? readPositiveNumber("METRICS_PORT", env.METRICS_PORT, 0) : undefined,
+      token: env.METRICS_TOKEN || undefined,
+    },
+    workerPort: env.WORKER_PORT ? readPositiveNumber("WORKER_PORT", env.WORKER_PORT, 0) : undefined,
     email: {
       // spec: issue — with the embedded default (or sandbox) and no SMTP, messages are kept locally.
       mode: env.SMTP_URL ? "smtp" : readFlag(env.GATEWAY_SANDBOX, false) || readFlag(env.GATEWAY_EMBEDDED, false) ? "mailbox" : "off",

@@ -218,6 +218,15 @@ export const ERROR_CATALOGUE = {
   "webhook.no_event": { status: 400, message: "The payment has no event yet: events are sent for final statuses." },
   "webhook.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
 
+  // Events (the log behind the webhooks)
+  "event.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+  "event.bad_id": { status: 400, message: "id is not a UUID." },
+  "event.not_found": { status: 404, message: "No such event: it never was, it is another merchant's, or it is past its 30 days." },
+  "event.bad_type": { status: 400, message: "type must be event types such as invoice.paid, or prefixes such as invoice.*." },
+  "event.bad_object_id": { status: 400, message: "object_id is not a UUID." },
+  "event.bad_date": { status: 400, message: "date_from and date_to must be RFC 3339 date-times with an offset." },
+  "event.bad_cursor": { status: 400, message: "cursor is not a cursor this list gave." },
+
   // IP allow-list
   "apiallow.bad_cidr": { status: 400, message: "The value is not an IPv4/IPv6 address or CIDR range." },
   "apiallow.empty": { status: 400, message: "The allow-list cannot be enabled while it is empty." },

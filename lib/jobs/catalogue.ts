@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import type { RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
 import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
+import { purgeExpiredEvents } from "@/lib/services/events/purge-expired-events";
 import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
 import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
 import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-network";
@@ -146,6 +147,13 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 600,
     cron: "*/10 * * * *",
     run: (deps) => purgeIdempotencyRecords(deps.db, deps.now()),
+  },
+  {
+    name: "event.purge",
+    everySeconds: 600,
+    cron: "*/10 * * * *",
+    // The event log keeps 30 days; each run deletes a bounded number of older events.
+    run: async (deps) => ({ deleted: await purgeExpiredEvents(deps.db, deps.now()) }),
   },
 ];
 

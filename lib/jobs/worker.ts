@@ -1,4 +1,4 @@
-import { log } from "@/lib/log";
+import { log, withLogContext } from "@/lib/log";
 import { PERIODIC_JOBS, toDeliveryDeps, type JobDeps, type PeriodicJob } from "./catalogue";
 import { onBatchCreated, onDeliveriesRecorded } from "@/lib/db/work-signals";
 import { startWebhookDispatcher, type DispatcherOptions } from "./webhook-dispatcher";
@@ -22,8 +22,8 @@ export function startBuiltinWorker(deps: JobDeps, dispatcherOptions: DispatcherO
   let isStopped = false;
   const runJob = (job: PeriodicJob) => {
     if (isStopped || running.has(job.name)) return;
-    const execution = job
-      .run(deps)
+    // Every line a job's run logs carries `job`.
+    const execution = withLogContext({ job: job.name }, () => job.run(deps))
       .catch((error) => log.error("periodic job failed", { job: job.name, error }))
       .finally(() => running.delete(job.name));
     running.set(job.name, execution);

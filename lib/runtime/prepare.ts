@@ -47,12 +47,15 @@ export function ensurePrismaClient(): void {
   fs.writeFileSync(CLIENT_STAMP, schemaHash);
 }
 
+/** Whether `.next` holds a build of the current inputs (so `npm start` will not build again). */
+export function isNextBuildCurrent(): boolean {
+  return fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === fingerprintOf(BUILD_INPUTS);
+}
+
 /** Runs `next build` when there is no build or its inputs changed since. */
 export function ensureNextBuild(): void {
+  if (isNextBuildCurrent()) return;
   const fingerprint = fingerprintOf(BUILD_INPUTS);
-  if (fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === fingerprint) {
-    return;
-  }
   console.log("Building the application (first start or changed sources)…");
   run(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { NEXT_TELEMETRY_DISABLED: "1" });
   fs.writeFileSync(BUILD_STAMP, fingerprint);

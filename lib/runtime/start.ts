@@ -21,14 +21,18 @@ async function main(): Promise<void> {
   const { bootService } = await import("./boot");
   const { default: next } = await import("next");
   const { PEER_ADDRESS_HEADER, PEER_TOKEN_ENV, PEER_TOKEN_HEADER } = await import("@/lib/api/client-ip");
+  const { startMetricsEndpoint } = await import("@/lib/metrics/serve-metrics");
   const peerToken = randomBytes(16).toString("hex");
   process.env[PEER_TOKEN_ENV] = peerToken;
 
   const service = await bootService();
+  const metrics = await startMetricsEndpoint(service.config);
   const app = next({ dev: false, dir: process.cwd(), hostname: "0.0.0.0", port: service.config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
   const server = http.createServer((request, response) => {
+    // Scrapes are answered here, before Next: the registry is this process's (lib/metrics/registry.ts).
+    if (metrics.handleOnServicePort(request, response)) return;
     // Only the socket's own peer address is believed; a client cannot set this header.
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     request.headers[PEER_TOKEN_HEADER] = peerToken;
@@ -41,6 +45,7 @@ async function main(): Promise<void> {
   });
   service.startWorker();
   console.log(`Gateway ready: ${service.config.publicBaseUrl} (listening on port ${service.config.port})`);
+  if (metrics.port !== undefined) console.log(`Metrics: http://localhost:${metrics.port}/metrics`);
 
   let isStopping = false;
   const stop = async (signal: string) => {
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
     console.log(`Stopping (${signal})…`);
     server.close();
     server.closeAllConnections();
+    await metrics.close();
     await service.stop();
     process.exit(0);
   };

@@ -51,8 +51,17 @@ export function verifyWebhook(input: VerifyWebhookInput): boolean {
   return isValid;
 }
 
-/** spec: Events — the headers of a delivery, signed over `<timestamp>.<raw body>`. */
-export function buildDeliveryHeaders(delivery: { id: string; eventType: string; body: string }, secrets: SigningSecrets, timestamp: string): Record<string, string> {
+/**
+ * spec: Events — the headers of a delivery, signed over `<timestamp>.<raw body>`. X-Webhook-Id is
+ * the delivery (the same on every attempt); X-Webhook-Event-Id is the event (the same on every
+ * delivery and redelivery of it), absent where there is no recorded event (test deliveries, and
+ * deliveries recorded before the event log).
+ */
+export function buildDeliveryHeaders(
+  delivery: { id: string; eventId?: string | null; eventType: string; body: string },
+  secrets: SigningSecrets,
+  timestamp: string,
+): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "x-webhook-event": delivery.eventType,
@@ -60,6 +69,7 @@ export function buildDeliveryHeaders(delivery: { id: string; eventType: string; 
     "x-webhook-signature": signWebhook(secrets.current, timestamp, delivery.body),
     "x-webhook-id": delivery.id,
   };
+  if (delivery.eventId) headers["x-webhook-event-id"] = delivery.eventId;
   if (secrets.previous) headers["x-webhook-signature-previous"] = signWebhook(secrets.previous, timestamp, delivery.body);
   return headers;
 }

@@ -347,7 +347,7 @@ describe("delivery", () => {
     const response = await callSigned("/v1/webhooks/deliveries", {}, merchant);
     const deliveries = response.body.result.deliveries;
     expect(deliveries).toHaveLength(50);
-    expect(Object.keys(deliveries[0]).sort()).toEqual(["attempts", "created_at", "event_type", "id", "last_error", "status", "updated_at", "url"]);
+    expect(Object.keys(deliveries[0]).sort()).toEqual(["attempts", "created_at", "event_id", "event_type", "id", "last_error", "status", "updated_at", "url"]);
     expect(deliveries[0].created_at > deliveries[49].created_at).toBe(true);
     const otherIds = new Set((await getTestDb().webhookDelivery.findMany({ where: { merchantId: other.merchantId } })).map((row) => row.id));
     expect(deliveries.some((delivery: { id: string }) => otherIds.has(delivery.id))).toBe(false);

@@ -5,6 +5,7 @@ import { decideDeliveryAttempt } from "@/lib/domain/webhook-delivery/transition"
 import { buildDeliveryHeaders } from "@/lib/webhooks/signing";
 import { getSigningSecrets } from "@/lib/webhooks/signing-secrets";
 import { sendWebhookRequest, type SendOptions, type SendResult } from "@/lib/webhooks/send-request";
+import { recordWebhookAttempt } from "@/lib/metrics/record-webhook-attempt";
 
 export interface DeliveryDeps {
   db: Db;
@@ -18,6 +19,8 @@ export interface DeliveryDeps {
 export interface ClaimedDelivery {
   id: string;
   merchantId: string;
+  /** The recorded event (X-Webhook-Event-Id); null on deliveries older than the event log. */
+  eventId: string | null;
   eventType: string;
   url: string;
   body: string;
@@ -63,7 +66,7 @@ export async function claimDueDeliveries(db: Db, now: Date, options: ClaimOption
     SET lease_until = ${leaseUntil}, attempts = d.attempts + 1, updated_at = ${now}
     FROM candidates c
     WHERE d.id = c.id AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-    RETURNING d.id, d.merchant_id::text AS "merchantId", d.event_type AS "eventType", d.url, d.body, d.attempts AS attempt`;
+    RETURNING d.id, d.merchant_id::text AS "merchantId", d.event_id::text AS "eventId", d.event_type AS "eventType", d.url, d.body, d.attempts AS attempt`;
 }
 
 /**
@@ -90,7 +93,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: ClaimedDeliv
  */
 export async function recordAttemptOutcome(db: Db, delivery: ClaimedDelivery, result: SendResult, now: Date): Promise<void> {
   const decision = decideDeliveryAttempt(delivery.attempt, result.isDelivered, now);
-  await db.webhookDelivery.updateMany({
+  const recorded = await db.webhookDelivery.updateMany({
     where: { id: delivery.id, attempts: delivery.attempt, status: "pending" },
     data: {
       status: decision.status,
@@ -101,6 +104,8 @@ export async function recordAttemptOutcome(db: Db, delivery: ClaimedDelivery, re
       updatedAt: now,
     },
   });
+  // A stale worker's outcome was not recorded, so it is not counted either: each attempt counts once.
+  if (recorded.count > 0) recordWebhookAttempt(decision.status);
 }
 
 /**

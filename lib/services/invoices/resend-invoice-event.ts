@@ -22,7 +22,11 @@ export async function resendInvoiceEvent(deps: { db: Db; now(): Date }, merchant
   const status = invoice.status as PaymentStatus;
   const eventType = eventTypeOfStatus(status);
   if (!eventType) throw new AppError("webhook.no_event");
-  const deliveries = await withTransaction(deps.db, (tx) => recordInvoiceEvent(tx, invoice, deps.now()));
-  if (deliveries.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
+  const deliveries = await withTransaction(deps.db, async (tx) => {
+    const recorded = await recordInvoiceEvent(tx, invoice, deps.now());
+    // Thrown inside the transaction: a resend that reaches nobody leaves no event in the log either.
+    if (recorded.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
+    return recorded;
+  });
   return { uuid: invoice.id, event_type: eventType, deliveries };
 }

@@ -23,19 +23,19 @@ const optionalPageUrl = z.preprocess(absentWhenNull, optionalHttpUrl);
 
 /** Designed: POST /v1/payment/link — the body. */
 export const createPaymentLinkSchema = z.object({
-  title: z.string(),
-  description: optionalText,
-  amount_mode: z.string(),
-  currency: z.string(),
-  amount: optionalText,
-  amount_min: optionalText,
-  amount_max: optionalText,
-  pinned_currency: optionalText,
-  pinned_network: optionalText,
-  expires_at: optionalText,
-  url_callback: optionalUrl,
-  url_return: optionalPageUrl,
-  url_success: optionalPageUrl,
+  title: z.string().describe("Shown to the buyer: 1 to 200 characters after trimming."),
+  description: optionalText.describe("Shown to the buyer: at most 2000 characters."),
+  amount_mode: z.string().describe("`fixed` (takes `amount`), `open` (the buyer names the amount, within `amount_min`/`amount_max` when given) or `range` (takes `amount_min`, `amount_max` or both)."),
+  currency: z.string().describe("The price currency of the amounts: any pricing currency of the catalogue, fiat or coin."),
+  amount: optionalText.describe("With `fixed` only: the price, a positive decimal string within the currency's decimals."),
+  amount_min: optionalText.describe("With `open` or `range`: the smallest amount a buyer may name (decimal string)."),
+  amount_max: optionalText.describe("With `open` or `range`: the largest amount a buyer may name (decimal string); not below `amount_min`."),
+  pinned_currency: optionalText.describe("A settlement coin every checkout uses; omitted, the buyer chooses."),
+  pinned_network: optionalText.describe("A network every checkout uses (it must carry `pinned_currency` when both are given); omitted, the buyer chooses."),
+  expires_at: optionalText.describe("When the link stops taking checkouts: an RFC 3339 time in the future; omitted, never."),
+  url_callback: optionalUrl.describe("The webhook URL of the invoices it makes: http(s), not a private or metadata address."),
+  url_return: optionalPageUrl.describe("The back-to-store link of the invoices it makes (http(s))."),
+  url_success: optionalPageUrl.describe("Where the invoices it makes send the buyer after payment (http(s))."),
 });
 
 export const CREATE_PAYMENT_LINK_INPUT: InputSpec<typeof createPaymentLinkSchema> = {
@@ -134,14 +134,50 @@ function pinnedMethod(currencyInput: string | undefined, networkInput: string | 
   return { currency, network };
 }
 
+const linkAmount = (what: string) => z.string().describe(`${what}, a decimal string in \`currency\`.`);
+
+/** The fields the management object and the public card share. */
+const LINK_CARD_FIELDS = {
+  link_id: z.uuid().describe("The link's identifier."),
+  title: z.string().describe("Shown to the buyer."),
+  description: z.string().describe("Shown to the buyer; empty when none."),
+  amount_mode: z.enum(AMOUNT_MODES).describe("`fixed` (the link's amount), `open` (the buyer names it, within the limits when set) or `range` (the buyer names it within the limits)."),
+  currency: z.string().describe("The price currency of the amounts (fiat or coin), e.g. `EUR`."),
+  amount_fixed: linkAmount("The price, with `fixed` only").optional(),
+  amount_min: linkAmount("The smallest amount a buyer may name; present only if set").optional(),
+  amount_max: linkAmount("The largest amount a buyer may name; present only if set").optional(),
+  pinned_currency: z.string().optional().describe("The settlement coin every checkout uses; present only if the link pins it."),
+  pinned_network: z.string().optional().describe("The network every checkout uses; present only if the link pins it."),
+};
+
 /** Designed: the management object (create, list, info, toggle). */
-export function toPaymentLinkObject(link: PaymentLink, publicBaseUrl: string, now: Date) {
+export const PAYMENT_LINK_SCHEMA = z
+  .object({
+    ...LINK_CARD_FIELDS,
+    url: z.string().describe("The public checkout page to hand to buyers."),
+    is_active: z.boolean().describe("False after the link is disabled: its card and checkout answer `paylink.not_found`; invoices already made stay payable."),
+    is_expired: z.boolean().describe("Whether `expires_at` has passed."),
+    expires_at: z.iso.datetime().nullable().describe("When the link stops taking checkouts (RFC 3339, UTC); null when it never does."),
+    url_callback: z.string().describe("The webhook URL of the invoices it makes; empty when none (the registered endpoint applies)."),
+    url_return: z.string().describe("The back-to-store link of the invoices it makes; empty when none."),
+    url_success: z.string().describe("Where the invoices it makes send the buyer after payment; empty when none."),
+    created_at: z.iso.datetime().describe("Creation time (RFC 3339, UTC)."),
+    updated_at: z.iso.datetime().describe("Last change (RFC 3339, UTC)."),
+  })
+  .meta({ id: "PaymentLink", description: "A reusable payment link, as its merchant manages it." });
+
+/** spec: Public payment-link card. */
+export const PUBLIC_LINK_CARD_SCHEMA = z
+  .object(LINK_CARD_FIELDS)
+  .meta({ id: "PublicLinkCard", description: "What a buyer sees of a payment link: nothing about the merchant." });
+
+export function toPaymentLinkObject(link: PaymentLink, publicBaseUrl: string, now: Date): z.output<typeof PAYMENT_LINK_SCHEMA> {
   return {
     link_id: link.id,
     url: checkoutPageUrl(publicBaseUrl, link.id),
     title: link.title,
     description: link.description,
-    amount_mode: link.amountMode,
+    amount_mode: link.amountMode as AmountMode,
     currency: link.currency,
     ...(link.amountFixed !== null ? { amount_fixed: link.amountFixed } : {}),
     ...(link.amountMin !== null ? { amount_min: link.amountMin } : {}),
@@ -160,12 +196,12 @@ export function toPaymentLinkObject(link: PaymentLink, publicBaseUrl: string, no
 }
 
 /** spec: Public payment-link card — nothing about the merchant. */
-export function toPublicLinkCard(link: PaymentLink) {
+export function toPublicLinkCard(link: PaymentLink): z.output<typeof PUBLIC_LINK_CARD_SCHEMA> {
   return {
     link_id: link.id,
     title: link.title,
     description: link.description,
-    amount_mode: link.amountMode,
+    amount_mode: link.amountMode as AmountMode,
     currency: link.currency,
     ...(link.amountMode === "fixed" ? { amount_fixed: link.amountFixed! } : {}),
     ...(link.amountMin !== null ? { amount_min: link.amountMin } : {}),
@@ -220,10 +256,12 @@ export async function openPublicLink(deps: PaymentLinkDeps, linkId: string): Pro
 /** spec: POST /v1/link/{id}/checkout — the body. */
 export const checkoutSchema = z.object({
   // Checked against the link, not the schema: a fixed amount or a pinned coin ignores them.
-  amount: z.unknown().optional(),
-  currency: z.unknown().optional(),
-  network: z.unknown().optional(),
-  payer_email: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional()),
+  amount: z.unknown().optional().describe("A decimal string in the link's currency: required for `open` and `range` links, ignored for `fixed`."),
+  currency: z.unknown().optional().describe("The settlement coin (a string), needed only if the link does not pin one; a pinned coin wins."),
+  network: z.unknown().optional().describe("The network (a string), needed only if the link does not pin one; a pinned network wins."),
+  payer_email: z
+    .preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional())
+    .describe("The buyer's e-mail address: a receipt is sent there after payment."),
 });
 
 export const CHECKOUT_INPUT: InputSpec<typeof checkoutSchema> = {

@@ -41,16 +41,20 @@ export function clampLinkHours(hours: number | undefined): number {
 /** spec: stuck `claiming` over 15 minutes is resolved by the reaper. */
 export const CLAIMING_TIMEOUT_MS = 15 * 60_000;
 
-export const createPayoutLinkSchema = z.object({
-  currency: z.string(),
-  network: z.string(),
-  amount: z.string(),
-  reference: optionalText,
-  title: optionalText,
-  note: optionalText,
-  email: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional()),
-  expires_in_hours: z.number().optional(),
-});
+export const createPayoutLinkSchema = z
+  .object({
+    currency: z.string().describe("Crypto currency to reserve and pay out, e.g. `USDT`; fiat is impossible."),
+    network: z.string().describe("Payout network id, e.g. `tron`."),
+    amount: z.string().describe("Amount the link holds, a decimal string in `currency`; above the payout fee, which the recipient bears."),
+    reference: optionalText.describe("Deduplication key, unique per merchant, at most 128 characters: a repeat is `payoutlink.duplicate_reference`."),
+    title: optionalText.describe("Shown to the recipient, at most 200 characters."),
+    note: optionalText.describe("Message to the recipient (claim page and e-mail), at most 1000 characters."),
+    email: z
+      .preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional())
+      .describe("When set, the recipient is e-mailed the claim link, best effort: a failed delivery does not undo the link."),
+    expires_in_hours: z.number().optional().describe("Lifetime in hours, clamped to 1–720 (fractions dropped); omitted or 0 gives 1 hour."),
+  })
+  .meta({ id: "PayoutLinkRequest", description: "A payout link to create, alone or as an element of a link batch." });
 
 export const CREATE_PAYOUT_LINK_INPUT: InputSpec<typeof createPayoutLinkSchema> = {
   schema: createPayoutLinkSchema,
@@ -198,12 +202,45 @@ export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: st
   return { created: results.filter((result) => result.ok).length, total: elements.length, results };
 }
 
+const PAYOUT_LINK_STATUSES = ["funded", "claiming", "claimed", "expired", "cancelled"] as const satisfies readonly PayoutLinkStatus[];
+
+/** spec: Payout link (without the token and URL, which only the create call answers). */
+export const PAYOUT_LINK_SCHEMA = z
+  .object({
+    link_id: z.guid().describe("The link's identifier."),
+    status: z
+      .enum(PAYOUT_LINK_STATUSES)
+      .describe("`funded` (reserved, claimable), `claiming` (a claim is being made), `claimed`, `expired` or `cancelled`; a funded link past its term reads `expired` before the poller ends it."),
+    amount: z.string().describe("The reserved amount, a decimal string in `currency`."),
+    currency: z.string().describe("Currency symbol, e.g. `USDT`."),
+    network: z.string().describe("Network id, e.g. `tron`."),
+    title: z.string().describe("As given at creation; empty when none."),
+    note: z.string().describe("As given at creation; empty when none."),
+    reference: z.string().describe("As given at creation; empty when none."),
+    email: z.string().describe("As given at creation; empty when none."),
+    expires_at: z.iso.datetime().describe("When the link expires and its reserve returns (RFC 3339, UTC)."),
+    created_at: z.iso.datetime().describe("Creation time (RFC 3339, UTC)."),
+    batch_id: z.guid().optional().describe("Present on links made by /v1/payout/link/batch; shared by the links of one call."),
+    payout_id: z.guid().optional().describe("After a claim: the payout it made (its `order_id` is `payoutlink:<link_id>`)."),
+    claim_address: z.string().optional().describe("After a claim: the address it was claimed to."),
+  })
+  .meta({ id: "PayoutLink", description: "A payout link (crypto check): a reserved amount a recipient claims to an address of their choice." });
+
+/** spec: the create call alone answers the claim token and URL: only the token's SHA-256 is stored. */
+export const CREATED_PAYOUT_LINK_SCHEMA = PAYOUT_LINK_SCHEMA.extend({
+  claim_token: z.string().describe("The one-time claim token (256 bits, base64url). Answered only here: it cannot be recovered."),
+  claim_url: z.url().describe("The claim page to hand to the recipient. Answered only here."),
+}).meta({ id: "CreatedPayoutLink", description: "A payout link just made, with its claim token and URL." });
+
 /** spec: Payout link — the object; the token and URL only when just made, the claim after one. */
-export function toPayoutLinkObject(link: PayoutLink, options: { claimToken?: string; publicBaseUrl: string; now?: Date }) {
+export function toPayoutLinkObject(
+  link: PayoutLink,
+  options: { claimToken?: string; publicBaseUrl: string; now?: Date },
+): z.output<typeof PAYOUT_LINK_SCHEMA> & Partial<Pick<z.output<typeof CREATED_PAYOUT_LINK_SCHEMA>, "claim_token" | "claim_url">> {
   const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
   return {
     link_id: link.id,
-    status: options.now ? effectiveStatus(link, options.now) : link.status,
+    status: options.now ? effectiveStatus(link, options.now) : (link.status as PayoutLinkStatus),
     amount: formatAmount(toMinor(link.amountMinor), decimals),
     currency: link.currency,
     network: link.network,
@@ -279,6 +316,25 @@ function effectiveStatus(link: PayoutLink, now: Date): PayoutLinkStatus {
   return link.status === "funded" && link.expiresAt <= now ? "expired" : (link.status as PayoutLinkStatus);
 }
 
+/** spec: Public claim card, with the designed fields of a claimed link. */
+export const CLAIM_CARD_SCHEMA = z
+  .object({
+    status: PAYOUT_LINK_SCHEMA.shape.status,
+    amount: z.string().describe("The amount of the check, a decimal string in `currency`; the payout fee comes out of it."),
+    currency: z.string().describe("Currency symbol, e.g. `USDT`."),
+    network: z.string().describe("The network the address must be on."),
+    title: z.string().describe("The merchant's title; empty when none."),
+    note: z.string().describe("The merchant's message; empty when none."),
+    expires_at: z.iso.datetime().describe("When the check expires (RFC 3339, UTC)."),
+    claimable: z.boolean().describe("True while the status is `funded` and the term has not passed."),
+    memo_supported: z.boolean().describe("Whether the network takes a memo (TON), for the claim form."),
+    claim_address: z.string().optional().describe("After a claim: the address it was claimed to."),
+    payout_status: z.enum(["check", "process", "paid", "fail", "cancel"]).optional().describe("After a claim: the payout's coarse status."),
+    payout_is_final: z.boolean().optional().describe("After a claim: whether the payout's status is terminal."),
+    txid: z.string().optional().describe("After a claim: the payout's transaction hash; empty until sent."),
+  })
+  .meta({ id: "ClaimCard", description: "The public card of a payout link: nothing merchant-private." });
+
 /** spec: GET /v1/claim/{token} — the public claim card. */
 export async function openClaimCard(deps: PayoutLinkDeps, token: string) {
   const link = await findByToken(deps, token);
@@ -313,8 +369,12 @@ async function describeClaimedPayout(deps: PayoutLinkDeps, link: PayoutLink) {
 }
 
 export const claimSchema = z.object({
-  address: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(256).optional()),
-  memo: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(120).optional()),
+  address: z
+    .preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(256).optional())
+    .describe("Required: the address to pay, on the check's network. The first address binds the check."),
+  memo: z
+    .preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(120).optional())
+    .describe("Destination tag or memo, at most 120 characters; only on networks that take one (`memo_supported` on the card)."),
 });
 
 /**
@@ -367,7 +427,19 @@ export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input
   return claimResult(finished);
 }
 
-function claimResult(link: PayoutLink) {
+/** spec: POST /v1/claim/{token} — the answer of a claim. */
+export const CLAIM_RESULT_SCHEMA = z
+  .object({
+    status: z.literal("claimed"),
+    payout_id: z.guid().describe("The payout the claim made; a repeat with the same address answers the same one."),
+    amount: z.string().describe("The amount of the check, a decimal string in `currency`; the payout fee comes out of it."),
+    currency: z.string(),
+    network: z.string(),
+    address: z.string().describe("The address the check is bound to, in the network's canonical form."),
+  })
+  .meta({ id: "ClaimResult", description: "A claimed payout link and the payout it made." });
+
+function claimResult(link: PayoutLink): z.output<typeof CLAIM_RESULT_SCHEMA> {
   const decimals = findSettlementAsset(link.currency, link.network)?.decimals ?? 0;
   return { status: "claimed" as const, payout_id: link.payoutId!, amount: formatAmount(toMinor(link.amountMinor), decimals), currency: link.currency, network: link.network, address: link.claimAddress! };
 }

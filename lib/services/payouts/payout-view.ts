@@ -1,7 +1,8 @@
+import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import { findSettlementAsset } from "@/lib/catalogue";
 import { formatAmount } from "@/lib/domain/money/amount";
-import { coarsePayoutStatus, isFinalPayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
+import { coarsePayoutStatus, isFinalPayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 
 /** A payout's amounts as decimal strings in its currency, and its statuses, as every view shows them. */
@@ -21,38 +22,53 @@ export function describePayout(payout: Payout) {
   };
 }
 
+const COARSE_PAYOUT_STATUSES = ["check", "process", "paid", "fail", "cancel"] as const satisfies readonly CoarsePayoutStatus[];
+const coarseStatus = z.enum(COARSE_PAYOUT_STATUSES).describe("Coarse status: `check` (waiting for approval), `process` (approved, being sent, sent), `paid` (confirmed), `fail` (rejected or failed), `cancel`.");
+const decimal = (what: string) => z.string().describe(`${what}, a decimal string in the asset's units.`);
+const timestamp = (what: string) => z.iso.datetime().describe(`${what} (RFC 3339, UTC).`);
+const txid = z.string().describe("Hash of the on-chain transaction; empty until sent.");
+
+/** spec: Payout — when `from_currency` funded the payout (designed: `from_network`, the USDT balance used). */
+export const PAYOUT_CONVERSION_SCHEMA = z
+  .object({
+    from_currency: z.literal("USDT").describe("The currency converted from (only USDT)."),
+    to_currency: z.string().describe("The payout's currency."),
+    from_amount: decimal("USDT taken from the balance"),
+    rate: z.string().describe("USDT per unit of `to_currency`, a decimal string."),
+    from_network: z.string().describe("The network of the USDT balance that was converted."),
+  })
+  .meta({ id: "PayoutConversion", description: "How the payout was funded by converting the merchant's USDT." });
+
 /** spec: Payout — the fields of create and mass responses, then the designed ones of the full object. */
-export interface PayoutObject {
-  uuid: string;
-  order_id: string;
-  amount: string;
-  currency: string;
-  network: string;
-  address: string;
-  txid: string;
-  status: string;
-  is_final: boolean;
-  approval_required: boolean;
-  source: string;
-  created_at: string;
-  updated_at: string;
-  /** Designed: the internal status (spec: Payout status), e.g. `broadcasting`. */
-  internal_status: string;
-  memo: string;
-  is_subtract: boolean;
-  /** Designed: the payout fee, what the recipient receives, and what the balance gave. */
-  commission: string;
-  receive_amount: string;
-  debit_amount: string;
-  /** Designed: why an approved payout is not moving yet (empty when it is). */
-  wait_reason: string;
-  /** Designed: `payout`, `refund` (of a payment), `split` (an external partner's share of a payment) or `wallet_refund` (a blocked static wallet's held deposits). */
-  kind: string;
-  /** Designed: the payment a refund or split share comes from; empty for a payout. */
-  payment_uuid: string;
-  /** spec: present when `from_currency` funded the payout (designed: `from_network`, the USDT balance used). */
-  convert?: { from_currency: string; to_currency: string; from_amount: string; rate: string; from_network: string };
-}
+export const PAYOUT_SCHEMA = z
+  .object({
+    uuid: z.guid().describe("The payout's identifier."),
+    order_id: z.string().describe("The merchant's reference, unique per merchant; service-made payouts carry `payoutlink:`, `autowithdraw:`, `refund:`, `split:`, `transfer:` or `walletrefund:` prefixes."),
+    amount: decimal("The amount as requested: what the recipient gets when the fee is on top, what the balance gives otherwise"),
+    currency: z.string().describe("Currency symbol, e.g. `USDT`."),
+    network: z.string().describe("Network id, e.g. `tron`."),
+    address: z.string().describe("Recipient address, in the network's canonical form."),
+    txid,
+    status: coarseStatus,
+    is_final: z.boolean().describe("Whether the status is terminal (`paid`, `fail`, `cancel`)."),
+    approval_required: z.boolean().describe("True for `manual` payouts, which wait for approval by someone other than their creator; false for payouts made with an API key (approved at once)."),
+    source: z.enum(["api", "manual"]).describe("`api` (approved at once) or `manual` (waits for approval)."),
+    created_at: timestamp("Creation time"),
+    updated_at: timestamp("Last change"),
+    internal_status: z.enum(PAYOUT_STATUSES).describe("The internal lifecycle status, as in the `payout.<status>` event types."),
+    memo: z.string().describe("Destination tag or memo (TON comment); empty when none."),
+    is_subtract: z.boolean().describe("True: the fee is on top (the balance gives `amount` + fee, the recipient gets `amount`). False: the fee comes out of `amount`."),
+    commission: decimal("The payout (network) fee, fixed at creation"),
+    receive_amount: decimal("What the recipient receives"),
+    debit_amount: decimal("What the merchant's balance gives"),
+    wait_reason: z.string().describe("Why an approved payout is not moving yet (for example the hot wallet is short of funds); empty when it is."),
+    kind: z.enum(["payout", "refund", "split", "wallet_refund"]).describe("`payout`; `refund` of a payment; `split`, an external partner's share of a payment; `wallet_refund`, a blocked static wallet's held deposits returned."),
+    payment_uuid: z.string().describe("The payment a refund or split share comes from; empty otherwise."),
+    convert: PAYOUT_CONVERSION_SCHEMA.optional().describe("Present when `from_currency` funded the payout."),
+  })
+  .meta({ id: "Payout", description: "A payout (refunds, split shares and auto-withdrawals are payouts too)." });
+
+export type PayoutObject = z.output<typeof PAYOUT_SCHEMA>;
 
 export function toPayoutObject(payout: Payout): PayoutObject {
   const view = describePayout(payout);
@@ -67,22 +83,22 @@ export function toPayoutObject(payout: Payout): PayoutObject {
     status: view.coarseStatus,
     is_final: view.isFinal,
     approval_required: payout.source === "manual",
-    source: payout.source,
+    source: payout.source as PayoutObject["source"],
     created_at: payout.createdAt.toISOString(),
     updated_at: payout.updatedAt.toISOString(),
-    internal_status: payout.status,
+    internal_status: payout.status as PayoutStatus,
     memo: payout.memo ?? "",
     is_subtract: payout.isSubtract,
     commission: view.fee,
     receive_amount: view.receiveAmount,
     debit_amount: view.debitAmount,
     wait_reason: payout.waitReason,
-    kind: payout.kind,
+    kind: payout.kind as PayoutObject["kind"],
     payment_uuid: payout.invoiceId ?? "",
     ...(payout.convertFromCurrency && payout.convertFromNetwork && payout.convertFromAmount && payout.convertRate
       ? {
           convert: {
-            from_currency: payout.convertFromCurrency,
+            from_currency: payout.convertFromCurrency as "USDT",
             to_currency: payout.currency,
             from_amount: formatAmount(toMinor(payout.convertFromAmount), findSettlementAsset(payout.convertFromCurrency, payout.convertFromNetwork)?.decimals ?? 0),
             rate: payout.convertRate,
@@ -94,7 +110,19 @@ export function toPayoutObject(payout: Payout): PayoutObject {
 }
 
 /** spec: Payment (invoice) — a refund element of payment info. */
-export function toRefundElement(refund: Payout) {
+export const REFUND_ELEMENT_SCHEMA = z
+  .object({
+    uuid: z.guid().describe("The refund's identifier (a refund is a payout)."),
+    status: coarseStatus,
+    amount: decimal("The amount refunded, in the payment's coin"),
+    address: z.string().describe("Where the refund goes."),
+    txid,
+    is_final: z.boolean().describe("Whether the status is terminal (`paid`, `fail`, `cancel`)."),
+    created_at: timestamp("Creation time"),
+  })
+  .meta({ id: "RefundElement", description: "A refund of a payment, as payment info lists it." });
+
+export function toRefundElement(refund: Payout): z.output<typeof REFUND_ELEMENT_SCHEMA> {
   const view = describePayout(refund);
   return {
     uuid: refund.id,
@@ -108,7 +136,16 @@ export function toRefundElement(refund: Payout) {
 }
 
 /** spec: POST /v1/payment/refund — the refund element with its payment and asset, plus designed fields. */
-export function toRefundObject(refund: Payout, payment: { id: string; orderId: string | null }) {
+export const REFUND_SCHEMA = REFUND_ELEMENT_SCHEMA.extend({
+  payment_uuid: z.guid().describe("The refunded payment."),
+  order_id: z.string().describe("The refunded payment's `order_id`; empty when it has none."),
+  currency: z.string().describe("The coin the payment received, which the refund returns."),
+  network: z.string().describe("The network the payment was received on."),
+  commission: decimal("The payout (network) fee of the refund"),
+  receive_amount: decimal("What the payer receives: `amount`, or `amount` less the fee when the refund fee-config makes the customer bear it"),
+}).meta({ id: "Refund", description: "A refund: a payout of the coin a payment received, back to the payer." });
+
+export function toRefundObject(refund: Payout, payment: { id: string; orderId: string | null }): z.output<typeof REFUND_SCHEMA> {
   const view = describePayout(refund);
   return {
     ...toRefundElement(refund),

@@ -23,11 +23,11 @@ export interface SplitDeps {
 
 /** spec: POST /v1/split/rule — the body. */
 export const createSplitRuleSchema = z.object({
-  percent: z.number(),
-  address: z.string().optional(),
-  network: z.string().optional(),
-  merchant_id: z.string().optional(),
-  note: z.string().optional(),
+  percent: z.number().describe("The share of each incoming payment, above 0 and at most 100, in steps of 0.01; the merchant's active rules add up to at most 100."),
+  address: z.string().optional().describe("An external recipient's address (with `network`): its share is sent on chain and cannot be reversed. Give `address` or `merchant_id`, not both."),
+  network: z.string().optional().describe("The network of `address`, required with it."),
+  merchant_id: z.string().optional().describe("An internal recipient: another merchant of this service (UUID); its share is reversible, clawed back on refund."),
+  note: z.string().optional().describe("A note for the merchant, at most 255 characters."),
 });
 
 export const CREATE_SPLIT_RULE_INPUT: InputSpec<typeof createSplitRuleSchema> = {
@@ -37,16 +37,20 @@ export const CREATE_SPLIT_RULE_INPUT: InputSpec<typeof createSplitRuleSchema> = 
 };
 
 /** spec: Split rule. */
-export interface SplitRuleObject {
-  rule_id: string;
-  percent: number;
-  active: boolean;
-  note: string;
-  address?: string;
-  network?: string;
-  merchant_id?: string;
-  reversible: boolean;
-}
+export const SPLIT_RULE_SCHEMA = z
+  .object({
+    rule_id: z.guid().describe("The rule's identifier."),
+    percent: z.number().describe("The share of each incoming payment, in percent (two decimals at most)."),
+    active: z.boolean().describe("False once deleted: payments settled after that take no share."),
+    note: z.string().describe("As given at creation; empty when none."),
+    address: z.string().optional().describe("External rules only: the recipient's address."),
+    network: z.string().optional().describe("External rules only: the network of `address`."),
+    merchant_id: z.guid().optional().describe("Internal rules only: the recipient merchant."),
+    reversible: z.boolean().describe("True for internal rules (a share is clawed back on refund), false for external ones (sent on chain)."),
+  })
+  .meta({ id: "SplitRule", description: "A split rule: a percentage of each incoming payment that goes to a partner." });
+
+export type SplitRuleObject = z.output<typeof SPLIT_RULE_SCHEMA>;
 
 export function toSplitRuleObject(rule: SplitRule): SplitRuleObject {
   const recipient = rule.partnerMerchantId ? { merchant_id: rule.partnerMerchantId } : { address: rule.address!, network: rule.network! };

@@ -1,0 +1,122 @@
+import type { GatewayConfig } from "@/lib/config/env";
+import type { Db } from "@/lib/db/client";
+import type { SecretBox } from "@/lib/crypto/secret-box";
+import { findNetwork, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
+import { hotWalletAddress } from "@/lib/chains/hot-wallet";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { resolveNetworkStatus, type NetworkSource } from "@/lib/chains/network-sources";
+import { addressChainOf } from "@/lib/chains/registry";
+import { assetKey, PLATFORM } from "@/lib/ledger/postings";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
+import { formatAmount } from "@/lib/domain/money/amount";
+import { createEvmBalanceReader, createSandboxBalanceReader, withTimeout, type BalanceReader } from "./hot-wallet-balance";
+
+/** One asset on one network: what the hot wallet holds against what the books owe. Amounts are decimal strings in the asset's units. */
+export interface WalletStatusRow {
+  network: string;
+  currency: string;
+  source: NetworkSource;
+  hot_wallet_address: string | null;
+  /** Null when the chain could not be read (see `note`). */
+  hot_wallet_balance: string | null;
+  /** What merchants are owed: every merchant bucket (incoming, maturing, available, held), less their debts. */
+  owed: string;
+  /** The service's own money in the books: fees taken, less network fees paid, and its side of conversions. */
+  platform: string;
+  /** What the books say the service holds on chain, on every address it controls (owed + platform). */
+  ledger_on_chain: string;
+  /** hot_wallet_balance − owed: below zero, the hot wallet alone cannot pay every merchant (deposits not yet swept count elsewhere). */
+  difference: string | null;
+  note: string;
+}
+
+/** A chain read's failure in one line: node libraries explain at length (viem's `shortMessage` is its first line). */
+function describeReadFailure(error: unknown): string {
+  const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
+  const line = text.split("\n")[0];
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+interface LedgerTotals {
+  owed: bigint;
+  platform: bigint;
+  onChain: bigint;
+}
+
+async function readLedgerTotals(db: Db): Promise<Map<string, LedgerTotals>> {
+  const rows = await db.$queryRaw<{ asset: string; owed: string; platform: string; chain: string }[]>`
+    SELECT asset,
+           COALESCE(SUM(balance) FILTER (WHERE owner <> ${PLATFORM}), 0)::text AS owed,
+           COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket <> 'chain'), 0)::text AS platform,
+           COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'chain'), 0)::text AS chain
+    FROM ledger_accounts GROUP BY asset`;
+  // The platform's chain account is the outside world: money received makes it negative.
+  return new Map(rows.map((row) => [row.asset, { owed: BigInt(row.owed), platform: BigInt(row.platform), onChain: -BigInt(row.chain) }]));
+}
+
+export interface WalletStatusOptions {
+  /** Every served asset, also those where everything is zero. */
+  isAll: boolean;
+  /** Deadline of each chain read, and of checking the configured nodes. */
+  timeoutMs: number;
+}
+
+/**
+ * Per network and asset: the hot wallet's balance read from its chain (sandbox chains included;
+ * real EVM nodes over JSON-RPC), what the ledger owes merchants, and the difference. Assets the
+ * books hold on a network that no chain serves any more are listed too.
+ */
+export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; secretBox: SecretBox }, options: WalletStatusOptions): Promise<WalletStatusRow[]> {
+  const { db, config } = deps;
+  if (Object.values(config.rpcEndpoints).some(Boolean)) {
+    // Real nodes are asked what chain they are (for address formats and refusal in sandbox mode).
+    await withTimeout(verifyChains(config, db), options.timeoutMs, "checking the configured nodes").catch(() => undefined);
+  }
+  const ledger = await readLedgerTotals(db);
+  const keys = await loadKeyMaterial(db, deps.secretBox);
+  const readers: Partial<Record<NetworkSource, BalanceReader>> = {
+    sandbox: createSandboxBalanceReader(db),
+    rpc: createEvmBalanceReader(config.rpcEndpoints, options.timeoutMs),
+  };
+
+  const assets = listSettlementAssets().filter((asset) => {
+    const network = findNetwork(asset.network)!;
+    return resolveNetworkStatus(network, config).source !== "off" || ledger.has(assetKey(asset.symbol, asset.network));
+  });
+  const rows = await Promise.all(
+    assets.map(async (asset): Promise<WalletStatusRow> => {
+      const network = findNetwork(asset.network)!;
+      const status = resolveNetworkStatus(network, config);
+      const totals = ledger.get(assetKey(asset.symbol, asset.network)) ?? { owed: 0n, platform: 0n, onChain: 0n };
+      const format = (minor: bigint) => formatAmount(minor, asset.decimals);
+      let address: string | null = null;
+      let balance: bigint | null = null;
+      let note = "";
+      if (status.source === "off") {
+        note = status.detail ?? "no chain serves this network";
+      } else {
+        address = hotWalletAddress(keys, network.id as NetworkId, addressChainOf(config, network.id));
+        try {
+          balance = (await withTimeout(readers[status.source]!({ network: network.id as NetworkId, address, currency: asset.symbol }), options.timeoutMs, `${network.id} ${asset.symbol}`)) ?? null;
+          if (balance === null) note = `the ${network.family} node's balances are not read by the CLI`;
+        } catch (error) {
+          note = describeReadFailure(error);
+        }
+      }
+      return {
+        network: network.id,
+        currency: asset.symbol,
+        source: status.source,
+        hot_wallet_address: address,
+        hot_wallet_balance: balance === null ? null : format(balance),
+        owed: format(totals.owed),
+        platform: format(totals.platform),
+        ledger_on_chain: format(totals.onChain),
+        difference: balance === null ? null : format(balance - totals.owed),
+        note,
+      };
+    }),
+  );
+  const isZero = (text: string | null) => text === null || text === "0";
+  return rows.filter((row) => options.isAll || row.note !== "" || ![row.hot_wallet_balance, row.owed, row.platform, row.ledger_on_chain].every(isZero));
+}
