@@ -1,11 +1,13 @@
 import type { FieldRow } from "@/lib/openapi/reference";
+import { FOCUS_RING } from "@/components/ui/theme";
 import { Markdown } from "./markdown";
 
 /** A schema's fields: name (indented by nesting), type, required, description and limits. */
 export function FieldTable({ caption, rows }: { caption: string; rows: FieldRow[] }) {
   if (rows.length === 0) return <p className="mt-2 text-sm text-(--ui-muted)">{caption}: no fields.</p>;
   return (
-    <div className="mt-2 overflow-x-auto rounded-lg border border-(--ui-border)">
+    // Wider than a phone: the region scrolls sideways, so a keyboard must be able to reach it.
+    <div role="region" aria-label={caption} tabIndex={0} className={`mt-2 overflow-x-auto rounded-lg border border-(--ui-border) ${FOCUS_RING}`}>
       <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-(--ui-subtle) text-(--ui-muted)">

@@ -170,7 +170,7 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
       <h4 className="mt-5 text-sm font-semibold">Response {operation.successStatus}</h4>
       <FieldTable caption={`Response of ${operation.summary}`} rows={operation.responseFields} />
       <h4 className="mt-5 text-sm font-semibold">Errors</h4>
-      <div className="mt-2 overflow-x-auto rounded-lg border border-(--ui-border)">
+      <div role="region" aria-label={`Error codes of ${operation.summary}`} tabIndex={0} className={`mt-2 overflow-x-auto rounded-lg border border-(--ui-border) ${FOCUS_RING}`}>
         <table className="w-full min-w-[30rem] text-left text-sm">
           <caption className="sr-only">Error codes of {operation.summary}</caption>
           <thead className="bg-(--ui-subtle) text-(--ui-muted)">
