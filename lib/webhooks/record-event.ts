@@ -67,7 +67,9 @@ export async function recordWebhookEvents(tx: Tx, events: readonly WebhookEventI
     const ids = deliveryRows.map((row) => row.id);
     afterCommit(tx, () => notifyDeliveriesRecorded(ids));
   }
-  return eventRows.map((eventRow) => ({ eventId: eventRow.id, deliveryIds: deliveryRows.filter((row) => row.eventId === eventRow.id).map((row) => row.id) }));
+  const deliveryIdsByEvent = new Map<string, string[]>();
+  for (const row of deliveryRows) deliveryIdsByEvent.set(row.eventId, [...(deliveryIdsByEvent.get(row.eventId) ?? []), row.id]);
+  return eventRows.map((eventRow) => ({ eventId: eventRow.id, deliveryIds: deliveryIdsByEvent.get(eventRow.id) ?? [] }));
 }
 
 /** A pending delivery of a recorded event to one URL, due at once. */
