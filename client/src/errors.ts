@@ -23,6 +23,8 @@ export interface GatewayErrorInit<Code extends string> {
   /** The operation's path as the document names it (`/v1/pay/{id}`). */
   path: string;
   attempts: number;
+  /** The Idempotency-Key the call sent (its own or the caller's); null when it sent none. */
+  idempotencyKey: string | null;
   retryAfterSeconds?: number;
   cause?: unknown;
 }
@@ -42,6 +44,11 @@ export class GatewayError<Code extends string = string> extends Error {
   readonly path: string;
   /** How many requests the call made before giving up. */
   readonly attempts: number;
+  /**
+   * The Idempotency-Key the call sent. When a creating call fails without a definite answer
+   * (timeout, 503, dropped connection), retry it later with this key: a new key could act twice.
+   */
+  readonly idempotencyKey: string | null;
   /** Retry-After of the last 429, in seconds. */
   readonly retryAfterSeconds?: number;
 
@@ -54,6 +61,7 @@ export class GatewayError<Code extends string = string> extends Error {
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts;
+    this.idempotencyKey = init.idempotencyKey;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
   }
 }

@@ -110,7 +110,7 @@ async function attemptOnce(settings: TransportSettings, call: PreparedCall, atte
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   const fail = (kind: GatewayErrorKind, init: { status: number | null; code: string; message: string; requestId: string | null; retryAfterSeconds?: number; cause?: unknown }) =>
-    new GatewayError({ kind, method: call.method, path: call.operationPath, attempts: attempt, ...init });
+    new GatewayError({ kind, method: call.method, path: call.operationPath, attempts: attempt, idempotencyKey: call.idempotencyKey, ...init });
 
   let response: Response;
   let text: string;

@@ -45,7 +45,8 @@ export function verifyWebhook(input: VerifyWebhookInput): boolean {
   if (Math.abs(nowSeconds - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return false;
   const provided = SIGNATURE_HEADERS.map((name) => headerOf(input.headers, name))
     // A signature's length is public (64 hex digits): refusing others early leaks nothing.
-    .filter((value): value is string => typeof value === "string" && value.length === 64)
+    // Hex only: 64 characters of anything else could be more than 64 bytes, which the comparison refuses by throwing.
+    .filter((value): value is string => typeof value === "string" && /^[0-9a-f]{64}$/i.test(value))
     .map((value) => Buffer.from(value.toLowerCase(), "utf8"));
   let isValid = false;
   for (const secret of input.secrets) {

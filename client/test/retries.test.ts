@@ -90,6 +90,9 @@ describe("an idempotent create", () => {
     expect(error).toMatchObject({ kind: "api", status: 503, code: "idempotency.unavailable", attempts: 3, requestId: "req_2", method: "POST", path: "/v1/payment" });
     expect(server.received).toHaveLength(3);
     expect(waits).toHaveLength(2);
+    // The key every attempt sent, for the caller to retry with later rather than make a new one.
+    expect((error as GatewayError).idempotencyKey).toBe(server.received[0].headers["idempotency-key"]);
+    expect((error as GatewayError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

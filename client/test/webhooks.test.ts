@@ -52,6 +52,8 @@ describe("verifyWebhook", () => {
     expect(check({ headers: { ...headers, "x-webhook-timestamp": "1767225600.5" } })).toBe(false);
     expect(check({ secrets: [] })).toBe(false);
     expect(check({ secrets: ["", undefined, null] })).toBe(false);
+    // 64 characters that are not hex are more than 64 bytes: refused, not thrown.
+    expect(check({ headers: { ...headers, "x-webhook-signature": "é".repeat(64) } })).toBe(false);
   });
 
   it("during a rotation accepts the new secret (X-Webhook-Signature) and the old one (X-Webhook-Signature-Previous)", () => {

@@ -30,5 +30,7 @@ describe("metrics on the service's port without a token", () => {
     expect(isLocalScrape(request("203.0.113.9"))).toBe(false);
     expect(isLocalScrape(request("127.0.0.1", { "x-forwarded-for": "203.0.113.9" }))).toBe(false);
     expect(isLocalScrape(request("127.0.0.1", { forwarded: "for=203.0.113.9" }))).toBe(false);
+    expect(isLocalScrape(request("127.0.0.1", { "x-real-ip": "203.0.113.9" }))).toBe(false);
+    expect(isLocalScrape(request("127.0.0.1", { via: "1.1 nginx" }))).toBe(false);
   });
 });

@@ -55,7 +55,8 @@ function isMetricsPath(request: IncomingMessage): boolean {
 export function isLocalScrape(request: IncomingMessage): boolean {
   const peer = request.socket.remoteAddress ?? "";
   const isLoopback = peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
-  return isLoopback && request.headers["x-forwarded-for"] === undefined && request.headers.forwarded === undefined;
+  const proxyHeaders = ["x-forwarded-for", "forwarded", "x-real-ip", "via", "x-forwarded-host", "x-forwarded-proto"];
+  return isLoopback && proxyHeaders.every((name) => request.headers[name] === undefined);
 }
 
 export interface MetricsEndpoint {

@@ -28,4 +28,9 @@ describe("webhook signature", () => {
     expect(verifyWebhook({ rawBody, headers: rotating, secrets: ["whsec_old"], nowSeconds: 1700000000 })).toBe(true);
     expect(verifyWebhook({ rawBody, headers: rotating, secrets: [secret, "whsec_old"], nowSeconds: 1700000000 })).toBe(true);
   });
+
+  it("answers false, never throws, for a signature of 64 characters that are not hex", () => {
+    const forged = { ...headers, "x-webhook-signature": "é".repeat(64) };
+    expect(verifyWebhook({ rawBody, headers: forged, secrets: [secret], nowSeconds: 1700000000 })).toBe(false);
+  });
 });

@@ -40,7 +40,8 @@ export function verifyWebhook(input: VerifyWebhookInput): boolean {
   if (Math.abs(nowSeconds - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return false;
   const provided = ["x-webhook-signature", "x-webhook-signature-previous"]
     .map((name) => header(input.headers, name))
-    .filter((value): value is string => typeof value === "string" && value.length === 64)
+    // Hex only: 64 characters of anything else could be more than 64 bytes, which the comparison refuses by throwing.
+    .filter((value): value is string => typeof value === "string" && /^[0-9a-f]{64}$/i.test(value))
     .map((value) => Buffer.from(value, "utf8"));
   let isValid = false;
   for (const secret of input.secrets) {

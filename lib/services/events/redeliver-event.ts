@@ -6,6 +6,7 @@ import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { vetWebhookUrlOrThrow } from "@/lib/services/webhooks/manage-endpoint";
 import { toDeliveryRecord, type DeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
 import { findEndpointUrl, newDeliveryRow } from "@/lib/webhooks/record-event";
+import { EVENT_RETENTION_DAYS } from "./event-view";
 
 export interface RedeliverOptions {
   /** Another URL to deliver to instead of the registered endpoint; it passes the SSRF rule of registration. */
@@ -24,11 +25,13 @@ export async function redeliverEvent(db: Db, merchantId: string, id: string, now
   if (!isUuid(id)) throw new AppError("event.bad_id");
   const url = options.url === undefined ? undefined : await vetWebhookUrlOrThrow(options.url, options.allowLoopback ?? false);
   return withTransaction(db, async (tx) => {
-    // FOR KEY SHARE: retention cannot delete the event between this read and the insert that points at it.
+    // FOR KEY SHARE: retention cannot delete the event between this read and the insert that
+    // points at it; and an event past its retention is not redelivered (the purge may be on it).
+    const retainedSince = new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
     const [event] = await tx.$queryRaw<{ id: string; merchantId: string; type: string; objectId: string; body: string }[]>`
       SELECT id::text AS id, merchant_id::text AS "merchantId", type, object_id AS "objectId", body
         FROM webhook_events
-       WHERE id = ${id.toLowerCase()}::uuid AND merchant_id = ${merchantId}::uuid
+       WHERE id = ${id.toLowerCase()}::uuid AND merchant_id = ${merchantId}::uuid AND created_at >= ${retainedSince}
          FOR KEY SHARE`;
     if (!event) throw new AppError("event.not_found");
     const target = url ? { target: "callback" as const, url } : await endpointTargetOrThrow(tx, merchantId);

@@ -372,6 +372,18 @@ describe("POST /v1/events/redeliver", () => {
     expect((await callSigned("/v1/events/redeliver", { id: "x" }, other)).body.error.code).toBe("event.bad_id");
     expect(await getTestDb().webhookDelivery.count({ where: { merchantId: { in: [merchant.merchantId, other.merchantId] } } })).toBe(0);
   });
+
+  it("does not redeliver an event past its 30 days, which the purge may be deleting", async () => {
+    const merchant = await makeMerchant();
+    await registerEndpoint(merchant, (await receiver()).url);
+    const uuid = randomUUID();
+    const [recorded] = await recordEvents([{ merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: uuid, body: paymentBody(uuid), now: new Date(Date.now() - 31 * DAY_MS) }]);
+    const refused = await callSigned("/v1/events/redeliver", { id: recorded.eventId }, merchant);
+    expect(refused.status).toBe(404);
+    expect(refused.body.error.code).toBe("event.not_found");
+    // Only the event's own first delivery: no redelivery was recorded.
+    expect(await getTestDb().webhookDelivery.count({ where: { merchantId: merchant.merchantId } })).toBe(recorded.deliveryIds.length);
+  });
 });
 
 describe("retention", () => {
