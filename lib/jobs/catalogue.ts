@@ -7,7 +7,7 @@ import type { SendOptions } from "@/lib/webhooks/send-request";
 import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
 import { purgeExpiredEvents } from "@/lib/services/events/purge-expired-events";
 import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
-import { deliverDueWebhooks, type DeliveryDeps } from "./handlers/deliver-webhooks";
+import { deliverDueWebhooks, reapAbandonedLastAttempts, type DeliveryDeps } from "./handlers/deliver-webhooks";
 import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-network";
 import { getRealChainState } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
@@ -58,6 +58,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 1,
     cron: "* * * * *",
     run: (deps) => deliverDueWebhooks(toDeliveryDeps(deps)),
+  },
+  {
+    name: "webhook.reap",
+    everySeconds: 60,
+    cron: "* * * * *",
+    run: async (deps) => ({ dead: await reapAbandonedLastAttempts(deps.db, deps.now()) }),
   },
   {
     name: "chain.scan",
@@ -156,8 +162,3 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     run: async (deps) => ({ deleted: await purgeExpiredEvents(deps.db, deps.now()) }),
   },
 ];
-
-/** The event that tells Inngest new deliveries were recorded. */
-export const WEBHOOK_RECORDED_EVENT = "gateway/webhook.recorded";
-/** The event that tells Inngest a batch was accepted. */
-export const BATCH_CREATED_EVENT = "gateway/batch.created";

@@ -7,8 +7,11 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhoo
 import {
   attemptDelivery,
   claimDueDeliveries,
+  recordAttemptOutcome,
   deliverDueWebhooks,
   DELIVERY_LEASE_SECONDS,
+  ABANDONED_LAST_ATTEMPT_ERROR,
+  reapAbandonedLastAttempts,
   type DeliveryDeps,
 } from "@/lib/jobs/handlers/deliver-webhooks";
 import { startWebhookDispatcher } from "@/lib/jobs/webhook-dispatcher";
@@ -265,9 +268,36 @@ describe("delivery", () => {
     expect(target.received).toHaveLength(2);
     expect(await deliveryRow(id)).toMatchObject({ status: "delivered", attempts: 2 });
     // The dead worker's late record of attempt 1 cannot overwrite attempt 2.
-    const { recordAttemptOutcome } = await import("@/lib/jobs/handlers/deliver-webhooks");
     await recordAttemptOutcome(deps.db, claimed, { isDelivered: false, error: "late", durationMs: 1 }, clock.now);
     expect(await deliveryRow(id)).toMatchObject({ status: "delivered", attempts: 2 });
+  });
+
+  it("ends a delivery whose worker stopped during its last attempt once the lease expires, so it no longer holds the queue", async () => {
+    const merchant = await makeMerchant();
+    const target = await receiver(() => 503);
+    await registerEndpoint(merchant, target.url);
+    const clock = { now: new Date("2031-06-01T00:00:00Z") };
+    const [id] = await recordPaid(merchant, clock.now);
+    await getTestDb().webhookDelivery.update({ where: { id }, data: { attempts: MAX_WEBHOOK_ATTEMPTS - 1 } });
+    const scope = scopedTo(merchant);
+    const [claimed] = await claimDueDeliveries(getTestDb(), clock.now, scope);
+    expect(claimed).toMatchObject({ id, attempt: MAX_WEBHOOK_ATTEMPTS });
+    // The worker dies here, before sending or recording. While its lease holds, the attempt is still its own.
+    expect(await reapAbandonedLastAttempts(getTestDb(), clock.now, scope)).toBe(0);
+    expect((await deliveryRow(id)).status).toBe("pending");
+    clock.now = new Date(clock.now.getTime() + (DELIVERY_LEASE_SECONDS + 1) * 1000);
+    // No claim ever takes a 13th attempt…
+    expect(await claimDueDeliveries(getTestDb(), clock.now, scope)).toEqual([]);
+    // …so the reaper ends it, once.
+    expect(await reapAbandonedLastAttempts(getTestDb(), clock.now, scope)).toBe(1);
+    expect(await reapAbandonedLastAttempts(getTestDb(), clock.now, scope)).toBe(0);
+    expect(await deliveryRow(id)).toMatchObject({ status: "dead", attempts: MAX_WEBHOOK_ATTEMPTS, leaseUntil: null, lastError: ABANDONED_LAST_ATTEMPT_ERROR });
+    // The stopped worker's late record cannot turn it back.
+    await recordAttemptOutcome(getTestDb(), claimed, { isDelivered: false, error: "late", durationMs: 1 }, clock.now);
+    expect((await deliveryRow(id)).lastError).toBe(ABANDONED_LAST_ATTEMPT_ERROR);
+    expect(target.received).toHaveLength(0);
+    const log = await callSigned("/v1/webhooks/deliveries", {}, merchant);
+    expect(log.body.result.deliveries[0]).toMatchObject({ id, status: "dead" });
   });
 
   it("never lets two workers deliver the same attempt", async () => {

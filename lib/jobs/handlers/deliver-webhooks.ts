@@ -108,6 +108,25 @@ export async function recordAttemptOutcome(db: Db, delivery: ClaimedDelivery, re
   if (recorded.count > 0) recordWebhookAttempt(decision.status);
 }
 
+/** Why a delivery reaped by `reapAbandonedLastAttempts` is dead. */
+export const ABANDONED_LAST_ATTEMPT_ERROR = "the worker stopped during the last attempt; its outcome is unknown";
+
+/**
+ * Ends deliveries whose last attempt was claimed by a worker that stopped before recording it.
+ * An earlier attempt in that state is simply claimed again once its lease expires, but the last
+ * one never is (the claim stops at MAX_WEBHOOK_ATTEMPTS), so without this the row would stay
+ * `pending` forever, hold its event past retention and keep the queue's oldest age growing.
+ * The receiver may or may not have had it: `dead` keeps it in the log for a manual resend.
+ */
+export async function reapAbandonedLastAttempts(db: Db, now: Date, options: Pick<ClaimOptions, "onlyMerchantIds"> = {}): Promise<number> {
+  const only = options.onlyMerchantIds ?? null;
+  return db.$executeRaw`
+    UPDATE webhook_deliveries
+       SET status = 'dead', lease_until = NULL, next_attempt_at = ${now}, last_error = ${ABANDONED_LAST_ATTEMPT_ERROR}, updated_at = ${now}
+     WHERE status = 'pending' AND attempts >= ${MAX_WEBHOOK_ATTEMPTS} AND lease_until <= ${now}
+       AND (${only}::uuid[] IS NULL OR merchant_id = ANY(${only}::uuid[]))`;
+}
+
 /**
  * One idempotent pass of the dispatcher: claims what is due and attempts it, concurrently.
  * Used by the Inngest function and by tests; the built-in worker runs a continuous loop of
