@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PERIODIC_JOBS, WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/catalogue";
+import { WEBHOOK_RECORDED_EVENT } from "@/inngest/client";
+import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { verifyWebhook } from "@/lib/webhooks/signing";
 import { executeInngestFunction, startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";

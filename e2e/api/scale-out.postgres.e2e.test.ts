@@ -1,23 +1,21 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_TEST_SERVER_URL } from "@/lib/testing/global-setup";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { ensurePrismaClient } from "@/lib/runtime/prepare";
 import { verifyWebhook } from "@/lib/webhooks/signing";
 import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
 import { startWorkerProcess, type RunningWorker } from "../fixtures/worker-process";
+import { e2eDatabase } from "../fixtures/postgres-database";
 
 // The scaled-out topology of the README's "Deploying": two web processes (GATEWAY_WORKER=off) and
 // two `npm run worker` processes on one PostgreSQL database, started together on an empty one.
 
-const serverUrl = new URL(process.env.TEST_DATABASE_URL ?? DEFAULT_TEST_SERVER_URL);
-const databaseName = `gateway_e2e_scale_${process.pid}`;
-const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${databaseName}` }).toString();
+const database = e2eDatabase("scale");
+const query = database.query;
 const sharedEnv = {
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: database.url,
   // Every process must seal and open secrets with the same key.
   GATEWAY_MASTER_KEY: randomBytes(32).toString("hex"),
   // With DATABASE_URL the sandbox is off unless asked for.
@@ -32,26 +30,6 @@ interface Invoice {
   payer_currency: string;
   network: string;
   required_confirmations: number;
-}
-
-async function runAdmin(sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl.toString() });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 /** USDT on Tron has 6 decimals. */
@@ -74,8 +52,7 @@ describe("several web processes and workers on one PostgreSQL database", () => {
 
   // Starting includes the first `next build` when the sources changed since the last one.
   beforeAll(async () => {
-    await runAdmin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await runAdmin(`CREATE DATABASE ${databaseName}`);
+    await database.create();
     // Generated once here, so the processes started together do not all generate it at once.
     ensurePrismaClient();
     receiver = await startWebhookReceiver(() => 200);
@@ -95,7 +72,7 @@ describe("several web processes and workers on one PostgreSQL database", () => {
   afterAll(async () => {
     await Promise.all([webA?.stop(), webB?.stop(), ...workers.map((worker) => worker.stop())]);
     await receiver?.close();
-    await runAdmin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await database.drop();
   });
 
   it("migrates once when they start together, credits each invoice once, delivers each event once, and survives a worker's SIGTERM", { timeout: 180_000 }, async () => {

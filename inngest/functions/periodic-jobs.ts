@@ -1,7 +1,7 @@
 import { getApiDeps } from "@/lib/api/deps";
-import { BATCH_CREATED_EVENT, PERIODIC_JOBS, WEBHOOK_RECORDED_EVENT, type JobDeps, type PeriodicJob } from "@/lib/jobs/catalogue";
+import { PERIODIC_JOBS, type JobDeps, type PeriodicJob } from "@/lib/jobs/catalogue";
 import { findNextDeliveryDueAt } from "@/lib/jobs/handlers/deliver-webhooks";
-import { inngest } from "../client";
+import { BATCH_CREATED_EVENT, inngest, WEBHOOK_RECORDED_EVENT } from "../client";
 
 /** Within one run, the delivery function waits for retries due this soon instead of leaving them to the next cron tick. */
 const RETRY_HORIZON_MS = 55_000;

@@ -40,6 +40,31 @@ export function resolveClientIp(peerAddress: string | null, forwardedFor: string
   return formatIp(peer);
 }
 
+/** How the caller's address is found in this deployment (ApiDeps). */
+export interface ClientAddressRules {
+  /** Reverse proxies in front of `npm start` whose X-Forwarded-For is believed. */
+  trustedProxies: readonly CidrRange[];
+  /**
+   * A header the platform's edge sets to the client's address, replacing any value the client
+   * sent (`x-real-ip` on Vercel): believed only where no server of ours vouches for the peer,
+   * because behind `npm start` a client could send it.
+   */
+  platformHeader: string | null;
+}
+
+/**
+ * The caller's address by the deployment's rules: the peer vouched for by `npm start`'s server
+ * (and trusted proxies' X-Forwarded-For), else the platform's header, else unknown ("").
+ */
+export function clientAddressOf(headers: Headers, rules: ClientAddressRules, peerToken = process.env[PEER_TOKEN_ENV]): string {
+  const peer = vouchedPeerAddress(headers, peerToken);
+  if (peer !== null) return resolveClientIp(peer, headers.get("x-forwarded-for"), rules.trustedProxies);
+  if (!rules.platformHeader) return "";
+  const first = headers.get(rules.platformHeader)?.split(",")[0].trim();
+  const address = first ? parseIp(first) : null;
+  return address ? formatIp(address) : "";
+}
+
 export function parseTrustedProxies(entries: readonly string[]): CidrRange[] {
   return entries.map((entry) => {
     const range = parseCidr(entry);

@@ -2,13 +2,13 @@ import { getConfig, type GatewayConfig } from "@/lib/config/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { getSecretBox } from "@/lib/crypto/master-key";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { CidrRange } from "@/lib/domain/net/ip";
 import { createRateProviderFromConfig, type RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
-import { parseTrustedProxies } from "./client-ip";
+import { parseTrustedProxies, type ClientAddressRules } from "./client-ip";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
 import type { Invoice } from "@/generated/prisma/client";
 import { toPayment, type PaymentObject } from "./serialize/payment";
+import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
 
 /** Everything an operation may use, passed in so tests can build their own. */
 export interface ApiDeps {
@@ -17,7 +17,7 @@ export interface ApiDeps {
   secretBox: SecretBox;
   rates: RateProvider;
   rateLimiter: RateLimiter;
-  trustedProxies: CidrRange[];
+  clientAddress: ClientAddressRules;
   /** How webhooks and test webhooks reach merchant URLs. */
   sendOptions: SendOptions;
   /** An invoice as POST /v1/payment answers it: what background work records for integrators. */
@@ -33,7 +33,7 @@ export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBo
     secretBox,
     rates: createRateProviderFromConfig(config.rateProvider),
     rateLimiter: createRateLimiter(config.rateLimit),
-    trustedProxies: parseTrustedProxies(config.trustedProxies),
+    clientAddress: { trustedProxies: parseTrustedProxies(config.trustedProxies), platformHeader: config.clientIpHeader },
     sendOptions: { allowLoopback: config.allowLoopbackUrls, timeoutMs: config.webhookTimeoutMs },
     presentInvoice: (invoice) => toPayment(invoice, config.publicBaseUrl),
     now: () => new Date(),
@@ -42,8 +42,15 @@ export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBo
 
 const globalForDeps = globalThis as unknown as { gatewayApiDeps?: ApiDeps };
 
-/** The process-wide collaborators, built on first use. */
+/**
+ * The process-wide collaborators, built on first use. With the Inngest driver this is also where
+ * the after-commit announcements start: on Vercel no process of ours boots, only these handlers run.
+ */
 export function getApiDeps(): ApiDeps {
-  globalForDeps.gatewayApiDeps ??= createApiDeps(getConfig(), getDb(), getSecretBox());
+  if (!globalForDeps.gatewayApiDeps) {
+    const config = getConfig();
+    if (config.worker === "inngest") installInngestNotifier();
+    globalForDeps.gatewayApiDeps = createApiDeps(config, getDb(), getSecretBox());
+  }
   return globalForDeps.gatewayApiDeps;
 }

@@ -1,6 +1,6 @@
 import { getApiDeps } from "./deps";
 import { dispatch, createRouter, observeRequests, type Router } from "./dispatch";
-import { PEER_TOKEN_ENV, resolveClientIp, vouchedPeerAddress } from "./client-ip";
+import { clientAddressOf } from "./client-ip";
 import { OPERATIONS } from "./operations";
 import { installRequestLog } from "@/lib/log/request-log";
 import { recordApiRequest } from "@/lib/metrics/record-api-request";
@@ -16,7 +16,5 @@ let router: Router | undefined;
 export async function handleApiRequest(request: Request): Promise<Response> {
   const deps = getApiDeps();
   router ??= createRouter(OPERATIONS);
-  const peer = vouchedPeerAddress(request.headers, process.env[PEER_TOKEN_ENV]);
-  const clientIp = resolveClientIp(peer, request.headers.get("x-forwarded-for"), deps.trustedProxies);
-  return dispatch(request, { clientIp, deps, router });
+  return dispatch(request, { clientIp: clientAddressOf(request.headers, deps.clientAddress), deps, router });
 }

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { isValidSignature, signRequest } from "./signature";
-import { resolveClientIp, parseTrustedProxies, vouchedPeerAddress } from "./client-ip";
+import { clientAddressOf, resolveClientIp, parseTrustedProxies, vouchedPeerAddress } from "./client-ip";
 import { createRateLimiter } from "./rate-limit";
 import { ERROR_CATALOGUE } from "@/lib/errors";
 import { createSecretBox, parseMasterKey } from "@/lib/crypto/secret-box";
@@ -59,6 +59,20 @@ describe("client address", () => {
     expect(vouchedPeerAddress(headers, "other")).toBeNull();
     expect(vouchedPeerAddress(headers, undefined)).toBeNull();
     expect(vouchedPeerAddress(new Headers({ "x-gateway-peer-address": "198.51.100.1" }), "secret")).toBeNull();
+  });
+
+  it("believes the platform's header only where no server of ours vouches for the peer", () => {
+    const rules = { trustedProxies: proxies, platformHeader: "x-real-ip" };
+    // Under Vercel's server: the edge set x-real-ip, nothing vouches for a peer.
+    expect(clientAddressOf(new Headers({ "x-real-ip": "203.0.113.9" }), rules, undefined)).toBe("203.0.113.9");
+    expect(clientAddressOf(new Headers({ "x-real-ip": "2001:DB8::5" }), rules, undefined)).toBe("2001:db8::5");
+    expect(clientAddressOf(new Headers({ "x-real-ip": "not an address" }), rules, undefined)).toBe("");
+    expect(clientAddressOf(new Headers({}), rules, undefined)).toBe("");
+    // Without the setting the header means nothing.
+    expect(clientAddressOf(new Headers({ "x-real-ip": "203.0.113.9" }), { trustedProxies: proxies, platformHeader: null }, undefined)).toBe("");
+    // Behind npm start a client could send it, so the vouched peer wins.
+    const vouched = new Headers({ "x-gateway-peer-address": "198.51.100.1", "x-gateway-peer-token": "t", "x-real-ip": "203.0.113.9" });
+    expect(clientAddressOf(vouched, rules, "t")).toBe("198.51.100.1");
   });
 
   it("refuses a malformed trusted-proxy entry", () => {

@@ -1,13 +1,12 @@
 import { headers } from "next/headers";
 import { getApiDeps } from "@/lib/api/deps";
-import { PEER_TOKEN_ENV, resolveClientIp, vouchedPeerAddress } from "@/lib/api/client-ip";
+import { clientAddressOf } from "@/lib/api/client-ip";
 import type { RequestOrigin } from "@/lib/services/cabinet/cabinet-deps";
 
-/** Where a request came from, by the same rules as the API (the socket peer, or behind a trusted proxy). */
+/** Where a request came from, by the same rules as the API (lib/api/client-ip.ts). */
 export function originFromHeaders(headerList: Headers): RequestOrigin {
-  const peer = vouchedPeerAddress(headerList, process.env[PEER_TOKEN_ENV]);
   return {
-    ipAddress: resolveClientIp(peer, headerList.get("x-forwarded-for"), getApiDeps().trustedProxies),
+    ipAddress: clientAddressOf(headerList, getApiDeps().clientAddress),
     userAgent: headerList.get("user-agent") ?? "",
   };
 }

@@ -17,6 +17,8 @@ export interface GatewayConfig {
   rateLimit: { requestsPerSecond: number; burst: number };
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
+  /** A header the hosting platform sets to the client's address (GATEWAY_CLIENT_IP_HEADER), lower case. */
+  clientIpHeader: string | null;
   rateProvider: RateProviderName;
   worker: WorkerDriver;
   /** How long credited funds mature before payouts may use them, in seconds. */
@@ -68,6 +70,13 @@ function readNonNegativeInteger(name: string, value: string | undefined, fallbac
   return Number(value);
 }
 
+function readHeaderName(name: string, value: string | undefined): string | null {
+  if (value === undefined || value.trim() === "") return null;
+  // Headers that carry the address are plain tokens; anything else is a typo worth stopping on.
+  if (!/^[A-Za-z0-9-]+$/.test(value.trim())) throw new Error(`${name} must be an HTTP header name, got "${value}"`);
+  return value.trim().toLowerCase();
+}
+
 function readChoice<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
   if (value === undefined || value === "") return fallback;
   if (!(choices as readonly string[]).includes(value)) {
@@ -103,6 +112,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       .split(",")
       .map((entry) => entry.trim())
       .filter(Boolean),
+    clientIpHeader: readHeaderName("GATEWAY_CLIENT_IP_HEADER", env.GATEWAY_CLIENT_IP_HEADER),
     rateProvider: readChoice("GATEWAY_RATE_PROVIDER", env.GATEWAY_RATE_PROVIDER, ["snapshot", "coinbase"] as const, "snapshot"),
     // spec: operator contract §3 — 0 in sandbox mode unless configured.
     maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),

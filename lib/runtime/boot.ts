@@ -9,7 +9,6 @@ import { log } from "@/lib/log";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import "@/lib/chains/real-chain-families";
 import { createApiDeps } from "@/lib/api/deps";
-import { installInngestNotifier } from "@/lib/jobs/inngest-notifier";
 
 export interface BootedService {
   config: GatewayConfig;
@@ -41,7 +40,6 @@ export async function bootService(): Promise<BootedService> {
     startWorker() {
       // Its own collaborators: the bundled route code builds another set from its own module copies.
       if (config.worker === "builtin") worker = startBuiltinWorker(createApiDeps(config, db, getSecretBox()));
-      if (config.worker === "inngest") installInngestNotifier();
     },
     async stop() {
       await worker?.stop();
