@@ -3,6 +3,7 @@ import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import type { ThemePreference } from "@/lib/cabinet/theme-preference";
 import type { OpenApiDocument } from "@/lib/openapi/document";
 import { referenceEvents, referenceOperations, type ReferenceEvent, type ReferenceOperation } from "@/lib/openapi/reference";
+import { DocTable, DocTableRow } from "./doc-table";
 import { FieldTable } from "./field-table";
 import { Markdown } from "./markdown";
 
@@ -170,35 +171,17 @@ function OperationCard({ operation }: { operation: ReferenceOperation }) {
       <h4 className="mt-5 text-sm font-semibold">Response {operation.successStatus}</h4>
       <FieldTable caption={`Response of ${operation.summary}`} rows={operation.responseFields} />
       <h4 className="mt-5 text-sm font-semibold">Errors</h4>
-      <div role="region" aria-label={`Error codes of ${operation.summary}`} tabIndex={0} className={`mt-2 overflow-x-auto rounded-lg border border-(--ui-border) ${FOCUS_RING}`}>
-        <table className="w-full min-w-[30rem] text-left text-sm">
-          <caption className="sr-only">Error codes of {operation.summary}</caption>
-          <thead className="bg-(--ui-subtle) text-(--ui-muted)">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Code
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                HTTP
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Meaning
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {operation.errors.map((error) => (
-              <tr key={error.code} className="border-t border-(--ui-border) align-top">
-                <th scope="row" className="px-3 py-1.5 font-normal">
-                  <code className="font-mono text-[0.85rem] break-all">{error.code}</code>
-                </th>
-                <td className="px-3 py-1.5">{error.status}</td>
-                <td className="px-3 py-1.5">{error.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocTable caption={`Error codes of ${operation.summary}`} columns={["Code", "HTTP", "Meaning"]} minWidth="30rem" className="mt-2">
+        {operation.errors.map((error) => (
+          <DocTableRow key={error.code}>
+            <th scope="row" className="px-3 py-1.5 font-normal">
+              <code className="font-mono text-[0.85rem] break-all">{error.code}</code>
+            </th>
+            <td className="px-3 py-1.5">{error.status}</td>
+            <td className="px-3 py-1.5">{error.message}</td>
+          </DocTableRow>
+        ))}
+      </DocTable>
       <details className="mt-5">
         <summary className={`cursor-pointer text-sm font-semibold ${FOCUS_RING}`}>Examples</summary>
         <JsonBlock label={operation.keyKinds.length > 0 ? "With the typed client" : "With curl"} value={sampleOf(operation)} />

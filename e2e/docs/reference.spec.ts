@@ -1,6 +1,8 @@
-import { expect, test } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
-import { screenshot } from "../fixtures/cabinet";
+import { screenshot, SCREENSHOT_DIR } from "../fixtures/cabinet";
 import { useHostedService } from "../fixtures/hosted-service";
 
 // The API reference at /docs in a real browser, against `npm start`: rendered from the document
@@ -12,6 +14,12 @@ const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
+
+/** Only what the window shows: the full-page shots of this long page are too tall to judge by eye. */
+async function screenshotWindow(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
 
 test("the reference lists every operation of the served document and every webhook event", async ({ page, request }) => {
   const response = await request.get(`${service.baseUrl()}/v1/openapi.json`);
@@ -31,6 +39,14 @@ test("the reference lists every operation of the served document and every webho
   const card = page.locator('article[id="payment"]');
   await expect(card.getByRole("table", { name: /Request body of/ })).toContainText("amount");
   await expect(card.getByRole("table", { name: /Error codes of/ })).toContainText("payment.unknown_currency");
+
+  // The description's Markdown: a table of the currency and network modes, and numbered rules.
+  const modes = card.getByRole("table", { name: "Currency and network modes" });
+  await expect(modes.getByRole("columnheader")).toHaveText(["currency (price)", "to_currency / network", "Result"]);
+  await expect(modes.getByRole("row")).toHaveCount(6);
+  await expect(modes.getByRole("cell").locator("code", { hasText: "payment.network_required" })).toBeVisible();
+  await expect(card.locator("ol > li")).toHaveCount(6);
+  await expect(card).not.toContainText("|---|");
 });
 
 test("nothing is fetched from outside the service: the page works offline", async ({ page }) => {
@@ -49,6 +65,7 @@ for (const viewport of VIEWPORTS) {
       await page.emulateMedia({ colorScheme });
       await page.goto(`${service.baseUrl()}/docs`);
       await expect(page.locator("[data-theme]").first()).toHaveAttribute("data-theme", colorScheme);
+      await screenshotWindow(page, `docs-${viewport.name}-${colorScheme}-first-screen`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       // The skip link is the first stop of the keyboard and moves past the contents.
@@ -60,6 +77,10 @@ for (const viewport of VIEWPORTS) {
       }
       await expectAccessible(page);
       await screenshot(page, `docs-${viewport.name}-${colorScheme}`);
+      // The create-invoice description: its modes table, the text around it and the numbered rules.
+      const modes = page.locator('article[id="payment"]').getByRole("region", { name: "Currency and network modes" });
+      await modes.evaluate((region) => region.scrollIntoView({ block: "center" }));
+      await screenshotWindow(page, `docs-${viewport.name}-${colorScheme}-markdown-table`);
     });
   }
 }
