@@ -119,6 +119,16 @@ export interface SignedTransaction {
   feeMinor: bigint;
 }
 
+/** How one balance read is made. */
+export interface BalanceReadOptions {
+  /**
+   * How long the read may take, in milliseconds: past it the read fails with a retryable
+   * ChainError. The sender's own request timeout when absent. Sandbox chains answer from the
+   * service's database and ignore it.
+   */
+  timeoutMs?: number;
+}
+
 /** What the caller knows about the same key's transactions that are signed and not yet settled. */
 export interface SigningContext {
   inFlight: ReadonlyArray<Pick<SignedTransaction, "txid" | "consumes">>;
@@ -155,6 +165,15 @@ export interface ChainSender {
    * elsewhere, its reference block, blockhash or lifetime expired.
    */
   canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean>;
+  /**
+   * What `address` holds of `currency` (the network's native coin or one of its catalogue tokens),
+   * in that asset's on-chain minor units, as this sender could spend it: e.g. 1.5 ETH is
+   * 1500000000000000000n. An account or token account that does not exist holds 0n. One attempt,
+   * never retried: a balance is wanted now, and the caller asks again later. Throws ChainError:
+   * retryable when the node does not answer (in time), not retryable for a currency the network
+   * does not carry or an address that is not the network's.
+   */
+  getBalance(address: string, currency: string, options?: BalanceReadOptions): Promise<bigint>;
 }
 
 /**

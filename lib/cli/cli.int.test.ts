@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { callAnvil, startAnvil } from "@/lib/chains/evm/test-support/anvil";
+import { startLitecoind } from "@/lib/chains/utxo/testing/litecoind";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { parseAmount } from "@/lib/domain/money/amount";
@@ -142,7 +144,7 @@ describe("operator CLI", () => {
     expect(asTable.stdout).toMatch(/the ledger (is clean|has drift)/);
   });
 
-  it("shows hot wallets' balances (sandbox chain, real EVM node) against what the ledger owes, and the difference", { timeout: 300_000 }, async () => {
+  it("shows hot wallets' balances (sandbox chain, real EVM and UTXO nodes) against what the ledger owes, and the difference", { timeout: 300_000 }, async () => {
     // dogecoin: a sandbox network no other test sends from, so the hot wallet holds only this test's coins.
     const deps = makeTestDeps();
     const db = getTestDb();
@@ -155,22 +157,37 @@ describe("operator CLI", () => {
     await callSigned("/v1/sandbox/mine", { network: "dogecoin", blocks: 60 }, merchant);
     const balances = (await callSigned("/v1/balance", { currency: "DOGE", network: "dogecoin" }, merchant)).body.result.balances[0];
 
-    // A real node too: arbitrum served by anvil for this CLI run only, its hot wallet holding 1 ETH and 1 wei.
-    const anvil = await startAnvil();
+    // Real nodes too, for this CLI run only: arbitrum served by anvil, its hot wallet holding 1 ETH
+    // and 1 wei; litecoin by litecoind -regtest, its hot wallet paid 0.75 LTC and 0.1 LTC unconfirmed.
+    const [anvil, litecoind] = await Promise.all([startAnvil(), startLitecoind()]);
     let onNode;
     let asJson;
     let asTable;
     try {
-      const evmHot = hotWalletAddress(await loadKeyMaterial(db, getTestSecretBox()), "arbitrum", "test");
+      const keys = await loadKeyMaterial(db, getTestSecretBox());
+      const evmHot = hotWalletAddress(keys, "arbitrum", "test");
       await callAnvil(anvil.url, "anvil_setBalance", [evmHot, "0xde0b6b3a7640001"]);
-      [asJson, asTable, onNode] = await Promise.all([runCli(["wallets", "status", "--json"]), runCli(["wallets", "status"]), runCli(["wallets", "status", "--json"], { RPC_ARBITRUM: anvil.url })]);
+      const utxoHot = hotWalletAddress(keys, "litecoin", "regtest");
+      await litecoind.rpc.call("sendtoaddress", [utxoHot, "0.75"], z.string());
+      await litecoind.mine(1);
+      await litecoind.rpc.call("sendtoaddress", [utxoHot, "0.1"], z.string());
+      [asJson, asTable, onNode] = await Promise.all([
+        runCli(["wallets", "status", "--json"]),
+        runCli(["wallets", "status"]),
+        runCli(["wallets", "status", "--json"], { RPC_ARBITRUM: anvil.url, RPC_LITECOIN: litecoind.rpcUrl }),
+      ]);
       expect(onNode.status, onNode.stderr).toBe(0);
       const evmRow = onNode.json.items.find((item: { network: string; currency: string }) => item.network === "arbitrum" && item.currency === "ETH");
       expect(evmRow).toMatchObject({ source: "rpc", hot_wallet_address: evmHot, hot_wallet_balance: "1.000000000000000001", note: "" });
       const wei = (text: string) => parseAmount(text.replace(/^-/, ""), 18)! * (text.startsWith("-") ? -1n : 1n);
       expect(wei(evmRow.difference)).toBe(wei(evmRow.hot_wallet_balance) - wei(evmRow.owed));
+      // What a payout could spend: the confirmed coins only.
+      const utxoRow = onNode.json.items.find((item: { network: string; currency: string }) => item.network === "litecoin" && item.currency === "LTC");
+      expect(utxoRow).toMatchObject({ source: "rpc", hot_wallet_address: utxoHot, hot_wallet_balance: "0.75", note: "" });
+      const litoshi = (text: string) => parseAmount(text.replace(/^-/, ""), 8)! * (text.startsWith("-") ? -1n : 1n);
+      expect(litoshi(utxoRow.difference)).toBe(75_000_000n - litoshi(utxoRow.owed));
     } finally {
-      await anvil.stop();
+      await Promise.all([anvil.stop(), litecoind.stop()]);
     }
     expect(asJson.status, asJson.stderr).toBe(0);
     expectOneObject(asJson);

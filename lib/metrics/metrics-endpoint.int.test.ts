@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import http, { type IncomingMessage } from "node:http";
+import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { handleApiRequest } from "@/lib/api/handle-request";
+import { toFetchRequest, writeFetchResponse } from "@/lib/testing/node-http";
 import { signRequest } from "@/lib/api/signature";
 import { findFreePort } from "@/lib/chains/evm/test-support/anvil";
 import { resetConfig } from "@/lib/config/env";
@@ -34,23 +35,12 @@ let service: { url: string; close(): Promise<void> };
 let endpoint: MetricsEndpoint;
 let receiver: WebhookReceiver;
 
-async function toFetchRequest(request: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(`http://127.0.0.1${request.url}`, { method: request.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
-}
-
 /** The service's listener as lib/runtime/start.ts builds it: /metrics first, then the API. */
 async function startService(metricsEndpoint: MetricsEndpoint): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     if (metricsEndpoint.handleOnServicePort(request, response)) return;
     void (async () => {
-      const answer = await handleApiRequest(await toFetchRequest(request));
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
-      response.end(Buffer.from(await answer.arrayBuffer()));
+      await writeFetchResponse(await handleApiRequest(await toFetchRequest(request, "http://127.0.0.1")), response);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -65,7 +55,7 @@ async function startService(metricsEndpoint: MetricsEndpoint): Promise<{ url: st
 }
 
 function sourceOf(): MetricsSource {
-  return { db: getTestDb(), secretBox: getTestSecretBox(), config: makeTestConfig(), env: {}, now: () => clock, onlyMerchantIds: scope };
+  return { db: getTestDb(), secretBox: getTestSecretBox(), config: makeTestConfig(), now: () => clock, onlyMerchantIds: scope };
 }
 
 beforeAll(async () => {

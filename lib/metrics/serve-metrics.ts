@@ -85,7 +85,7 @@ export interface MetricsEndpointOptions {
  */
 export async function startMetricsEndpoint(config: Pick<GatewayConfig, "metrics" | "sandbox" | "rpcEndpoints">, options: MetricsEndpointOptions = {}): Promise<MetricsEndpoint> {
   const metrics = options.metrics ?? getGatewayMetrics();
-  const source: MetricsSource = options.source ?? { db: getDb(), secretBox: getSecretBox(), config, env: process.env, now: () => new Date() };
+  const source: MetricsSource = options.source ?? { db: getDb(), secretBox: getSecretBox(), config, now: () => new Date() };
   metrics.useStateSource(source, options.stateOptions);
   const serve = { token: config.metrics.token, metrics };
 

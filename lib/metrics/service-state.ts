@@ -1,11 +1,12 @@
-import type { NetworkId } from "@/lib/catalogue";
+import type { SettlementAsset } from "@/lib/catalogue";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
+import { assetKey } from "@/lib/ledger/postings";
 import { log } from "@/lib/log";
 import { createCachedValue, type CachedValue } from "./cached-value";
 import { createChainStateReader, type WatchedNetworkState } from "./read-chain-state";
-import { listBalanceNetworks, readHotWalletBalances, type HotWalletBalance } from "./read-hot-wallet-balances";
+import { listBalanceAssets, readHotWalletBalance, type HotWalletBalance } from "./read-hot-wallet-balance";
 import { readLedgerAudit, type LedgerAuditState } from "./read-ledger-audit";
 import { readTableState, type TableState } from "./read-table-state";
 
@@ -14,8 +15,6 @@ export interface MetricsSource {
   db: Db;
   secretBox: SecretBox;
   config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">;
-  /** Where TOKEN_<NETWORK>_<SYMBOL> overrides are read, as for the nodes' adapters. */
-  env: Readonly<Record<string, string | undefined>>;
   now(): Date;
   /** Restricts merchant-owned rows (queues, batches, liabilities) to these merchants: isolated tests. */
   onlyMerchantIds?: readonly string[];
@@ -24,7 +23,7 @@ export interface MetricsSource {
 export interface StateReadOptions {
   /** How long table-derived values, cursors and tips are reused: scrapes by several Prometheus replicas cost one read. */
   cacheSeconds: number;
-  /** How long hot wallet balances are reused (one node call per asset). */
+  /** How long hot wallet balances are reused (one chain read per asset of every served network). */
   balanceCacheSeconds: number;
   /** How often the ledger audit runs for its gauges (it reads every posting). */
   auditIntervalSeconds: number;
@@ -73,18 +72,21 @@ export function createServiceStateReader(source: MetricsSource, options: StateRe
     databaseTimeoutMs: options.databaseTimeoutMs,
     now,
   });
-  const balances = new Map<NetworkId, CachedValue<HotWalletBalance[]>>();
-  const balancesOf = (network: NetworkId) => {
-    let cached = balances.get(network);
+  // Per asset: a token a node cannot answer for (a mainnet contract on a testnet node) hides
+  // nothing else of its network.
+  const balances = new Map<string, CachedValue<HotWalletBalance>>();
+  const balanceOf = (asset: SettlementAsset) => {
+    const key = assetKey(asset.symbol, asset.network);
+    let cached = balances.get(key);
     if (!cached) {
-      cached = createCachedValue(() => readHotWalletBalances(source, network, options.chainTimeoutMs), {
+      cached = createCachedValue(() => readHotWalletBalance(source, asset, options.chainTimeoutMs), {
         maxAgeMs: options.balanceCacheSeconds * 1000,
         timeoutMs: options.chainTimeoutMs,
         now,
         shouldKeepStale: false,
         onError: failed("hot_wallets"),
       });
-      balances.set(network, cached);
+      balances.set(key, cached);
     }
     return cached;
   };
@@ -100,8 +102,8 @@ export function createServiceStateReader(source: MetricsSource, options: StateRe
     tables: () => tables.read(),
     chains: () => chains.read(),
     async hotWallets() {
-      const perNetwork = await Promise.all(listBalanceNetworks(source.config).map((network) => balancesOf(network).read()));
-      return perNetwork.flatMap((found) => found ?? []);
+      const found = await Promise.all(listBalanceAssets(source).map((asset) => balanceOf(asset).read()));
+      return found.filter((balance) => balance !== undefined);
     },
     ledgerAudit: () => audit.read(),
   };

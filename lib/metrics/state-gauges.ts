@@ -77,7 +77,7 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
     (await chains()).flatMap((state) => (state.lastScanAt === undefined ? [] : [[{ network: state.network }, state.lastScanAt.getTime() / 1000] as Sample<"network">])),
   );
 
-  defineStateGauge(registry, "gateway_hot_wallet_balance", "The hot wallet's balance per asset as the node reports it, in whole units (networks whose balance one call answers).", ["network", "asset"], async () => {
+  defineStateGauge(registry, "gateway_hot_wallet_balance", "The hot wallet's balance per asset as its chain reports it, in whole units (every network a sandbox chain or a verified node serves).", ["network", "asset"], async () => {
     return ((await readerOf()?.hotWallets()) ?? []).map((row) => [{ network: row.network, asset: row.asset }, toWholeUnits(row.asset, row.balanceMinor)]);
   });
 

@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
 
   metrics = createGatewayMetrics();
-  metrics.useStateSource({ db: deps.db, secretBox: deps.secretBox, config: deps.config, env, now: () => clock }, { chainTimeoutMs: 3_000, auditWaitMs: 60_000, databaseTimeoutMs: 30_000 });
+  metrics.useStateSource({ db: deps.db, secretBox: deps.secretBox, config: deps.config, now: () => clock }, { chainTimeoutMs: 3_000, auditWaitMs: 60_000, databaseTimeoutMs: 30_000 });
 }, 120_000);
 
 afterAll(async () => {

@@ -332,6 +332,58 @@ describe("evm sender on anvil", () => {
     expect(await sender.broadcast(stale)).toMatchObject({ kind: "rejected", retryable: false });
   });
 
+  describe("balances", () => {
+    test("reads the coin and the token exactly, after the transfers in and out that made them", async () => {
+      const sender = senderFor();
+      const wallet = freshKey();
+      const funding = await Promise.all([
+        sender.send(hot.signingKey, { currency: "ETH", toAddress: wallet.address, amountMinor: parseEther("2") }),
+        sender.send(hot.signingKey, { currency: "USDT", toAddress: wallet.address, amountMinor: 40_000_000n }),
+      ]);
+      await Promise.all(funding.map(({ txid }) => clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash })));
+      expect(await sender.getBalance(wallet.address, "ETH")).toBe(parseEther("2"));
+      expect(await sender.getBalance(wallet.address, "USDT")).toBe(40_000_000n);
+      // The catalogue's USDC contract has no code on anvil: nothing is held there.
+      expect(await sender.getBalance(wallet.address, "USDC")).toBe(0n);
+
+      const recipient = freshAddress();
+      const paid = [
+        await sender.send(wallet, { currency: "ETH", toAddress: recipient, amountMinor: parseEther("0.5") }),
+        await sender.send(wallet, { currency: "USDT", toAddress: recipient, amountMinor: 15_000_001n }),
+      ];
+      const receipts = await Promise.all(paid.map(({ txid }) => clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash })));
+      const fees = receipts.reduce((sum, receipt) => sum + receipt.gasUsed * receipt.effectiveGasPrice, 0n);
+      expect(await sender.getBalance(wallet.address, "ETH")).toBe(parseEther("1.5") - fees);
+      expect(await sender.getBalance(wallet.address.toLowerCase(), "USDT")).toBe(24_999_999n);
+      expect(await sender.getBalance(recipient, "ETH")).toBe(parseEther("0.5"));
+      expect(await sender.getBalance(recipient, "USDT")).toBe(15_000_001n);
+      expect(await sender.getBalance(freshAddress(), "ETH")).toBe(0n);
+    });
+
+    test("asks the node once and fails retryably at the deadline, though the sender's client retries", async () => {
+      const proxy = await startRpcProxy(anvil.url, () => ({ kind: "hang" }));
+      try {
+        const sender = senderFor({ rpcUrl: proxy.url, retry: { count: 2, delayMs: 10 } });
+        const started = Date.now();
+        const error = await rejection(sender.getBalance(hot.account.address, "ETH", { timeoutMs: 300 }));
+        expect(error.retryable).toBe(true);
+        expect(Date.now() - started).toBeLessThan(2_000);
+        expect(proxy.methods).toEqual(["eth_getBalance"]);
+      } finally {
+        await proxy.stop();
+      }
+    });
+
+    test("refuses a currency the network does not carry and an address of another family, for good", async () => {
+      const offline = createEvmSender({ network: "ethereum", rpcUrl: `http://127.0.0.1:${await findFreePort()}` });
+      expect((await rejection(offline.getBalance(hot.account.address, "TRX"))).retryable).toBe(false);
+      expect((await rejection(offline.getBalance("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", "ETH"))).retryable).toBe(false);
+      expect((await rejection(offline.getBalance(flipCase(hot.account.address), "ETH"))).retryable).toBe(false);
+      // The node is asked only for what can be read: a closed port fails retryably.
+      expect((await rejection(offline.getBalance(hot.account.address, "ETH", { timeoutMs: 1_000 }))).retryable).toBe(true);
+    });
+  });
+
   test("a lower-case recipient is paid at its checksummed address", async () => {
     const recipient = freshAddress();
     const { txid } = await senderFor().send(hot.signingKey, { currency: "ETH", toAddress: recipient.toLowerCase(), amountMinor: 5n });

@@ -2,13 +2,14 @@ import { bytesToHex, encodeFunctionData, erc20Abi, keccak256, type Hex, type Tra
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { validateAddress } from "@/lib/chains/addresses";
 import { normalizeEvmAddress } from "@/lib/chains/addresses/evm-address";
-import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { findEvmAsset, resolveEvmNetwork, type EvmNetwork } from "@/lib/chains/evm/evm-network";
 import {
   blockHeaderSchema,
   createEvmRpc,
   EvmRpcError,
   hashSchema,
+  hexDataSchema,
   quantitySchema,
   receiptSchema,
   smallQuantitySchema,
@@ -141,7 +142,25 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     return (await rpc.call("eth_getTransactionReceipt", [signed.txid], receiptSchema.nullable())) !== null;
   }
 
-  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand };
+  async function getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
+    const owner = normalizeEvmAddress(address);
+    if (!owner) throw new ChainError(`${address} is not an EVM address`, { retryable: false });
+    const asset = findEvmAsset(network, currency);
+    if (!asset) throw new ChainError(`${currency} is not carried on ${network.id}`, { retryable: false });
+    // A client of its own: one attempt within the caller's deadline, where the sending client retries.
+    // The chain id is not checked first: a balance pays nothing, and the registry verified the node.
+    const once = createEvmRpc({ rpcUrl: options.rpcUrl, timeoutMs: readOptions.timeoutMs ?? options.timeoutMs, retry: { count: 0, delayMs: 0 } });
+    if (asset.kind === "native") return once.call("eth_getBalance", [owner, "latest"], quantitySchema);
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner as Hex] });
+    const answer = await once.call("eth_call", [{ to: asset.token.contract, data }, "latest"], hexDataSchema);
+    // An account without code answers nothing: no token lives there (a test node carries only the
+    // tokens deployed on it), so the address holds none of it.
+    if (answer === "0x") return 0n;
+    if (answer.length !== 66) throw new ChainError(`${currency} on ${network.id}: balanceOf answered ${(answer.length - 2) / 2} bytes, not 32`, { retryable: false });
+    return BigInt(answer);
+  }
+
+  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand, getBalance };
 }
 
 /** An upper bound of the fee: EIP-1559 charges base fee + tip, at most maxFeePerGas. */

@@ -20,10 +20,11 @@ const sandboxRawSchema = z.object({ currency: z.string(), from: z.string(), to: 
 export function createSandboxSender(db: Db, network: NetworkId): ChainSender {
   const family = findNetwork(network)?.family ?? "utxo";
   const feeMinor = SANDBOX_FEE_MINOR[family] ?? 0n;
+  const feeCurrency = findNetwork(network)?.nativeSymbol ?? "";
   return {
     network,
     async estimateFee() {
-      return { feeMinor, feeCurrency: findNetwork(network)?.nativeSymbol ?? "" };
+      return { feeMinor, feeCurrency };
     },
     async sign(from, transfer) {
       if (!findSettlementAsset(transfer.currency, network)) throw new ChainError(`sandbox: ${transfer.currency} is not carried on ${network}`, { retryable: false });
@@ -48,6 +49,22 @@ export function createSandboxSender(db: Db, network: NetworkId): ChainSender {
     },
     async canStillLand() {
       return true;
+    },
+    /**
+     * Rebuilt from the chain's transactions, as no balance is kept: what reached the address in a
+     * block, less what left it (the mempool too: it is spent), less the nominal fee of each
+     * transaction it sent when the asset is the coin that pays it. Read from the service's
+     * database, so no deadline applies.
+     */
+    async getBalance(address, currency) {
+      if (!findSettlementAsset(currency, network)) throw new ChainError(`sandbox: ${currency} is not carried on ${network}`, { retryable: false });
+      const [flows] = await db.$queryRaw<{ received: string; sent: string; sentCount: number }[]>`
+        SELECT COALESCE(SUM(amount_minor) FILTER (WHERE to_address = ${address} AND currency = ${currency} AND block_height IS NOT NULL), 0)::text AS received,
+               COALESCE(SUM(amount_minor) FILTER (WHERE from_address = ${address} AND currency = ${currency}), 0)::text AS sent,
+               COUNT(*) FILTER (WHERE from_address = ${address})::int AS "sentCount"
+        FROM sandbox_transactions WHERE network = ${network} AND (to_address = ${address} OR from_address = ${address})`;
+      const fees = currency === feeCurrency ? feeMinor * BigInt(flows.sentCount) : 0n;
+      return BigInt(flows.received) - BigInt(flows.sent) - fees;
     },
   };
 }

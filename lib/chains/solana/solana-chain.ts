@@ -37,9 +37,11 @@ export function identifySolanaCluster(genesisHash: string): SolanaClusterIdentit
 export function createSolanaRpcChain(input: SolanaRpcChainInput): { adapter: ChainAdapter; sender: ChainSender; identify(): Promise<SolanaClusterIdentity> } {
   const connection = new Connection(input.rpcUrl, { commitment: "confirmed" });
   const access = createConnectionAccess(connection);
+  // web3.js retries a rate-limited (429) request for seconds; a balance read wants its answer now.
+  const balanceAccess = createConnectionAccess(new Connection(input.rpcUrl, { commitment: "confirmed", disableRetryOnRateLimit: true }));
   return {
     adapter: createSolanaAdapter({ access, watchedOwners: input.watchedOwners, mints: input.mints, timeoutMs: input.timeoutMs }),
-    sender: createSolanaSender({ access, mints: input.mints, timeoutMs: input.timeoutMs }),
+    sender: createSolanaSender({ access, balanceAccess, mints: input.mints, timeoutMs: input.timeoutMs }),
     async identify() {
       return identifySolanaCluster(await connection.getGenesisHash());
     },

@@ -10,13 +10,18 @@ import {
   MintLayout,
 } from "@solana/spl-token";
 import { validateAddress } from "@/lib/chains/addresses";
-import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
 
 export interface SolanaSenderOptions {
   access: SolanaAccess;
+  /**
+   * Where balances are read: a layer that makes one attempt per call (no retries on rate limits),
+   * for readers that want an answer now. `access` when absent.
+   */
+  balanceAccess?: SolanaAccess;
   /** Symbol → mint overrides for catalogue tokens (a local test mint). */
   mints?: Readonly<Record<string, string>>;
   timeoutMs?: number;
@@ -69,7 +74,7 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
   const timeoutMs = options.timeoutMs ?? DEFAULT_SOLANA_TIMEOUT_MS;
   const mints = resolveSolanaMints(options.mints);
   const call = <T>(what: string, run: () => Promise<T>) => callSolanaAccess(what, timeoutMs, run);
-
+  const balanceAccess = options.balanceAccess ?? access;
 
   function checkTransfer(transfer: OutgoingTransfer): { recipient: PublicKey; mint: PublicKey | null } {
     if (transfer.amountMinor <= 0n) throw refuse("the amount must be positive");
@@ -188,6 +193,23 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       if (!blockhash) throw refuse("a Solana transaction records its blockhash");
       // Once its blockhash expires (about a minute), a transaction that has not landed never will.
       return call("isBlockhashValid", () => access.isBlockhashValid(blockhash));
+    },
+
+    async getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
+      const validation = validateAddress(SOLANA_NETWORK, address);
+      if (!validation.ok) throw refuse(`${address} is not a Solana address (${validation.reason})`);
+      const mint = currency === SOL_SYMBOL ? null : mints.get(currency);
+      if (mint === undefined) throw refuse(`${currency} is not carried on Solana`);
+      const owner = new PublicKey(validation.normalized);
+      const read = (target: PublicKey) => callSolanaAccess("getAccount", readOptions.timeoutMs ?? timeoutMs, () => balanceAccess.getAccount(target.toBase58()));
+      if (!mint) return (await read(owner))?.lamports ?? 0n;
+      // The tokens a payout spends: those of the owner's associated token account (see planTransfer).
+      const tokenAccount = await read(getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));
+      if (!tokenAccount) return 0n;
+      if (tokenAccount.owner !== TOKEN_PROGRAM_ID || tokenAccount.data.length !== ACCOUNT_SIZE) {
+        throw refuse(`the ${currency} associated token account of ${address} is not an SPL token account`);
+      }
+      return AccountLayout.decode(tokenAccount.data).amount;
     },
 
     async getTransaction(txid: string): Promise<SentTransactionState> {

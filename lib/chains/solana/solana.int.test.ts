@@ -305,6 +305,49 @@ describe("Solana sender on litesvm: payouts", () => {
     expect(calls).toBe(0);
   });
 
+  it("reads SOL as the wallet's lamports and a token as its associated token account's amount, exactly, after payouts", async () => {
+    const payouts = sender();
+    const recipient = Keypair.generate().publicKey.toBase58();
+    expect(await payouts.getBalance(hot.address, "SOL")).toBe(10n * SOL);
+    expect(await payouts.getBalance(hot.address, "USDT")).toBe(100n * USDT);
+    // No account, no associated token account (and USDC's catalogue mint is not on litesvm): nothing held.
+    expect(await payouts.getBalance(recipient, "SOL")).toBe(0n);
+    expect(await payouts.getBalance(recipient, "USDT")).toBe(0n);
+    expect(await payouts.getBalance(hot.address, "USDC")).toBe(0n);
+
+    await payouts.send(hot, { currency: "SOL", toAddress: recipient, amountMinor: 2n * SOL });
+    await payouts.send(hot, { currency: "USDT", toAddress: recipient, amountMinor: 7_500_000n });
+    // Two base fees, and the rent of the recipient's new token account.
+    const rent = world.chain.svm.minimumBalanceForRentExemption(165n);
+    expect(await payouts.getBalance(hot.address, "SOL")).toBe(8n * SOL - 2n * 5000n - rent);
+    expect(await payouts.getBalance(hot.address, "USDT")).toBe(100n * USDT - 7_500_000n);
+    expect(await payouts.getBalance(recipient, "SOL")).toBe(2n * SOL);
+    expect(await payouts.getBalance(recipient, "USDT")).toBe(7_500_000n);
+  });
+
+  it("reads balances through the balance layer within the caller's deadline; refuses what Solana does not carry without asking", async () => {
+    let calls = 0;
+    const hanging: SolanaAccess = {
+      ...world.chain,
+      getAccount: () => {
+        calls++;
+        return new Promise(() => undefined);
+      },
+    };
+    const reader = createSolanaSender({ access: world.chain, balanceAccess: hanging, mints: { USDT: world.mint.toBase58() } });
+    const started = Date.now();
+    await expect(reader.getBalance(hot.address, "USDT", { timeoutMs: 50 })).rejects.toMatchObject({ name: "ChainError", retryable: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(calls).toBe(1);
+    for (const [address, currency] of [
+      [hot.address, "DOGE"],
+      ["0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "SOL"],
+    ]) {
+      await expect(reader.getBalance(address, currency), currency).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    }
+    expect(calls).toBe(1);
+  });
+
   it("refuses what the hot wallet cannot pay, and unknown currencies, as final", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
     for (const transfer of [

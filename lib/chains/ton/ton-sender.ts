@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type Message, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
-import { ChainError, type BroadcastOutcome, type ChainSender, type ConsumedResources, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type ConsumedResources, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL } from "@/lib/chains/ton/ton-assets";
@@ -95,10 +95,7 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
   }
 
   async function jettonWalletOf(master: Address, owner: Address): Promise<Address> {
-    const stack = await call("get_wallet_address", () =>
-      access.runGetMethod(master, "get_wallet_address", [{ type: "slice", cell: beginCell().storeAddress(owner).endCell() }]),
-    );
-    return stack.readAddress();
+    return call("get_wallet_address", () => readJettonWalletAddress(access, master, owner));
   }
 
   async function planTransfer(wallet: TonHotWallet, transfer: OutgoingTransfer, recipient: Address): Promise<TransferPlan> {
@@ -234,9 +231,7 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       if (state.balance < plan.tonValue) throw shortOfFunds(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
       if (plan.jetton) {
         const jettonWallet = plan.jetton.wallet;
-        const jettonState = await call("getAccountState", () => access.getAccountState(jettonWallet));
-        const balance =
-          jettonState.status === "active" ? (await call("get_wallet_data", () => access.runGetMethod(jettonWallet, "get_wallet_data", []))).readBigNumber() : 0n;
+        const balance = await call("get_wallet_data", () => readJettonBalance(access, jettonWallet));
         if (balance < plan.jetton.amount) throw shortOfFunds(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
       }
       const validUntil = chainTime + lifetime;
@@ -270,6 +265,20 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       const [state, chainTime] = await Promise.all([readWalletState(Address.parse(from.address)), call("getChainTime", () => access.getChainTime())]);
       // Applied messages raise the seqno: once past ours, ours either applied (and was found) or never will.
       return state.seqno <= seqno && chainTime * 1000 <= validUntilMs;
+    },
+
+    async getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
+      const validation = validateAddress(TON_NETWORK, address, { chain });
+      if (!validation.ok) throw refuse(`${address} is not a TON address for this network (${validation.reason})`);
+      const master = currency === TON_SYMBOL ? null : jettons.get(currency);
+      if (master === undefined) throw refuse(`${currency} is not carried on TON`);
+      const owner = Address.parse(validation.normalized);
+      // One deadline for the whole read: a jetton takes three calls.
+      return callTonAccess(`balance of ${currency}`, readOptions.timeoutMs ?? timeoutMs, async () => {
+        if (!master) return (await access.getAccountState(owner)).balance;
+        // The jettons a payout spends: those of the owner's jetton wallet (see planTransfer).
+        return readJettonBalance(access, await readJettonWalletAddress(access, master, owner));
+      });
     },
 
     async getTransaction(txid: string): Promise<SentTransactionState> {
@@ -309,6 +318,17 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       return chainTime > known.validUntil ? { state: "failed", confirmations: 0, blockHeight: null } : { state: "pending", confirmations: 0, blockHeight: null };
     },
   };
+}
+
+/** The jetton wallet a jetton master derives for `owner` (its own get-method). */
+async function readJettonWalletAddress(access: TonAccess, master: Address, owner: Address): Promise<Address> {
+  return (await access.runGetMethod(master, "get_wallet_address", [{ type: "slice", cell: beginCell().storeAddress(owner).endCell() }])).readAddress();
+}
+
+/** What a jetton wallet holds, in the jetton's minor units: 0 until its first incoming transfer deploys it. */
+async function readJettonBalance(access: TonAccess, jettonWallet: Address): Promise<bigint> {
+  if ((await access.getAccountState(jettonWallet)).status !== "active") return 0n;
+  return (await access.runGetMethod(jettonWallet, "get_wallet_data", [])).readBigNumber();
 }
 
 /** The op code a message body starts with, or null for a body too short to have one. */

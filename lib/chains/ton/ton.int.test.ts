@@ -313,6 +313,53 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     expect(calls).toBe(0);
   });
 
+  it("reads TON as the wallet's balance and a jetton as its jetton wallet's, exactly, after payouts", async () => {
+    await world.jetton.mint(Address.parse(hot.address), 100n * USDT);
+    const payouts = sender();
+    const recipient = freshWalletAddress();
+    const transfer = { currency: "TON", toAddress: recipient, amountMinor: toNano("1.5") };
+    const estimate = await payouts.estimateFee(hot, transfer);
+    const before = await payouts.getBalance(hot.address, "TON");
+    expect(before).toBe((await world.chain.blockchain.getContract(Address.parse(hot.address))).balance);
+    expect(await payouts.getBalance(hot.address, "USDT")).toBe(100n * USDT);
+    // Nothing deployed there yet: no wallet balance, no jetton wallet.
+    expect(await payouts.getBalance(recipient, "TON")).toBe(0n);
+    expect(await payouts.getBalance(recipient, "USDT")).toBe(0n);
+
+    await payouts.send(hot, transfer);
+    // The estimate runs the same message on a snapshot: on the sandbox it is what the payout cost.
+    expect(await payouts.getBalance(hot.address, "TON")).toBe(before - toNano("1.5") - estimate.feeMinor);
+    expect(await payouts.getBalance(recipient, "TON")).toBe(toNano("1.5"));
+
+    await payouts.send(hot, { currency: "USDT", toAddress: recipient, amountMinor: 7_500_000n });
+    expect(await payouts.getBalance(hot.address, "USDT")).toBe(100n * USDT - 7_500_000n);
+    expect(await payouts.getBalance(recipient, "USDT")).toBe(7_500_000n);
+  });
+
+  it("reads a balance within the caller's deadline; refuses what TON does not carry, and testnet addresses on mainnet, without asking", async () => {
+    let calls = 0;
+    const hanging: TonAccess = {
+      ...world.chain,
+      getAccountState: () => {
+        calls++;
+        return new Promise(() => undefined);
+      },
+    };
+    const reader = createTonSender({ access: hanging, jettons: { USDT: world.jetton.master.toString() } });
+    const started = Date.now();
+    await expect(reader.getBalance(hot.address, "TON", { timeoutMs: 50 })).rejects.toMatchObject({ name: "ChainError", retryable: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(calls).toBe(1);
+    for (const [address, currency] of [
+      [hot.address, "DOGE"],
+      [Address.parse(hot.address).toString({ testOnly: true }), "TON"],
+      ["0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "TON"],
+    ]) {
+      await expect(reader.getBalance(address, currency), address).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    }
+    expect(calls).toBe(1);
+  });
+
   it("refuses what the hot wallet cannot pay, unknown currencies and mismatched keys as final", async () => {
     const recipient = freshWalletAddress();
     for (const [from, transfer] of [

@@ -63,6 +63,15 @@ export function encodeTrc20TransferArguments(toAddress: string, amount: bigint):
   return toHex.slice(2).padStart(WORD_HEX_LENGTH, "0") + amount.toString(16).padStart(WORD_HEX_LENGTH, "0");
 }
 
+export const TRC20_BALANCE_OF_SIGNATURE = "balanceOf(address)";
+
+/** ABI-encoded argument of `balanceOf(owner)`, without the selector: the owner's 20-byte account hash in one word. */
+export function encodeTrc20BalanceOfArgument(owner: string): string {
+  const ownerHex = tronAddressToHex(owner);
+  if (!ownerHex) throw new Error(`${owner} is not a Tron address`);
+  return ownerHex.slice(2).padStart(WORD_HEX_LENGTH, "0");
+}
+
 /**
  * Decodes the call data of `transfer(address,uint256)`; null for any other call. The recipient is
  * the low 20 bytes of the first word, which is what the token contract uses: many wallets write

@@ -43,8 +43,11 @@ export class TronApiError extends ChainError {
 }
 
 export interface TronHttp {
-  /** POSTs `body` to `path` (e.g. `/wallet/getnowblock`) and returns the answer parsed by `schema`. */
-  post<T>(path: string, body: Record<string, unknown>, schema: z.ZodType<T>): Promise<T>;
+  /**
+   * POSTs `body` to `path` (e.g. `/wallet/getnowblock`) and returns the answer parsed by `schema`;
+   * `timeoutMs` replaces the client's timeout for this call.
+   */
+  post<T>(path: string, body: Record<string, unknown>, schema: z.ZodType<T>, options?: { timeoutMs?: number }): Promise<T>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -52,12 +55,12 @@ const RETRYABLE_STATUSES = new Set([408, 425, 429]);
 
 export function createTronHttp(options: TronHttpOptions): TronHttp {
   const baseUrl = options.rpcUrl.replace(/\/+$/, "");
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const fetchFunction: FetchFunction = options.fetch ?? ((input, init) => fetch(input, init));
   const headers: Record<string, string> = { accept: "application/json", "content-type": "application/json" };
   if (options.apiKey) headers["TRON-PRO-API-KEY"] = options.apiKey;
 
-  async function exchange(path: string, body: Record<string, unknown>): Promise<{ status: number; text: string }> {
+  async function exchange(path: string, body: Record<string, unknown>, timeoutMs: number): Promise<{ status: number; text: string }> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Raced as well as passed as the signal: a fetch that ignores the signal must not hang the caller.
@@ -88,8 +91,8 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
   }
 
   return {
-    async post(path, body, schema) {
-      const { status, text } = await exchange(path, body);
+    async post(path, body, schema, callOptions) {
+      const { status, text } = await exchange(path, body, callOptions?.timeoutMs ?? defaultTimeoutMs);
       if (status < 200 || status > 299) {
         const retryable = status >= 500 || RETRYABLE_STATUSES.has(status);
         throw new ChainError(`${path}: HTTP ${status}`, { retryable });

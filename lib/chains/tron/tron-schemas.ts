@@ -138,8 +138,12 @@ export const chainParametersSchema = z
   .object({ chainParameter: z.array(z.object({ key: z.string(), value: z.number().int().optional() })) })
   .transform((answer) => new Map(answer.chainParameter.map((entry) => [entry.key, BigInt(entry.value ?? 0)])));
 
-/** `getaccount`: `{}` for an address that does not exist on chain yet. */
-export const accountSchema = z.object({ address: z.string().optional() });
+/**
+ * `getaccount`: `{}` for an address that does not exist on chain yet. `balance` is the spendable
+ * TRX in sun (staked TRX is not in it), absent when 0; zod's `int` stops at 2^53 sun (9 billion
+ * TRX), beyond which JSON numbers are not exact.
+ */
+export const accountSchema = z.object({ address: z.string().optional(), balance: z.number().int().nonnegative().optional() });
 
 /** `getnodeinfo` (a Java object printed with fastjson, not proto JSON). */
 export const nodeInfoSchema = z.object({

@@ -441,3 +441,98 @@ describe("getTransaction", () => {
     conversation.assertDone();
   });
 });
+
+describe("getBalance", () => {
+  const laterTip: RecordedExchange = { path: "/wallet/getnowblock", body: {}, fixture: "getnowblock-later.json" };
+  const trxBalance = (balance: number): RecordedExchange => ({
+    path: "/wallet/getaccount",
+    body: { address: HOT_WALLET_HEX, visible: false },
+    json: { address: HOT_WALLET_HEX, balance, create_time: 1_745_829_381_000 },
+  });
+  const usdtBalance = (amount: bigint): RecordedExchange => ({
+    path: "/wallet/triggerconstantcontract",
+    body: {
+      owner_address: HOT_WALLET_HEX,
+      contract_address: USDT_HEX,
+      function_selector: "balanceOf(address)",
+      // TronWeb's own ABI encoder: the address word holds the 20-byte account hash.
+      parameter: utils.abi.encodeParams(["address"], [HOT_WALLET.address]).slice(2),
+      visible: false,
+    },
+    json: { result: { result: true }, energy_used: 2_017, constant_result: [amount.toString(16).padStart(64, "0")], transaction: { ret: [{}] } },
+  });
+
+  it("reads TRX as the account's balance in sun: less exactly the amount after a TRX payout on free bandwidth", async () => {
+    const { sender, conversation } = senderFor([
+      trxBalance(60_000_000),
+      createTransaction,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), fixture: "broadcasttransaction-trx.json" },
+      { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, fixture: "gettransactioninfobyid-trx.json" },
+      laterTip,
+      trxBalance(47_654_322),
+    ]);
+    const before = await sender.getBalance(HOT_WALLET.address, "TRX");
+    const { txid } = await sender.send(HOT_WALLET, TRX_PAYOUT);
+    const { feeMinor } = await sender.getTransaction(txid);
+    expect(before).toBe(60_000_000n);
+    expect(await sender.getBalance(HOT_WALLET.address, "TRX")).toBe(before - TRX_PAYOUT.amountMinor - feeMinor!);
+    conversation.assertDone();
+  });
+
+  it("reads USDT with balanceOf: less the payout, while TRX pays the burned energy", async () => {
+    const { sender, conversation } = senderFor([
+      usdtBalance(1_000_000_000n),
+      trxBalance(60_000_000),
+      triggerSmartContract,
+      { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedUsdt()), fixture: "broadcasttransaction-usdt.json" },
+      { path: "/wallet/gettransactioninfobyid", body: { value: USDT_TXID }, fixture: "gettransactioninfobyid-usdt.json" },
+      laterTip,
+      usdtBalance(750_000_000n),
+      trxBalance(53_226_500),
+    ]);
+    expect(await sender.getBalance(HOT_WALLET.address, "USDT")).toBe(1_000_000_000n);
+    expect(await sender.getBalance(HOT_WALLET.address, "TRX")).toBe(60_000_000n);
+    const { txid } = await sender.send(HOT_WALLET, USDT_PAYOUT);
+    const { feeMinor } = await sender.getTransaction(txid);
+    expect(feeMinor).toBe(6_773_500n);
+    expect(await sender.getBalance(HOT_WALLET.address, "USDT")).toBe(1_000_000_000n - USDT_PAYOUT.amountMinor);
+    expect(await sender.getBalance(HOT_WALLET.address, "TRX")).toBe(60_000_000n - feeMinor!);
+    conversation.assertDone();
+  });
+
+  it("reads 0 for an account the chain does not know yet, and for a zero balance java-tron leaves out", async () => {
+    const { sender, conversation } = senderFor([
+      { path: "/wallet/getaccount", body: { address: RECIPIENT_HEX, visible: false }, json: {} },
+      { path: "/wallet/getaccount", body: { address: HOT_WALLET_HEX, visible: false }, json: { address: HOT_WALLET_HEX, create_time: 1_745_829_381_000 } },
+      { path: "/wallet/getaccount", body: { address: RECIPIENT_HEX, visible: false }, fixture: "getaccount-existing.json" },
+    ]);
+    expect(await sender.getBalance(RECIPIENT, "TRX")).toBe(0n);
+    expect(await sender.getBalance(HOT_WALLET.address, "TRX")).toBe(0n);
+    expect(await sender.getBalance(RECIPIENT, "TRX")).toBe(48_210_000n);
+    conversation.assertDone();
+  });
+
+  it("passes a refused or empty balanceOf on as final, a silent node as retryable at the deadline", async () => {
+    const call = usdtBalance(0n);
+    const { sender, conversation } = senderFor([
+      { ...call, json: { result: { code: "CONTRACT_VALIDATE_ERROR", message: Buffer.from("No contract or not a valid smart contract").toString("hex") } } },
+      { ...call, json: { result: { result: true }, constant_result: [""], transaction: { ret: [{}] } } },
+      { ...call, json: undefined, hang: true },
+    ]);
+    const refused = await sender.getBalance(HOT_WALLET.address, "USDT").catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(TronApiError);
+    expect(refused).toMatchObject({ retryable: false, code: "CONTRACT_VALIDATE_ERROR", message: expect.stringMatching(/No contract/) });
+    await expect(sender.getBalance(HOT_WALLET.address, "USDT")).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    const started = Date.now();
+    await expect(sender.getBalance(HOT_WALLET.address, "USDT", { timeoutMs: 50 })).rejects.toMatchObject({ name: "ChainError", retryable: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    conversation.assertDone();
+  });
+
+  it("refuses a currency Tron does not carry and an address of another network without asking", async () => {
+    const { sender, conversation } = senderFor([]);
+    await expect(sender.getBalance(HOT_WALLET.address, "ETH")).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    await expect(sender.getBalance("0x9858EfFD232B4033E47d90003D41EC34EcaEda94", "TRX")).rejects.toMatchObject({ name: "ChainError", retryable: false });
+    conversation.assertDone();
+  });
+});

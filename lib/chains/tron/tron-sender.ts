@@ -1,11 +1,13 @@
 import { validateAddress } from "@/lib/chains/addresses";
-import { ChainError, type ChainSender, type FeeEstimate, type OutgoingTransfer, type BroadcastOutcome, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type ChainSender, type FeeEstimate, type OutgoingTransfer, type BroadcastOutcome, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import {
   bytesEqual,
   bytesToHex,
+  encodeTrc20BalanceOfArgument,
   encodeTrc20TransferArguments,
   hexToBytes,
   isHex,
+  TRC20_BALANCE_OF_SIGNATURE,
   TRC20_TRANSFER_SELECTOR,
   TRC20_TRANSFER_SIGNATURE,
   tronAddressToHex,
@@ -181,6 +183,42 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     return now() <= expiresAt + 60_000;
   }
 
+  async function getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
+    const ownerHex = tronAddressToHex(address);
+    if (!ownerHex) throw new ChainError(`${address} is not a Tron address`, { retryable: false });
+    const callOptions = { timeoutMs: readOptions.timeoutMs };
+    if (currency === network.nativeSymbol) {
+      const account = await http.post("/wallet/getaccount", { address: ownerHex, visible: false }, accountSchema, callOptions);
+      // An account that does not exist yet answers `{}`, and a zero balance is left out.
+      return BigInt(account.balance ?? 0);
+    }
+    const token = network.tokens.find((candidate) => candidate.symbol === currency);
+    if (!token) throw new ChainError(`${currency} is not carried on ${network.id}`, { retryable: false });
+    // A constant call runs on the node only; the holder itself is the caller, as java-tron wants one.
+    const answer = await http.post(
+      "/wallet/triggerconstantcontract",
+      {
+        owner_address: ownerHex,
+        contract_address: token.contractHex,
+        function_selector: TRC20_BALANCE_OF_SIGNATURE,
+        parameter: encodeTrc20BalanceOfArgument(address),
+        visible: false,
+      },
+      triggerConstantContractAnswerSchema,
+      callOptions,
+    );
+    if (answer.result.result !== true) {
+      throw new TronApiError("/wallet/triggerconstantcontract", answer.result.code ?? null, decodeNodeMessage(answer.result.message));
+    }
+    const word = answer.constant_result?.[0] ?? "";
+    if (answer.transaction?.ret?.[0]?.ret === "FAILED" || !/^[0-9a-fA-F]{64}$/.test(word)) {
+      throw new ChainError(`tron: balanceOf of the ${token.symbol} contract gave no amount (${decodeNodeMessage(answer.result.message) || "no uint256"})`, {
+        retryable: false,
+      });
+    }
+    return BigInt(`0x${word}`);
+  }
+
   return {
     network: network.id,
     estimateFee,
@@ -188,6 +226,7 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     broadcast: (signed: Pick<SignedTransaction, "txid" | "raw">) => broadcast(http, JSON.parse(signed.raw) as Record<string, unknown>, signed.txid),
     getTransaction,
     canStillLand,
+    getBalance,
   };
 }
 

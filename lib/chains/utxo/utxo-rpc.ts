@@ -36,7 +36,7 @@ export interface UtxoRpc {
   /** Calls one method and validates the result; throws UtxoRpcError. */
   call<T>(method: string, params: readonly unknown[], schema: z.ZodType<T>, options?: { timeoutMs?: number }): Promise<T>;
   /** One HTTP request for many calls of one method; a refusal of one call does not fail the others. */
-  callBatch<T>(method: string, paramsList: readonly (readonly unknown[])[], schema: z.ZodType<T>): Promise<UtxoBatchAnswer<T>[]>;
+  callBatch<T>(method: string, paramsList: readonly (readonly unknown[])[], schema: z.ZodType<T>, options?: { timeoutMs?: number }): Promise<UtxoBatchAnswer<T>[]>;
   /** `http://host:port/path` without credentials: names the node in locks and logs. */
   endpoint: string;
 }
@@ -167,12 +167,12 @@ export function createUtxoRpc(options: UtxoRpcOptions): UtxoRpc {
       return answer.value;
     },
 
-    async callBatch(method, paramsList, schema) {
+    async callBatch(method, paramsList, schema, callOptions) {
       if (paramsList.length === 0) return [];
       const firstId = nextId;
       nextId += paramsList.length;
       const body = paramsList.map((params, index) => ({ jsonrpc: "1.0", id: firstId + index, method, params }));
-      const { status, json } = await post(method, body, defaultTimeoutMs);
+      const { status, json } = await post(method, body, callOptions?.timeoutMs ?? defaultTimeoutMs);
       if (!Array.isArray(json)) {
         // A node that refuses the whole batch answers with one envelope.
         const refusal = typeof json === "object" && json !== null ? readRefusal(method, json) : null;

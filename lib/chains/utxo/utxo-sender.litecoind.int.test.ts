@@ -10,6 +10,7 @@ import { withSending, type SendingChainSender } from "../testing/with-sending";
 import { ChainError, type OutgoingTransfer, type SignedTransaction, type SigningKey } from "../types";
 import { startLitecoind, type RegtestNode } from "./testing/litecoind";
 import { startTestHttpServer } from "./testing/http-server";
+import { startRpcProxy } from "../testing/rpc-proxy";
 import { createUtxoAdapter } from "./utxo-adapter";
 import { createUtxoSender, type UtxoSender } from "./utxo-sender";
 
@@ -286,6 +287,64 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(fromChange.signed.consumes.outpoints).toEqual([`${txid}:${change[0].n}`]);
     expect(await mempool()).toContain(fromChange.txid);
     await node.mine(1);
+  });
+
+  it("reads the balance a payout could spend: confirmed coins that no mempool transaction spends", async () => {
+    const wallet = hotWallet(8);
+    await fund(wallet, ["1.5", "0.25"]);
+    expect(await sender.getBalance(wallet.address, "LTC")).toBe(175_000_000n);
+    // Coming in, unconfirmed: not spendable yet.
+    await node.rpc.call("sendtoaddress", [wallet.address, "0.1"], z.string());
+    expect(await sender.getBalance(wallet.address, "LTC")).toBe(175_000_000n);
+
+    const { signed } = await sender.send(wallet, { currency: "LTC", toAddress: await newRecipient(), amountMinor: 50_000_000n });
+    // The payout's coins are spent in the mempool, and its change is unconfirmed.
+    const inputs = await Promise.all((signed.consumes.outpoints ?? []).map(async (outpoint) => {
+      const [txid, vout] = outpoint.split(":");
+      return (await decode(txid)).vout[Number(vout)].value;
+    }));
+    const spent = inputs.reduce((sum, value) => sum + value, 0n);
+    expect(await sender.getBalance(wallet.address, "LTC")).toBe(175_000_000n - spent);
+
+    await node.mine(1);
+    expect(await sender.getBalance(wallet.address, "LTC")).toBe(175_000_000n + 10_000_000n - 50_000_000n - signed.feeMinor);
+    expect(await sender.getBalance((await newRecipient()), "LTC")).toBe(0n);
+  });
+
+  it("refuses another coin and what is not an address of the node's chain, for good", async () => {
+    const wallet = hotWallet(9);
+    for (const [address, currency] of [
+      [wallet.address, "BTC"],
+      [`${wallet.address}),addr(${node.minerAddress}`, "LTC"],
+      ["bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", "LTC"],
+    ] as const) {
+      const error = await sender.getBalance(address, currency).catch((caught: unknown) => caught);
+      expect(error, address).toBeInstanceOf(ChainError);
+      expect((error as ChainError).retryable, address).toBe(false);
+    }
+  });
+
+  it("a balance read past its deadline fails retryably, and asks the node to stop the scan it started", async () => {
+    const scans: unknown[] = [];
+    const proxy = await startRpcProxy(node.rpcUrl, (method, params) => {
+      if (method === "scantxoutset") scans.push(params[0]);
+      return method === "scantxoutset" && params[0] === "start" ? { kind: "hang" } : { kind: "forward" };
+    });
+    const wallet = hotWallet(10);
+    await fund(wallet, ["0.3"]);
+    try {
+      const slow = createUtxoSender({ network: "litecoin", rpcUrl: proxy.url });
+      const started = Date.now();
+      const error = await slow.getBalance(wallet.address, "LTC", { timeoutMs: 300 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ChainError);
+      expect((error as ChainError).retryable).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(scans).toEqual(["start", "abort"]);
+      // The next read scans again, not refused as a scan in progress.
+      expect(await sender.getBalance(wallet.address, "LTC")).toBe(30_000_000n);
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it("a broadcast whose answer is lost is broadcast again, the same bytes: one transaction, never two", async () => {

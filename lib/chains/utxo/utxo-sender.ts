@@ -31,6 +31,8 @@ export type UtxoSender = ChainSender & { chain(): Promise<AddressChain> };
 
 /** `scantxoutset` reads the whole UTXO set: seconds on regtest, minutes on a busy mainnet. */
 const SCAN_TIMEOUT_MS = 300_000;
+/** How long `scantxoutset abort` may take: the node answers it at once. */
+const SCAN_ABORT_TIMEOUT_MS = 5_000;
 /** Blocks `estimatesmartfee` aims at. */
 const CONFIRMATION_TARGET = 6;
 /** "No such mempool or blockchain transaction". */
@@ -165,19 +167,41 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
   const amountSchema = coinAmountSchema(network.decimals);
   const scanTimeoutMs = Math.max(options.timeoutMs ?? 0, SCAN_TIMEOUT_MS);
 
-  /** The wallet's confirmed coins that neither our in-flight transactions nor anyone in the mempool spends. */
-  async function listSpendable(prepared: PreparedSend, reserved: ReadonlySet<string>): Promise<SpendableOutput[]> {
-    const scan = await runExclusive(`scantxoutset|${rpc.endpoint}`, () =>
-      rpc.call(
-        "scantxoutset",
-        ["start", [`addr(${prepared.fromAddress})`]],
-        z.object({
-          success: z.boolean().optional(),
-          unspents: z.array(z.object({ txid: hashSchema, vout: z.number().int().nonnegative(), amount: amountSchema })),
-        }),
-        { timeoutMs: scanTimeoutMs },
-      ),
-    );
+  /**
+   * The confirmed coins of `address` that neither our in-flight transactions (`reserved`) nor
+   * anyone in the mempool spends: what a transfer from it may spend. `timeoutMs`, when set, bounds
+   * the whole read, the wait for this node's scan included.
+   */
+  async function listSpendable(address: string, reserved: ReadonlySet<string>, timeoutMs?: number): Promise<SpendableOutput[]> {
+    const startedAt = Date.now();
+    const timeLeft = (method: string): number | undefined => {
+      if (timeoutMs === undefined) return undefined;
+      const left = timeoutMs - (Date.now() - startedAt);
+      if (left <= 0) throw new UtxoRpcError(`${method}: the node did not answer within ${timeoutMs} ms`, { retryable: true });
+      return left;
+    };
+    const scan = await runExclusive(`scantxoutset|${rpc.endpoint}`, async () => {
+      const left = timeLeft("scantxoutset");
+      try {
+        return await rpc.call(
+          "scantxoutset",
+          ["start", [`addr(${address})`]],
+          z.object({
+            success: z.boolean().optional(),
+            unspents: z.array(z.object({ txid: hashSchema, vout: z.number().int().nonnegative(), amount: amountSchema })),
+          }),
+          { timeoutMs: left ?? scanTimeoutMs },
+        );
+      } catch (error) {
+        // The node goes on scanning after its caller gave up, and refuses every other scan
+        // meanwhile (payouts' too): a read with a deadline stops the scan it started. The lock is
+        // still held, so no scan of this process can start in between and be stopped instead.
+        if (left !== undefined && error instanceof UtxoRpcError && error.nodeError === null) {
+          await rpc.call("scantxoutset", ["abort"], z.boolean(), { timeoutMs: SCAN_ABORT_TIMEOUT_MS }).catch(() => undefined);
+        }
+        throw error;
+      }
+    });
     if (scan.success === false) throw new ChainError("scantxoutset was aborted", { retryable: true });
     const unspent = scan.unspents.map((output) => ({ txid: output.txid, vout: output.vout, valueMinor: output.amount }));
     // gettxout with the mempool answers null for a coin a mempool transaction spends.
@@ -185,6 +209,7 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
       "gettxout",
       unspent.map((output) => [output.txid, output.vout, true]),
       z.object({ value: amountSchema }).nullable(),
+      { timeoutMs: unspent.length === 0 ? undefined : timeLeft("gettxout") },
     );
     return unspent.filter((output, index) => {
       const answer = answers[index];
@@ -262,7 +287,7 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
   }
 
   async function selectFor(prepared: PreparedSend, reserved: ReadonlySet<string>) {
-    const [candidates, feeRatePerKvB] = await Promise.all([listSpendable(prepared, reserved), readFeeRate()]);
+    const [candidates, feeRatePerKvB] = await Promise.all([listSpendable(prepared.fromAddress, reserved), readFeeRate()]);
     const selection = selectCoins({
       candidates,
       amountMinor: prepared.amountMinor,
@@ -319,6 +344,15 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
 
     broadcast,
     getTransaction: readTransactionState,
+
+    async getBalance(address, currency, readOptions = {}) {
+      if (currency !== network.symbol) refuse(`${network.id} carries only ${network.symbol}, not ${currency}`);
+      // Only an address may go into the descriptor; the node checks that it is one of its chain's.
+      if (!/^[a-zA-Z0-9]+$/.test(address)) refuse(`${address} is not a ${network.id} address`);
+      // What a payout from the address could spend: the coins its signing would choose from.
+      const coins = await listSpendable(address, new Set(), readOptions.timeoutMs);
+      return coins.reduce((sum, coin) => sum + coin.valueMinor, 0n);
+    },
 
     async canStillLand(signed) {
       const outpoints = signed.consumes.outpoints ?? [];

@@ -5,11 +5,10 @@ import { findNetwork, listSettlementAssets, type NetworkId } from "@/lib/catalog
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { resolveNetworkStatus, type NetworkSource } from "@/lib/chains/network-sources";
-import { addressChainOf } from "@/lib/chains/registry";
+import { addressChainOf, getChainSender } from "@/lib/chains/registry";
 import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { formatAmount } from "@/lib/domain/money/amount";
-import { createEvmBalanceReader, createSandboxBalanceReader, withTimeout, type BalanceReader } from "./hot-wallet-balance";
 
 /** One asset on one network: what the hot wallet holds against what the books owe. Amounts are decimal strings in the asset's units. */
 export interface WalletStatusRow {
@@ -28,6 +27,15 @@ export interface WalletStatusRow {
   /** hot_wallet_balance − owed: below zero, the hot wallet alone cannot pay every merchant (deposits not yet swept count elsewhere). */
   difference: string | null;
   note: string;
+}
+
+/** Settles within `ms` or rejects, so that one silent node cannot hold the whole report. */
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** A chain read's failure in one line: node libraries explain at length (viem's `shortMessage` is its first line). */
@@ -62,9 +70,9 @@ export interface WalletStatusOptions {
 }
 
 /**
- * Per network and asset: the hot wallet's balance read from its chain (sandbox chains included;
- * real EVM nodes over JSON-RPC), what the ledger owes merchants, and the difference. Assets the
- * books hold on a network that no chain serves any more are listed too.
+ * Per network and asset: the hot wallet's balance as its chain's sender reads it (a sandbox chain
+ * or a verified node of any family), what the ledger owes merchants, and the difference. Assets
+ * the books hold on a network that no chain serves any more are listed too.
  */
 export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; secretBox: SecretBox }, options: WalletStatusOptions): Promise<WalletStatusRow[]> {
   const { db, config } = deps;
@@ -74,10 +82,6 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
   }
   const ledger = await readLedgerTotals(db);
   const keys = await loadKeyMaterial(db, deps.secretBox);
-  const readers: Partial<Record<NetworkSource, BalanceReader>> = {
-    sandbox: createSandboxBalanceReader(db),
-    rpc: createEvmBalanceReader(config.rpcEndpoints, options.timeoutMs),
-  };
 
   const assets = listSettlementAssets().filter((asset) => {
     const network = findNetwork(asset.network)!;
@@ -96,11 +100,15 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
         note = status.detail ?? "no chain serves this network";
       } else {
         address = hotWalletAddress(keys, network.id as NetworkId, addressChainOf(config, network.id));
-        try {
-          balance = (await withTimeout(readers[status.source]!({ network: network.id as NetworkId, address, currency: asset.symbol }), options.timeoutMs, `${network.id} ${asset.symbol}`)) ?? null;
-          if (balance === null) note = `the ${network.family} node's balances are not read by the CLI`;
-        } catch (error) {
-          note = describeReadFailure(error);
+        const sender = getChainSender(db, config, network.id);
+        if (!sender) {
+          note = `the ${network.family} chain here reads no balances`;
+        } else {
+          try {
+            balance = await sender.getBalance(address, asset.symbol, { timeoutMs: options.timeoutMs });
+          } catch (error) {
+            note = describeReadFailure(error);
+          }
         }
       }
       return {
