@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { createRouter, dispatch } from "@/lib/api/dispatch";
 import type { ApiDeps } from "@/lib/api/deps";
 import { OPERATIONS } from "@/lib/api/operations";
+import { toFetchRequest } from "@/lib/testing/node-http";
 
 /** What happens to a request on its way to the service: pass, a refusal in front of it, or a lost answer. */
 export type Fault =
@@ -18,19 +19,6 @@ export interface ApiServer {
   /** `METHOD path` of every request received, in order. */
   received: string[];
   close(): Promise<void>;
-}
-
-/** Converts a node request into a fetch Request with the body bytes exactly as received. */
-async function toFetchRequest(request: http.IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  return new Request(new URL(request.url ?? "/", origin), { method: request.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
 }
 
 /**

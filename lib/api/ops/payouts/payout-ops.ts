@@ -52,6 +52,17 @@ const PAYOUT_EXAMPLE = {
   payment_uuid: "",
 };
 
+/** A payout funded from another currency's balance (`from_currency`) may be refused for these. */
+const CONVERSION_ERRORS = [
+  "payout.from_currency_unsupported",
+  "payout.convert_same_asset",
+  "payout.convert_frozen",
+  "payout.convert_no_rate",
+  "payout.convert_unsupported",
+  "payout.convert_insufficient",
+  "payout.convert_bad_amount",
+] as const;
+
 const PAYOUT_ERRORS = [
   "payout.order_id_required",
   "payout.frozen",
@@ -61,13 +72,7 @@ const PAYOUT_ERRORS = [
   "payout.address_network_mismatch",
   "payout.memo_unsupported",
   "payout.network_unavailable",
-  "payout.from_currency_unsupported",
-  "payout.convert_same_asset",
-  "payout.convert_frozen",
-  "payout.convert_no_rate",
-  "payout.convert_unsupported",
-  "payout.convert_insufficient",
-  "payout.convert_bad_amount",
+  ...CONVERSION_ERRORS,
   "payout.bad_amount",
   "payout.destination_internal",
   "compliance.blocked",
@@ -216,13 +221,7 @@ export const calculatePayoutOp = defineOperation({
     "payout.address_network_mismatch",
     "payout.bad_amount",
     "payout.amount_below_fee",
-    "payout.from_currency_unsupported",
-    "payout.convert_same_asset",
-    "payout.convert_frozen",
-    "payout.convert_no_rate",
-    "payout.convert_unsupported",
-    "payout.convert_insufficient",
-    "payout.convert_bad_amount",
+    ...CONVERSION_ERRORS,
   ],
   requestExample: { amount: "125.50", currency: "USDT", network: "tron", is_subtract: true },
   responseExample: { currency: "USDT", network: "tron", amount: "125.5", is_subtract: true, commission: "1.2", receive_amount: "125.5", debit_amount: "126.7" },
