@@ -154,6 +154,24 @@ describe("evm sender on anvil", () => {
     expect((await clients.publicClient.getTransaction({ hash: txid as Hash })).nonce).toBe(nonceBefore);
   });
 
+  test("a token whose contract has no code on the node is refused before signing: such a transfer would succeed and move nothing", async () => {
+    // A contract address of another chain (or a mistyped override): an account without code here.
+    const noCode = freshAddress();
+    const sender = senderFor({ tokens: { USDT: noCode } });
+    const transfer: OutgoingTransfer = { currency: "USDT", toAddress: freshAddress(), amountMinor: 1_000_000n };
+    const nonceBefore = await pendingNonce(hot.account.address);
+    for (const attempt of [sender.send(hot.signingKey, transfer), sender.estimateFee(hot.signingKey, transfer)]) {
+      const error = await rejection(attempt);
+      expect(error.retryable).toBe(false);
+      expect(error.message).toMatch(/has no code/);
+    }
+    expect(await pendingNonce(hot.account.address)).toBe(nonceBefore);
+    // With the deployed contract's address the same transfer goes.
+    const deployed = senderFor();
+    const { txid } = await deployed.send(hot.signingKey, transfer);
+    expect((await clients.publicClient.waitForTransactionReceipt({ hash: txid as Hash })).status).toBe("success");
+  });
+
   test("a native payout above the balance is refused: non-retryable", async () => {
     const poorKey = freshKey();
     const error = await rejection(senderFor().send(poorKey, { currency: "ETH", toAddress: freshAddress(), amountMinor: 1n }));

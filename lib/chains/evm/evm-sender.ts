@@ -59,12 +59,26 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
   const network = resolveEvmNetwork(options.network, options.tokens);
   const rpc = createEvmRpc(options);
   const chainId = createVerifiedChainId(rpc, network, options.expectedChainId);
+  const contractsWithCode = new Set<string>();
+
+  /**
+   * A token transfer to an address without code succeeds on chain and moves nothing (a mainnet
+   * contract on a testnet node, a mistyped TOKEN_<NETWORK>_<SYMBOL>): it is refused before
+   * signing. Only a positive answer is remembered, so a contract deployed later is found then.
+   */
+  async function requireContractCode(call: PreparedCall, currency: string): Promise<void> {
+    if (call.data === "0x" || contractsWithCode.has(call.to)) return;
+    const code = await rpc.call("eth_getCode", [call.to, "latest"], hexDataSchema);
+    if (code === "0x") throw new ChainError(`${currency} contract ${call.to} has no code on this ${network.id} node: a transfer would move nothing`, { retryable: false });
+    contractsWithCode.add(call.to);
+  }
 
   async function estimateFee(from: SigningKey, transfer: OutgoingTransfer): Promise<FeeEstimate> {
     const fromAddress = normalizeEvmAddress(from.address);
     if (!fromAddress) throw new ChainError(`${from.address} is not an EVM address`, { retryable: false });
     const call = prepareCall(network, fromAddress, transfer);
     await chainId();
+    await requireContractCode(call, transfer.currency);
     const [gas, fees] = await Promise.all([estimateGas(rpc, call), readFeeParameters(rpc)]);
     return { feeMinor: maxFeeOf(gas, fees), feeCurrency: network.nativeSymbol };
   }
@@ -74,6 +88,7 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     const account = accountOf(from);
     const call = prepareCall(network, account.address, transfer);
     const signingChainId = await chainId();
+    await requireContractCode(call, transfer.currency);
     // Estimation is also where a transfer the token would refuse (balance too low) stops: a
     // non-retryable ChainError, and no transaction, nonce or fee is spent.
     const [gas, fees, pendingCount] = await Promise.all([
