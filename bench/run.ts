@@ -16,6 +16,9 @@ import { BENCH_SESSION_SECRET, measureOverviewRender } from "./cabinet";
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
+/** BENCH_ONLY=api,webhooks runs only those parts (api, batches, payouts, cabinet, webhooks); all by default. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim())) : null;
+const wants = (part: "api" | "batches" | "payouts" | "cabinet" | "webhooks") => !ONLY || ONLY.has(part);
 
 async function prepareDatabase(): Promise<{ url?: string; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -114,76 +117,83 @@ async function main(): Promise<void> {
     console.log(`invoice creation runs at ${ratio(createInvoices)}`);
 
     const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? 5000);
-    const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
-    const batchStarted = performance.now();
-    const accepted = await signedPost(service.baseUrl, key, "/v1/payment/batch", JSON.stringify({ payments }));
-    const batchId = accepted.body.result.batch_id as string;
-    let info: { status: string; succeeded: number; failed: number } | undefined;
-    for (;;) {
-      info = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: batchId, limit: 1 }))).body.result;
-      if (info!.status === "completed") break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+    if (wants("batches")) {
+      const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
+      const batchStarted = performance.now();
+      const accepted = await signedPost(service.baseUrl, key, "/v1/payment/batch", JSON.stringify({ payments }));
+      const batchId = accepted.body.result.batch_id as string;
+      let info: { status: string; succeeded: number; failed: number } | undefined;
+      for (;;) {
+        info = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: batchId, limit: 1 }))).body.result;
+        if (info!.status === "completed") break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const batchSeconds = (performance.now() - batchStarted) / 1000;
+      console.log(
+        `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
+          `${info!.succeeded} succeeded, ${info!.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
+      );
     }
-    const batchSeconds = (performance.now() - batchStarted) / 1000;
-    console.log(
-      `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
-        `${info!.succeeded} succeeded, ${info!.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
-    );
 
-    // Payouts: one merchant funded by a paid sandbox invoice; every payout takes its balance's
-    // row lock, so this is the contended case.
-    const funding = (await signedPost(service.baseUrl, key, "/v1/payment", JSON.stringify({ amount: "900000.00", currency: "USD", to_currency: "USDT", network: "tron" }))).body.result;
-    await signedPost(service.baseUrl, key, "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: funding.address, amount: funding.payer_amount }));
-    await signedPost(service.baseUrl, key, "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
-    let payoutCounter = 0;
-    const createPayouts = await runLoad(
-      {
-        label: "create payout (POST /v1/payout, USDT on tron)",
-        method: "POST",
-        url: `${service.baseUrl}/v1/payout`,
-        prepare: () => {
-          const body = JSON.stringify({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-payout-${payoutCounter++}`, is_subtract: true });
-          return { headers: signedHeaders(key, "/v1/payout", body), body };
+    if (wants("payouts")) {
+      // Payouts: one merchant funded by a paid sandbox invoice; every payout takes its balance's
+      // row lock, so this is the contended case.
+      const funding = (await signedPost(service.baseUrl, key, "/v1/payment", JSON.stringify({ amount: "900000.00", currency: "USD", to_currency: "USDT", network: "tron" }))).body.result;
+      await signedPost(service.baseUrl, key, "/v1/sandbox/deposit", JSON.stringify({ network: "tron", currency: "USDT", address: funding.address, amount: funding.payer_amount }));
+      await signedPost(service.baseUrl, key, "/v1/sandbox/mine", JSON.stringify({ network: "tron", blocks: 25 }));
+      let payoutCounter = 0;
+      const createPayouts = await runLoad(
+        {
+          label: "create payout (POST /v1/payout, USDT on tron)",
+          method: "POST",
+          url: `${service.baseUrl}/v1/payout`,
+          prepare: () => {
+            const body = JSON.stringify({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-payout-${payoutCounter++}`, is_subtract: true });
+            return { headers: signedHeaders(key, "/v1/payout", body), body };
+          },
         },
-      },
-      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
-    );
-    console.log(`\n${formatRow(createPayouts)}`);
-    console.log(`payout creation runs at ${ratio(createPayouts)}; ${(createPayouts.requestsPerSecond / createInvoices.requestsPerSecond).toFixed(2)}× invoice creation`);
+        { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
+      );
+      console.log(`\n${formatRow(createPayouts)}`);
+      console.log(`payout creation runs at ${ratio(createPayouts)}; ${(createPayouts.requestsPerSecond / createInvoices.requestsPerSecond).toFixed(2)}× invoice creation`);
 
-    const payouts = Array.from({ length: batchSize }, (_, i) => ({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-batch-payout-${i}`, is_subtract: true }));
-    const payoutBatchStarted = performance.now();
-    const payoutBatch = await signedPost(service.baseUrl, key, "/v1/payout/batch", JSON.stringify({ payouts }));
-    const payoutBatchId = payoutBatch.body.result.batch_id as string;
-    let payoutInfo: { status: string; succeeded: number; failed: number } | undefined;
-    for (;;) {
-      payoutInfo = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: payoutBatchId, limit: 1 }))).body.result;
-      if (payoutInfo!.status === "completed") break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      const payouts = Array.from({ length: batchSize }, (_, i) => ({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-batch-payout-${i}`, is_subtract: true }));
+      const payoutBatchStarted = performance.now();
+      const payoutBatch = await signedPost(service.baseUrl, key, "/v1/payout/batch", JSON.stringify({ payouts }));
+      const payoutBatchId = payoutBatch.body.result.batch_id as string;
+      let payoutInfo: { status: string; succeeded: number; failed: number } | undefined;
+      for (;;) {
+        payoutInfo = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: payoutBatchId, limit: 1 }))).body.result;
+        if (payoutInfo!.status === "completed") break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const payoutBatchSeconds = (performance.now() - payoutBatchStarted) / 1000;
+      console.log(
+        `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
+          `${payoutInfo!.succeeded} succeeded, ${payoutInfo!.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
+      );
     }
-    const payoutBatchSeconds = (performance.now() - payoutBatchStarted) / 1000;
-    console.log(
-      `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
-        `${payoutInfo!.succeeded} succeeded, ${payoutInfo!.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
-    );
 
-    const invoiceCount = Number(process.env.BENCH_OVERVIEW_INVOICES ?? 100_000);
-    const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
-    const overview = await measureOverviewRender(
-      service.baseUrl,
-      database.url ?? findRunningEmbeddedDatabase(dataDir)!,
-      { busy: { merchantId: key.merchant_id, email: "bench@example.com" }, quiet: { email: "quiet@example.com" } },
-      invoiceCount,
-    );
-    console.log("\nCabinet overview page, server render (GET /cabinet?period=90d, one request at a time):");
-    for (const figure of [overview.quiet, overview.busy]) {
-      console.log(`${figure.label.padEnd(44)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
+    if (wants("cabinet")) {
+      const invoiceCount = Number(process.env.BENCH_OVERVIEW_INVOICES ?? 100_000);
+      const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
+      const overview = await measureOverviewRender(
+        service.baseUrl,
+        database.url ?? findRunningEmbeddedDatabase(dataDir)!,
+        { busy: { merchantId: key.merchant_id, email: "bench@example.com" }, quiet: { email: "quiet@example.com" } },
+        invoiceCount,
+      );
+      console.log("\nCabinet overview page, server render (GET /cabinet?period=90d, one request at a time):");
+      for (const figure of [overview.quiet, overview.busy]) {
+        console.log(`${figure.label.padEnd(44)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
+      }
+      console.log(`with ${invoiceCount.toLocaleString("en")} invoices the overview takes ${(overview.busy.p50Ms / overview.quiet.p50Ms).toFixed(2)}× the quiet store's p50 (${(overview.busy.p50Ms / bare.p50Ms).toFixed(1)}× the bare route's p50 under load)`);
     }
-    console.log(`with ${invoiceCount.toLocaleString("en")} invoices the overview takes ${(overview.busy.p50Ms / overview.quiet.p50Ms).toFixed(2)}× the quiet store's p50 (${(overview.busy.p50Ms / bare.p50Ms).toFixed(1)}× the bare route's p50 under load)`);
   } finally {
     await service.stop();
   }
   try {
+    if (!wants("webhooks")) return;
     // The dispatcher runs in this process against the same database, with the service stopped.
     const databaseUrl = database.url ?? (await startEmbeddedForBench(dataDir));
     const shape = { merchants: 20, perMerchant: 100, timeoutMs: 2000 };

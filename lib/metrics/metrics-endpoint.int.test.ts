@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { handleApiRequest } from "@/lib/api/handle-request";
-import { toFetchRequest, writeFetchResponse } from "@/lib/testing/node-http";
+import { toFetchRequest, writeFetchResponse } from "@/lib/runtime/node-http";
 import { signRequest } from "@/lib/api/signature";
 import { findFreePort } from "@/lib/chains/evm/test-support/anvil";
 import { resetConfig } from "@/lib/config/env";

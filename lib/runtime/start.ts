@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const { default: next } = await import("next");
   const { PEER_ADDRESS_HEADER, PEER_TOKEN_ENV, PEER_TOKEN_HEADER } = await import("@/lib/api/client-ip");
   const { startMetricsEndpoint } = await import("@/lib/metrics/serve-metrics");
+  const { serveApiRequest, isApiPath } = await import("./serve-api");
   const peerToken = randomBytes(16).toString("hex");
   process.env[PEER_TOKEN_ENV] = peerToken;
 
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
     // Only the socket's own peer address is believed; a client cannot set this header.
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     request.headers[PEER_TOKEN_HEADER] = peerToken;
-    void handle(request, response);
+    // The signed API is answered here, before Next's router: the same handler and operation
+    // table as app/v1's route (which serves it where this server does not run, e.g. Vercel).
+    if (isApiPath(request.url)) void serveApiRequest(request, response);
+    else void handle(request, response);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

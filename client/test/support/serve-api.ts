@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { createRouter, dispatch } from "@/lib/api/dispatch";
 import type { ApiDeps } from "@/lib/api/deps";
 import { OPERATIONS } from "@/lib/api/operations";
-import { toFetchRequest } from "@/lib/testing/node-http";
+import { toFetchRequest } from "@/lib/runtime/node-http";
 
 /** What happens to a request on its way to the service: pass, a refusal in front of it, or a lost answer. */
 export type Fault =

@@ -1,0 +1,26 @@
+import type http from "node:http";
+import { MAX_BODY_BYTES } from "@/lib/api/dispatch";
+import { handleApiRequest } from "@/lib/api/handle-request";
+import { log } from "@/lib/log";
+import { toFetchRequest, writeFetchResponse } from "./node-http";
+
+/** Whether a request target is the signed API's (`/v1` and below). */
+export function isApiPath(target: string | undefined): boolean {
+  return target !== undefined && (target === "/v1" || target.startsWith("/v1/") || target.startsWith("/v1?"));
+}
+
+// Only the path and query are read from a request's URL (the signature covers them); a fixed
+// origin keeps a malformed Host header from mattering.
+const ORIGIN = "http://gateway.invalid";
+
+/** Answers one /v1 request from the node server, without going through Next.js. */
+export async function serveApiRequest(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+  try {
+    await writeFetchResponse(await handleApiRequest(await toFetchRequest(request, ORIGIN, MAX_BODY_BYTES)), response);
+  } catch (error) {
+    // The dispatcher answers every failure itself; this is the connection failing under it.
+    log.warn("an API request could not be answered", { error });
+    if (!response.headersSent) response.writeHead(500, { "content-type": "application/json; charset=utf-8" });
+    response.end();
+  }
+}
