@@ -160,8 +160,8 @@ describe("evm sender on anvil", () => {
     const sender = senderFor({ tokens: { USDT: noCode } });
     const transfer: OutgoingTransfer = { currency: "USDT", toAddress: freshAddress(), amountMinor: 1_000_000n };
     const nonceBefore = await pendingNonce(hot.account.address);
-    for (const attempt of [sender.send(hot.signingKey, transfer), sender.estimateFee(hot.signingKey, transfer)]) {
-      const error = await rejection(attempt);
+    for (const attempt of [() => sender.send(hot.signingKey, transfer), () => sender.estimateFee(hot.signingKey, transfer)]) {
+      const error = await rejection(attempt());
       expect(error.retryable).toBe(false);
       expect(error.message).toMatch(/has no code/);
     }
