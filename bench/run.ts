@@ -49,6 +49,18 @@ function formatRow(result: LoadResult): string {
   return `${result.label.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms.toFixed(2).padStart(7)} ms   errors ${result.errors}`;
 }
 
+/** Submits a batch and polls it until it is completed; how long that took from submission. */
+async function runBatch(baseUrl: string, key: { public_id: string; secret: string }, path: string, body: unknown) {
+  const started = performance.now();
+  const accepted = await signedPost(baseUrl, key, path, JSON.stringify(body));
+  const batchId = accepted.body.result.batch_id as string;
+  for (;;) {
+    const info: { status: string; succeeded: number; failed: number } = (await signedPost(baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: batchId, limit: 1 }))).body.result;
+    if (info.status === "completed") return { info, seconds: (performance.now() - started) / 1000 };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 let benchEmbedded: import("@/lib/db/embedded").EmbeddedDatabase | undefined;
 
 async function startEmbeddedForBench(dataDir: string): Promise<string> {
@@ -119,19 +131,10 @@ async function main(): Promise<void> {
     const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? 5000);
     if (wants("batches")) {
       const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
-      const batchStarted = performance.now();
-      const accepted = await signedPost(service.baseUrl, key, "/v1/payment/batch", JSON.stringify({ payments }));
-      const batchId = accepted.body.result.batch_id as string;
-      let info: { status: string; succeeded: number; failed: number } | undefined;
-      for (;;) {
-        info = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: batchId, limit: 1 }))).body.result;
-        if (info!.status === "completed") break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      const batchSeconds = (performance.now() - batchStarted) / 1000;
+      const { info, seconds: batchSeconds } = await runBatch(service.baseUrl, key, "/v1/payment/batch", { payments });
       console.log(
         `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
-          `${info!.succeeded} succeeded, ${info!.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
+          `${info.succeeded} succeeded, ${info.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
       );
     }
 
@@ -158,19 +161,10 @@ async function main(): Promise<void> {
       console.log(`payout creation runs at ${ratio(createPayouts)}; ${(createPayouts.requestsPerSecond / createInvoices.requestsPerSecond).toFixed(2)}× invoice creation`);
 
       const payouts = Array.from({ length: batchSize }, (_, i) => ({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-batch-payout-${i}`, is_subtract: true }));
-      const payoutBatchStarted = performance.now();
-      const payoutBatch = await signedPost(service.baseUrl, key, "/v1/payout/batch", JSON.stringify({ payouts }));
-      const payoutBatchId = payoutBatch.body.result.batch_id as string;
-      let payoutInfo: { status: string; succeeded: number; failed: number } | undefined;
-      for (;;) {
-        payoutInfo = (await signedPost(service.baseUrl, key, "/v1/batch/info", JSON.stringify({ batch_id: payoutBatchId, limit: 1 }))).body.result;
-        if (payoutInfo!.status === "completed") break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      const payoutBatchSeconds = (performance.now() - payoutBatchStarted) / 1000;
+      const { info: payoutInfo, seconds: payoutBatchSeconds } = await runBatch(service.baseUrl, key, "/v1/payout/batch", { payouts });
       console.log(
         `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
-          `${payoutInfo!.succeeded} succeeded, ${payoutInfo!.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
+          `${payoutInfo.succeeded} succeeded, ${payoutInfo.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
       );
     }
 
