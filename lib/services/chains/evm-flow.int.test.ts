@@ -65,7 +65,9 @@ async function fundHotWallet(deps: ApiDeps) {
   const { loadKeyMaterial } = await import("@/lib/chains/key-material");
   const { deriveSigningKey, HOT_WALLET_INDEX } = await import("@/lib/chains/signing-keys");
   const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ethereum", HOT_WALLET_INDEX, "test");
-  await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+  const hash = await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+  // anvil answers before it has mined the transaction: balances read next must already include it.
+  await clients.publicClient.waitForTransactionReceipt({ hash });
   return hot;
 }
 

@@ -48,7 +48,8 @@ describe("a payout batch on anvil whose worker is killed", () => {
     await scanNetwork(deps, adapter);
     expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
     const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "base", HOT_WALLET_INDEX, "test");
-    await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+    const funding = await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
+    await clients.publicClient.waitForTransactionReceipt({ hash: funding }); // anvil answers before it mines
 
     const payouts = Array.from({ length: COUNT }, (_, index) => ({ amount: EACH, currency: "ETH", network: "base", address: recipient(index), order_id: `crash-${index}`, is_subtract: true }));
     const created = await callSigned("/v1/payout/batch", { payouts }, merchant, { deps });
