@@ -1,4 +1,5 @@
 import { cidrContains, formatIp, parseCidr, parseIp, type CidrRange } from "@/lib/domain/net/ip";
+import type { HeaderReader } from "./api-request";
 
 /**
  * The header in which the gateway's own HTTP server passes the socket's peer address to
@@ -13,7 +14,7 @@ export const PEER_TOKEN_HEADER = "x-gateway-peer-token";
 export const PEER_TOKEN_ENV = "GATEWAY_PEER_TOKEN";
 
 /** The socket peer address the gateway's server vouched for, or null. */
-export function vouchedPeerAddress(headers: Headers, expectedToken: string | undefined): string | null {
+export function vouchedPeerAddress(headers: HeaderReader, expectedToken: string | undefined): string | null {
   if (!expectedToken || headers.get(PEER_TOKEN_HEADER) !== expectedToken) return null;
   return headers.get(PEER_ADDRESS_HEADER);
 }
@@ -56,7 +57,7 @@ export interface ClientAddressRules {
  * The caller's address by the deployment's rules: the peer vouched for by `npm start`'s server
  * (and trusted proxies' X-Forwarded-For), else the platform's header, else unknown ("").
  */
-export function clientAddressOf(headers: Headers, rules: ClientAddressRules, peerToken = process.env[PEER_TOKEN_ENV]): string {
+export function clientAddressOf(headers: HeaderReader, rules: ClientAddressRules, peerToken = process.env[PEER_TOKEN_ENV]): string {
   const peer = vouchedPeerAddress(headers, peerToken);
   if (peer !== null) return resolveClientIp(peer, headers.get("x-forwarded-for"), rules.trustedProxies);
   if (!rules.platformHeader) return "";

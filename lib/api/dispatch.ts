@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { AppError, isAppError } from "@/lib/errors";
+import { answerAsResponse, apiRequestFromFetch, type ApiAnswer, type ApiRequest } from "./api-request";
 import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
 import { findActiveApiKey } from "@/lib/auth/api-keys";
+import { findKeptApiKey } from "@/lib/auth/api-key-cache";
 import { addLogContext, log, withLogContext } from "@/lib/log";
 import type { ApiDeps } from "./deps";
 import { contractViolation } from "./contract";
@@ -68,32 +70,6 @@ export function createRouter(table: readonly OperationEntry[]): Router {
   };
 }
 
-/** Reads at most MAX_BODY_BYTES; larger bodies are refused before they are buffered whole. */
-async function readBody(request: Request): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw new AppError("request.too_large");
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw new AppError("request.too_large");
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (isAppError(error)) throw error;
-    throw new AppError("auth.body_read", undefined, { cause: error });
-  }
-  return Buffer.concat(chunks);
-}
-
 function parseJsonBody(body: Uint8Array): unknown {
   if (body.byteLength === 0) return {};
   try {
@@ -105,7 +81,7 @@ function parseJsonBody(body: Uint8Array): unknown {
 
 /** spec: Authentication — the checks of the authentication table, over the raw bytes, before any parsing. */
 async function authenticate(
-  request: Request,
+  request: ApiRequest,
   entry: OperationEntry,
   pathWithQuery: string,
   body: Uint8Array,
@@ -116,7 +92,7 @@ async function authenticate(
   const timestamp = request.headers.get("x-timestamp");
   if (!isWellFormedTimestamp(timestamp)) throw new AppError("auth.bad_timestamp");
   const publicId = request.headers.get("x-public-id");
-  const key = publicId ? await findActiveApiKey(deps.db, deps.secretBox, publicId) : null;
+  const key = publicId ? await findKeptApiKey(publicId, () => findActiveApiKey(deps.db, deps.secretBox, publicId)) : null;
   if (!key) throw new AppError("merchant.unknown_key");
   const isSigned = isValidSignature({
     secret: key.secret,
@@ -142,7 +118,7 @@ async function authenticate(
   return { merchantId: key.merchantId, actor: `key:${key.publicId}` };
 }
 
-/** What one request came to, before it becomes a Response: what logs, metrics and the contract check read. */
+/** What one request came to, before it becomes an answer: what logs, metrics and the contract check read. */
 export interface RequestOutcome {
   status: number;
   bodyText: string;
@@ -182,7 +158,7 @@ export function observeRequests(observer: RequestObserver): () => void {
 /** The header carrying the request id: a caller's own (when well-formed) is kept, else one is made. */
 export const REQUEST_ID_HEADER = "x-request-id";
 
-function requestIdOf(request: Request): string {
+function requestIdOf(request: ApiRequest): string {
   const given = request.headers.get(REQUEST_ID_HEADER);
   return given && /^[\w.:-]{1,128}$/.test(given) ? given : `req_${randomUUID().replaceAll("-", "")}`;
 }
@@ -196,12 +172,18 @@ function errorOutcome(error: AppError, extra: Partial<RequestOutcome> = {}): Req
   return outcomeOf(status, body, { code: error.code, ...extra });
 }
 
+export interface DispatchOptions {
+  clientIp: string;
+  deps: ApiDeps;
+  router: Router;
+}
+
 /**
  * The single entry of every /v1 operation: size limit → authentication (signature, window,
  * key, allow-list, key kind) → rate limit → JSON → idempotency → handler → envelope. Every
  * answer carries a request id, and observers (logs, metrics) are told of it.
  */
-export async function dispatch(request: Request, options: { clientIp: string; deps: ApiDeps; router: Router }): Promise<Response> {
+export async function dispatch(request: ApiRequest, options: DispatchOptions): Promise<ApiAnswer> {
   const started = performance.now();
   const requestId = requestIdOf(request);
   // Lines logged while the request is handled carry its id (and its merchant, once known).
@@ -214,7 +196,7 @@ export async function dispatch(request: Request, options: { clientIp: string; de
     ...final,
     requestId,
     method: request.method,
-    path: loggedPath(new URL(request.url).pathname),
+    path: loggedPath(request.pathname),
     clientIp: options.clientIp,
     durationMs: performance.now() - started,
   };
@@ -225,27 +207,32 @@ export async function dispatch(request: Request, options: { clientIp: string; de
       log.error("request observer failed", { request_id: requestId, error });
     }
   }
-  return new Response(final.bodyText, {
+  return {
     status: final.status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...final.headers, [REQUEST_ID_HEADER]: requestId },
-  });
+    bodyText: final.bodyText,
+  };
 }
 
-async function answer(request: Request, options: { clientIp: string; deps: ApiDeps; router: Router }): Promise<RequestOutcome> {
+/** dispatch() for a fetch Request: Next's route handler and tests. */
+export async function dispatchFetch(request: Request, options: DispatchOptions): Promise<Response> {
+  return answerAsResponse(await dispatch(apiRequestFromFetch(request), options));
+}
+
+async function answer(request: ApiRequest, options: DispatchOptions): Promise<RequestOutcome> {
   const { deps, router, clientIp } = options;
-  const url = new URL(request.url);
   let entry: OperationEntry | null = null;
   let merchantId: string | null = null;
   try {
-    const matched = router.match(request.method, url.pathname);
+    const matched = router.match(request.method, request.pathname);
     if (matched === null) throw new AppError("request.not_found");
     if (matched === "method_not_allowed") throw new AppError("request.method_not_allowed");
     entry = matched.entry;
     const { params } = matched;
     const operation = entry;
 
-    const body = request.method === "GET" ? new Uint8Array() : await readBody(request);
-    const caller = entry.auth.kind === "signed" ? await authenticate(request, entry, url.pathname + url.search, body, clientIp, deps) : null;
+    const body = request.method === "GET" ? new Uint8Array() : await request.readBody(MAX_BODY_BYTES);
+    const caller = entry.auth.kind === "signed" ? await authenticate(request, entry, request.pathname + request.search, body, clientIp, deps) : null;
     merchantId = caller?.merchantId ?? null;
     if (merchantId !== null) addLogContext({ merchant_id: merchantId });
     const actor = caller?.actor ?? null;
@@ -281,7 +268,7 @@ async function answer(request: Request, options: { clientIp: string; deps: ApiDe
       return done(outcome.status, JSON.stringify(outcome.body), outcome.code);
     }
 
-    const scope: IdempotencyScope = { merchantId, operation: url.pathname, key: validateIdempotencyKey(keyHeader) };
+    const scope: IdempotencyScope = { merchantId, operation: request.pathname, key: validateIdempotencyKey(keyHeader) };
     const claim = await claimIdempotencyKey(deps.db, scope, hashRequestBody(body), deps.now());
     if (claim.kind === "in_progress") throw new AppError("idempotency.in_progress");
     if (claim.kind === "replay") {

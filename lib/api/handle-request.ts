@@ -2,6 +2,7 @@ import { getApiDeps } from "./deps";
 import { dispatch, createRouter, observeRequests, type Router } from "./dispatch";
 import { clientAddressOf } from "./client-ip";
 import { OPERATIONS } from "./operations";
+import { answerAsResponse, apiRequestFromFetch, type ApiAnswer, type ApiRequest } from "./api-request";
 import { installRequestLog } from "@/lib/log/request-log";
 import { recordApiRequest } from "@/lib/metrics/record-api-request";
 
@@ -12,9 +13,14 @@ observeRequests(recordApiRequest);
 
 let router: Router | undefined;
 
-/** The route handler behind /v1/*: resolves the caller's address and dispatches. */
-export async function handleApiRequest(request: Request): Promise<Response> {
+/** Answers one /v1 request with the process's collaborators: resolves the caller's address and dispatches. */
+export function answerApiRequest(request: ApiRequest): Promise<ApiAnswer> {
   const deps = getApiDeps();
   router ??= createRouter(OPERATIONS);
   return dispatch(request, { clientIp: clientAddressOf(request.headers, deps.clientAddress), deps, router });
+}
+
+/** The route handler behind /v1/* (where `npm start`'s server does not answer it first, e.g. Vercel). */
+export async function handleApiRequest(request: Request): Promise<Response> {
+  return answerAsResponse(await answerApiRequest(apiRequestFromFetch(request)));
 }

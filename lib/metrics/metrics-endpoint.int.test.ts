@@ -3,8 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { handleApiRequest } from "@/lib/api/handle-request";
-import { toFetchRequest, writeFetchResponse } from "@/lib/runtime/node-http";
+import { serveApiRequest } from "@/lib/runtime/serve-api";
 import { signRequest } from "@/lib/api/signature";
 import { findFreePort } from "@/lib/chains/evm/test-support/anvil";
 import { resetConfig } from "@/lib/config/env";
@@ -22,8 +21,8 @@ import { startMetricsEndpoint, type MetricsEndpoint } from "./serve-metrics";
 import type { MetricsSource } from "./service-state";
 import { parsePrometheusText, sampleValue, type PrometheusScrape } from "./testing/parse-prometheus-text";
 
-// /metrics over real HTTP, beside the API served by handleApiRequest (the route handler of
-// /v1/*, which registers the metrics observer), on the run's PostgreSQL database.
+// /metrics over real HTTP, beside the API served by serveApiRequest (npm start's /v1 handler,
+// whose module registers the metrics observer), on the run's PostgreSQL database.
 
 /** The scrape-time clock: a day ahead, so the deliveries recorded here are due for no other file's dispatcher. */
 let clock = new Date(Date.now() + 86_400_000);
@@ -39,9 +38,7 @@ let receiver: WebhookReceiver;
 async function startService(metricsEndpoint: MetricsEndpoint): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
     if (metricsEndpoint.handleOnServicePort(request, response)) return;
-    void (async () => {
-      await writeFetchResponse(await handleApiRequest(await toFetchRequest(request, "http://127.0.0.1")), response);
-    })();
+    void serveApiRequest(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

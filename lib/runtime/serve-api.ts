@@ -1,8 +1,7 @@
 import type http from "node:http";
-import { MAX_BODY_BYTES } from "@/lib/api/dispatch";
-import { handleApiRequest } from "@/lib/api/handle-request";
+import { answerApiRequest } from "@/lib/api/handle-request";
 import { log } from "@/lib/log";
-import { toFetchRequest, writeFetchResponse } from "./node-http";
+import { apiRequestFromNode, writeAnswer } from "./node-http";
 
 /** Whether a request target is the signed API's (`/v1` and below). */
 export function isApiPath(target: string | undefined): boolean {
@@ -13,10 +12,10 @@ export function isApiPath(target: string | undefined): boolean {
 // origin keeps a malformed Host header from mattering.
 const ORIGIN = "http://gateway.invalid";
 
-/** Answers one /v1 request from the node server, without going through Next.js. */
+/** Answers one /v1 request from the node server, without going through Next.js or fetch objects. */
 export async function serveApiRequest(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   try {
-    await writeFetchResponse(await handleApiRequest(await toFetchRequest(request, ORIGIN, MAX_BODY_BYTES)), response);
+    writeAnswer(await answerApiRequest(apiRequestFromNode(request, ORIGIN)), response);
   } catch (error) {
     // The dispatcher answers every failure itself; this is the connection failing under it.
     log.warn("an API request could not be answered", { error });

@@ -5,7 +5,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { createSecretBox, type SecretBox } from "@/lib/crypto/secret-box";
 import { issueApiKey, type ApiKeyKind } from "@/lib/auth/api-keys";
 import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
-import { createRouter, dispatch, type Router } from "@/lib/api/dispatch";
+import { createRouter, dispatchFetch, type Router } from "@/lib/api/dispatch";
 import { OPERATIONS } from "@/lib/api/operations";
 import type { OperationEntry } from "@/lib/api/operation";
 import { signRequest } from "@/lib/api/signature";
@@ -94,7 +94,7 @@ export async function callApi(
   options: { deps?: ApiDeps; clientIp?: string; table?: readonly OperationEntry[] } = {},
 ): Promise<{ status: number; headers: Headers; body: any }> {
   const router = options.table ? createRouter(options.table) : (defaultRouter ??= createRouter(OPERATIONS));
-  const response = await dispatch(request, { deps: options.deps ?? makeTestDeps(), clientIp: options.clientIp ?? "127.0.0.1", router });
+  const response = await dispatchFetch(request, { deps: options.deps ?? makeTestDeps(), clientIp: options.clientIp ?? "127.0.0.1", router });
   const text = await response.text();
   let body: unknown = text;
   try {

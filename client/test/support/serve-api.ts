@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { createRouter, dispatch } from "@/lib/api/dispatch";
 import type { ApiDeps } from "@/lib/api/deps";
 import { OPERATIONS } from "@/lib/api/operations";
-import { toFetchRequest } from "@/lib/runtime/node-http";
+import { apiRequestFromNode, writeAnswer } from "@/lib/runtime/node-http";
 
 /** What happens to a request on its way to the service: pass, a refusal in front of it, or a lost answer. */
 export type Fault =
@@ -33,8 +33,8 @@ export async function startApiServer(deps: ApiDeps, faultFor: (index: number, me
   let origin = "";
   const server = http.createServer(async (incoming, outgoing) => {
     try {
-      const request = await toFetchRequest(incoming, origin);
-      const path = new URL(request.url).pathname;
+      const request = apiRequestFromNode(incoming, origin);
+      const path = request.pathname;
       const index = received.push(`${request.method} ${path}`) - 1;
       const fault = faultFor(index, request.method, path);
       if (typeof fault === "object") {
@@ -42,14 +42,12 @@ export async function startApiServer(deps: ApiDeps, faultFor: (index: number, me
         outgoing.end(JSON.stringify({ state: 1, message: "Too many requests; retry after the interval in Retry-After." }));
         return;
       }
-      const response = await dispatch(request, { deps, router, clientIp: incoming.socket.remoteAddress ?? "127.0.0.1" });
-      const body = Buffer.from(await response.arrayBuffer());
+      const answer = await dispatch(request, { deps, router, clientIp: incoming.socket.remoteAddress ?? "127.0.0.1" });
       if (fault === "lose-answer") {
         incoming.socket.destroy();
         return;
       }
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-      outgoing.end(body);
+      writeAnswer(answer, outgoing);
     } catch (error) {
       outgoing.writeHead(500, { "content-type": "text/plain" });
       outgoing.end(String(error));
