@@ -198,4 +198,36 @@ describe("several web processes and workers on one PostgreSQL database", () => {
     expect(webB.output()).not.toMatch(/"level":"error"/);
     expect(survivingWorker.output()).not.toMatch(/"level":"error"/);
   });
+
+  it("a key kept in memory by both web processes stops working in both once it is revoked or fenced off by the allow-list", { timeout: 60_000 }, async () => {
+    if (!webA || !webB) throw new Error("the processes did not start");
+    const webs = [webA, webB];
+    const call = (web: RunningService, key: { public_id: string; secret: string }) => signedPost(web.baseUrl, key, "/v1/api-allowlist/list", "{}");
+    /** Every web process's answer code for this key until they all refuse with `code` (change notices take milliseconds). */
+    const expectRefusedEverywhere = async (key: { public_id: string; secret: string }, code: string) =>
+      expect
+        .poll(async () => Promise.all(webs.map(async (web) => (await call(web, key)).body.error?.code ?? "ok")), { timeout: 2_000, interval: 20 })
+        .toEqual([code, code]);
+
+    const merchant = runCli(webA.env, ["merchant", "create", "--name", "Key Cache Shop"]).json as { merchant_id: string; public_id: string; secret: string };
+    const second = runCli(webA.env, ["key", "create", "--merchant", merchant.merchant_id, "--kind", "unified"]).json as { public_id: string; secret: string };
+    // Each process has verified both keys at least twice: they are kept.
+    for (let round = 0; round < 2; round++) {
+      for (const web of webs) for (const key of [merchant, second]) expect((await call(web, key)).status).toBe(200);
+    }
+
+    // Revoked by another process (the CLI): refused by both web processes.
+    expect(runCli(webA.env, ["key", "revoke", "--public-id", second.public_id]).json).toEqual({ revoked: true });
+    await expectRefusedEverywhere(second, "merchant.unknown_key");
+
+    // The allow-list changed through web A fences the key off in web B too (127.0.0.1 is not in 192.0.2.0/24).
+    expect((await signedPost(webA.baseUrl, merchant, "/v1/api-allowlist/add", JSON.stringify({ cidr: "192.0.2.0/24" }))).status).toBe(200);
+    expect((await signedPost(webA.baseUrl, merchant, "/v1/api-allowlist/enable", JSON.stringify({ enabled: true }))).status).toBe(200);
+    await expectRefusedEverywhere(merchant, "auth.ip_not_allowed");
+    // And lifting it from the database directly (an operator's SQL) lets it in again everywhere.
+    await query(`UPDATE merchants SET allowlist_enabled = false WHERE id = $1`, [merchant.merchant_id]);
+    await expect
+      .poll(async () => Promise.all(webs.map(async (web) => (await call(web, merchant)).status)), { timeout: 2_000, interval: 20 })
+      .toEqual([200, 200]);
+  });
 });

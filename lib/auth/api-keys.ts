@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import { forgetKeptApiKeys } from "./api-key-cache";
 
 /** spec: operator contract §2 — what a key may call. */
 export type ApiKeyKind = "unified" | "payment" | "payout";
@@ -63,5 +64,6 @@ export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string)
 /** Revokes a key; false when no unrevoked key has this public id. */
 export async function revokeApiKey(db: Db, publicId: string, now: Date): Promise<boolean> {
   const { count } = await db.apiKey.updateMany({ where: { publicId, revokedAt: null }, data: { revokedAt: now } });
+  forgetKeptApiKeys();
   return count === 1;
 }

@@ -27,6 +27,13 @@ async function main(): Promise<void> {
   process.env[PEER_TOKEN_ENV] = peerToken;
 
   const service = await bootService();
+  // Signed requests find their key in memory while change notices reach this process. The
+  // embedded database is one session shared by every connection, so it cannot deliver them.
+  const { startApiKeyCache } = await import("@/lib/auth/api-key-cache");
+  if (process.env.GATEWAY_EMBEDDED !== "1") {
+    const { getDb } = await import("@/lib/db/client");
+    startApiKeyCache({ connectionString: service.config.databaseUrl!, db: getDb() });
+  }
   const metrics = await startMetricsEndpoint(service.config);
   const app = next({ dev: false, dir: process.cwd(), hostname: "0.0.0.0", port: service.config.port });
   await app.prepare();

@@ -72,6 +72,8 @@ const CHROMIUM = "/usr/bin/chromium";
 const LITECOIND = "/usr/bin/litecoind";
 /** End-to-end suites that start several processes on the PostgreSQL server (the README's scaled-out topology). */
 const POSTGRES_E2E = "**/*.postgres.e2e.test.ts";
+/** Integration tests of what only a PostgreSQL server does (notices between sessions): not run on the embedded database. */
+const POSTGRES_ONLY_INTEGRATION = "**/*.postgres.int.test.ts";
 /** End-to-end suites that build and run the container image; they need a Docker daemon. */
 const DOCKER_E2E = "**/*.docker.e2e.test.ts";
 
@@ -181,7 +183,7 @@ async function main(): Promise<number> {
   }
   // The real-node suites talk to their nodes, not to the database: once, on PostgreSQL, is enough.
   results.push(
-    runVitest("integration (embedded database)", ["--project", "integration", "--exclude", "**/*.litecoind.int.test.ts", ...extraArgs], {
+    runVitest("integration (embedded database)", ["--project", "integration", "--exclude", "**/*.litecoind.int.test.ts", "--exclude", POSTGRES_ONLY_INTEGRATION, ...extraArgs], {
       GATEWAY_TEST_DATABASE: "embedded",
     }),
   );

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
 import { withTransaction } from "@/lib/db/transaction";
+import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 
 /** Designed: the IP allow-list, as every allow-list operation answers it. */
 export const ALLOWLIST_SCHEMA = z
@@ -35,6 +36,7 @@ export async function getAllowlist(db: Db, merchantId: string): Promise<Allowlis
 export async function addAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
   const cidr = canonicalCidrOrThrow(cidrText);
   await db.allowlistEntry.createMany({ data: [{ merchantId, cidr }], skipDuplicates: true });
+  forgetKeptApiKeys();
   return getAllowlist(db, merchantId);
 }
 
@@ -52,6 +54,7 @@ export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText:
     const remaining = await tx.allowlistEntry.count({ where: { merchantId } });
     if (remaining === 0) await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: false } });
   });
+  forgetKeptApiKeys();
   return getAllowlist(db, merchantId);
 }
 
@@ -63,5 +66,6 @@ export async function setAllowlistEnabled(db: Db, merchantId: string, enabled: b
     if (enabled && (await tx.allowlistEntry.count({ where: { merchantId } })) === 0) throw new AppError("apiallow.empty");
     await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: enabled } });
   });
+  forgetKeptApiKeys();
   return getAllowlist(db, merchantId);
 }

@@ -1,6 +1,7 @@
 import type { ApiKey } from "@/generated/prisma/client";
 import { isApiKeyKind, issueApiKey, type ApiKeyKind, type IssuedApiKey } from "@/lib/auth/api-keys";
 import type { Db, Tx } from "@/lib/db/client";
+import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 import { withTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
@@ -52,7 +53,7 @@ export async function createApiKey(deps: CabinetDeps, actor: CabinetActor, kind:
  */
 export async function revokeApiKey(deps: CabinetDeps, actor: CabinetActor, publicId: string, origin: RequestOrigin): Promise<ApiKeyView> {
   const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
+  const revoked = await withTransaction(deps.db, async (tx) => {
     const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
     if (!(await takeKeyOutOfService(tx, key.id, now))) return toApiKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id } }));
     await recordAudit(
@@ -62,6 +63,8 @@ export async function revokeApiKey(deps: CabinetDeps, actor: CabinetActor, publi
     );
     return { ...toApiKeyView(key), revokedAt: now };
   });
+  forgetKeptApiKeys();
+  return revoked;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function revokeApiKey(deps: CabinetDeps, actor: CabinetActor, publi
  */
 export async function rotateApiKey(deps: CabinetDeps, actor: CabinetActor, publicId: string, origin: RequestOrigin): Promise<RotatedApiKey> {
   const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
+  const rotated = await withTransaction(deps.db, async (tx) => {
     const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
     const kind = key.kind;
     if (!isApiKeyKind(kind) || !(await takeKeyOutOfService(tx, key.id, now))) {
@@ -93,6 +96,8 @@ export async function rotateApiKey(deps: CabinetDeps, actor: CabinetActor, publi
     );
     return { revoked: { ...toApiKeyView(key), revokedAt: now }, issued };
   });
+  forgetKeptApiKeys();
+  return rotated;
 }
 
 function toApiKeyView(key: ApiKey): ApiKeyView {
