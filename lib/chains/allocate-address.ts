@@ -18,17 +18,29 @@ export interface AllocatedAddress {
  * created is skipped, never handed out twice.
  */
 export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
-  const [row] = await db.$queryRaw<{ index: number }[]>`
-    INSERT INTO address_counters (key_tree, next_index) VALUES (${getKeyTree(network)}, 1)
-    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + 1
-    RETURNING next_index - 1 AS index`;
-  const index = Number(row.index);
+  const [allocated] = await allocateDepositAddresses(db, keys, network, 1, chain);
+  return allocated;
+}
+
+/**
+ * `count` consecutive unused deposit addresses of a network, taken with one move of the counter
+ * (the same rules as allocateDepositAddress).
+ */
+export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
+  if (count <= 0) return [];
+  const [row] = await db.$queryRaw<{ first: number }[]>`
+    INSERT INTO address_counters (key_tree, next_index) VALUES (${getKeyTree(network)}, ${count}::int)
+    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + ${count}::int
+    RETURNING next_index - ${count}::int AS first`;
+  const first = Number(row.first);
   const family = findNetwork(network)?.family;
   if (!family) throw new Error(`unknown network ${network}`);
+  const indexes = Array.from({ length: count }, (_, offset) => first + offset);
   if (ED25519_FAMILIES.has(family)) {
-    return { address: deriveEd25519DepositAddress({ network, seed: keys.openSeed(), index, chain }).address, index };
+    const seed = keys.openSeed();
+    return indexes.map((index) => ({ address: deriveEd25519DepositAddress({ network, seed, index, chain }).address, index }));
   }
   const accountXpub = keys.xpubsFor(chain)[network];
   if (!accountXpub) throw new Error(`no account key for ${network}`);
-  return { address: deriveDepositAddress({ network, accountXpub, index, chain }).address, index };
+  return indexes.map((index) => ({ address: deriveDepositAddress({ network, accountXpub, index, chain }).address, index }));
 }

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { createRandomMasterSeed, deriveAccountXpubs, type AccountXpubs, type AddressChain } from "./addresses";
 
@@ -20,18 +20,28 @@ export interface KeyMaterial {
   openSeed(): Uint8Array;
 }
 
-const globalForKeys = globalThis as unknown as { gatewayKeyMaterial?: { box: SecretBox; keys: KeyMaterial } };
+const globalForKeys = globalThis as unknown as { gatewayKeyMaterial?: { box: SecretBox; keys: Promise<KeyMaterial> } };
 
-/** Loads the key material, creating it on first use (race-safe: the first writer wins). Cached: it never changes. */
-export async function loadKeyMaterial(db: Db | Tx, box: SecretBox): Promise<KeyMaterial> {
+/**
+ * Loads the key material, creating it on first use (race-safe: the first writer wins). Cached: it
+ * never changes. Concurrent first callers share one load, so a burst at start does not make and
+ * derive a seed per request. Never inside a transaction: a seed created there and cached would
+ * outlive a rollback.
+ */
+export function loadKeyMaterial(db: Db, box: SecretBox): Promise<KeyMaterial> {
   const cached = globalForKeys.gatewayKeyMaterial;
   if (cached && cached.box === box) return cached.keys;
-  const keys = await readOrCreateKeyMaterial(db, box);
-  globalForKeys.gatewayKeyMaterial = { box, keys };
+  const keys = readOrCreateKeyMaterial(db, box);
+  const entry = { box, keys };
+  globalForKeys.gatewayKeyMaterial = entry;
+  // A failed load is not kept: the next caller tries again.
+  keys.catch(() => {
+    if (globalForKeys.gatewayKeyMaterial === entry) globalForKeys.gatewayKeyMaterial = undefined;
+  });
   return keys;
 }
 
-async function readOrCreateKeyMaterial(db: Db | Tx, box: SecretBox): Promise<KeyMaterial> {
+async function readOrCreateKeyMaterial(db: Db, box: SecretBox): Promise<KeyMaterial> {
   let rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
   if (rows.length < 2) {
     const { seed } = createRandomMasterSeed();

@@ -1,5 +1,7 @@
+import { createHmac } from "node:crypto";
 import * as ecc from "@bitcoinerlab/secp256k1";
 import { ed25519 } from "@noble/curves/ed25519";
+import { secp256k1 } from "@noble/curves/secp256k1";
 import { BIP32Factory, type BIP32Interface } from "bip32";
 import { payments } from "bitcoinjs-lib";
 import bs58 from "bs58";
@@ -75,17 +77,45 @@ function formatUtxoAddress(network: NetworkId, chain: AddressChain, publicKey: U
   return payment.address;
 }
 
-const receiveChainNodes = new Map<string, ReturnType<typeof parseAccountXpub>>();
+type CurvePoint = InstanceType<typeof secp256k1.ProjectivePoint>;
 
-/** The `<account>/0` node, parsed and derived once per key: each address is then one derivation. */
-function receiveChainNode(network: NetworkId, accountXpub: string, chain: AddressChain) {
+/** A parsed `<account>/0` node and its public key as a curve point. */
+interface ReceiveChainKey {
+  readonly node: BIP32Interface;
+  readonly point: CurvePoint;
+}
+
+const receiveChainKeys = new Map<string, ReceiveChainKey>();
+
+/** The `<account>/0` node, parsed and derived once per key: each address is then one derivation step. */
+function receiveChainKey(network: NetworkId, accountXpub: string, chain: AddressChain): ReceiveChainKey {
   const key = `${network}|${chain}|${accountXpub}`;
-  let node = receiveChainNodes.get(key);
-  if (!node) {
-    node = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN);
-    receiveChainNodes.set(key, node);
+  let found = receiveChainKeys.get(key);
+  if (!found) {
+    const node = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN);
+    found = { node, point: secp256k1.ProjectivePoint.fromHex(node.publicKey) };
+    receiveChainKeys.set(key, found);
   }
-  return node;
+  return found;
+}
+
+/**
+ * The public key of child `index` (BIP-32 CKDpub): K = Kpar + IL·G with
+ * IL = HMAC-SHA512(chain code, Kpar ‖ index)[0..32]. IL·G uses the variable-time multiplication:
+ * IL follows from the account xpub, which is public, so timing reveals nothing secret.
+ */
+function deriveReceivePublicKey(parent: ReceiveChainKey, index: number): CurvePoint {
+  const data = Buffer.allocUnsafe(37);
+  data.set(parent.node.publicKey, 0);
+  data.writeUInt32BE(index, 33);
+  const digest = createHmac("sha512", parent.node.chainCode).update(data).digest();
+  const tweak = BigInt(`0x${digest.subarray(0, 32).toString("hex")}`);
+  if (tweak > 0n && tweak < secp256k1.CURVE.n) {
+    const child = parent.point.add(secp256k1.ProjectivePoint.BASE.multiplyUnsafe(tweak));
+    if (!child.equals(secp256k1.ProjectivePoint.ZERO)) return child;
+  }
+  // BIP-32's invalid-key case (odds about 1 in 2^127): the library applies the standard's rule.
+  return secp256k1.ProjectivePoint.fromHex(parent.node.derive(index).publicKey);
 }
 
 /**
@@ -99,11 +129,13 @@ export function deriveDepositAddress(input: DeriveDepositAddressInput): DepositA
   if (!XPUB_FAMILIES.has(family)) {
     throw new Error(`${network} keys are ed25519; use deriveEd25519DepositAddress`);
   }
-  const publicKey = receiveChainNode(network, accountXpub, chain).derive(index).publicKey;
+  const point = deriveReceivePublicKey(receiveChainKey(network, accountXpub, chain), index);
   const path = getDepositPath(network, index, chain);
-  if (family === "utxo") return { address: formatUtxoAddress(network, chain, publicKey), path };
-  if (family === "evm") return { address: formatEvmAddress(publicKey), path };
-  return { address: formatTronAddress(publicKey), path };
+  if (family === "utxo") return { address: formatUtxoAddress(network, chain, point.toRawBytes(true)), path };
+  // The account hash is defined over the uncompressed key: giving it that form saves a decompression.
+  const uncompressed = point.toRawBytes(false);
+  if (family === "evm") return { address: formatEvmAddress(uncompressed), path };
+  return { address: formatTronAddress(uncompressed), path };
 }
 
 export interface DeriveEd25519DepositAddressInput {

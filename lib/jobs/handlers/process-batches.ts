@@ -1,8 +1,9 @@
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { Invoice } from "@/generated/prisma/client";
 import { isAppError, parseInput } from "@/lib/errors";
 import { decideBatchItem } from "@/lib/domain/batch/transition";
-import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { createInvoice, type CreateInvoiceInput, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { createInvoicesInBulk } from "@/lib/services/invoices/create-invoices-in-bulk";
 import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
 import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
@@ -11,6 +12,7 @@ import { toPayoutObject, toRefundObject } from "@/lib/services/payouts/payout-vi
 import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
 import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
 import { withTransaction } from "@/lib/db/transaction";
+import { log } from "@/lib/log";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
 export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
@@ -61,10 +63,19 @@ export async function processOneBatch(deps: BatchDeps): Promise<string | null> {
   // A `stop` batch whose worker died after a failure stays stopped when claimed again.
   let isStopped = batch.onError === "stop" && batch.failed > 0;
   for (;;) {
-    const items = await deps.db.batchItem.findMany({ where: { batchId, status: { in: ["pending", "processing"] } }, orderBy: { idx: "asc" }, take: batch.kind === "payout" ? PAYOUT_CHUNK : 100 });
+    const isPaymentChunk = batch.kind === "payment" && batch.onError === "continue";
+    const items = await deps.db.batchItem.findMany({
+      where: { batchId, status: { in: ["pending", "processing"] } },
+      orderBy: { idx: "asc" },
+      take: batch.kind === "payout" ? PAYOUT_CHUNK : isPaymentChunk ? PAYMENT_CHUNK : 100,
+    });
     if (items.length === 0) break;
     if (batch.kind === "payout" && batch.onError === "continue") {
       await processPayoutChunk(deps, batch, items);
+      continue;
+    }
+    if (isPaymentChunk) {
+      await processPaymentChunk(deps, batch, items);
       continue;
     }
     let next = 0;
@@ -159,6 +170,83 @@ async function processPayoutChunk(deps: BatchDeps, batch: BatchRow, items: { idx
       where: { id: batch.id },
       data: { succeeded: { increment: succeeded }, failed: { increment: failed }, leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
     });
+  });
+}
+
+/** Payment elements of a `continue` batch created together (see createInvoicesInBulk). */
+const PAYMENT_CHUNK = 250;
+
+type ElementOutcome = { result: string } | { error: string };
+
+/**
+ * The payment elements of a `continue` batch, a chunk at a time: runs of elements are created by
+ * createInvoicesInBulk, whose transaction also records their outcomes and the counters, so an
+ * element's invoice and its `done` commit together. An is_refresh element revives one invoice
+ * under its own lock and goes alone, in its place in the order.
+ */
+async function processPaymentChunk(deps: BatchDeps, batch: BatchRow, items: { idx: number; request: string }[]): Promise<void> {
+  const start = decideBatchItem("started");
+  await deps.db.batchItem.updateMany({ where: { batchId: batch.id, idx: { in: items.map((item) => item.idx) }, status: { in: start.from } }, data: { status: start.to } });
+  let run: { idx: number; request: string; parsed: { input: CreateInvoiceInput } | { error: string } }[] = [];
+  const flush = async () => {
+    if (run.length > 0) await createPaymentRun(deps, batch, run);
+    run = [];
+  };
+  for (const item of items) {
+    let parsed: { input: CreateInvoiceInput } | { error: string };
+    try {
+      parsed = { input: parseInput(CREATE_PAYMENT_INPUT, JSON.parse(item.request)) };
+    } catch (error) {
+      parsed = { error: messageOf(error) };
+    }
+    if ("input" in parsed && parsed.input.is_refresh) {
+      await flush();
+      await processElement(deps, batch, item);
+    } else {
+      run.push({ ...item, parsed });
+    }
+  }
+  await flush();
+}
+
+async function createPaymentRun(deps: BatchDeps, batch: BatchRow, run: { idx: number; request: string; parsed: { input: CreateInvoiceInput } | { error: string } }[]): Promise<void> {
+  const creatable = run.flatMap((item) => ("input" in item.parsed ? [{ idx: item.idx, invoiceId: batchElementId(batch.id, item.idx), input: item.parsed.input }] : []));
+  try {
+    await createInvoicesInBulk(deps, batch.merchantId, creatable, async (tx, invoiceOutcomes) => {
+      const outcomeOf = new Map<number, ElementOutcome>();
+      for (const item of run) if ("error" in item.parsed) outcomeOf.set(item.idx, { error: item.parsed.error });
+      for (const [position, outcome] of invoiceOutcomes.entries()) {
+        outcomeOf.set(creatable[position].idx, "invoice" in outcome ? { result: JSON.stringify(await deps.presentInvoice(outcome.invoice)) } : { error: messageOf(outcome.error) });
+      }
+      await recordOutcomes(tx, deps, batch.id, run.map((item) => ({ idx: item.idx, outcome: outcomeOf.get(item.idx)! })));
+    });
+  } catch (error) {
+    // Not an element's refusal (those are outcomes) but the run failing as a whole: each element
+    // then goes alone and gets its own outcome, as it would have without the bulk path.
+    log.warn("a run of batch payments failed together; creating them one by one", { batchId: batch.id, error });
+    for (const item of run) await processElement(deps, batch, item);
+  }
+}
+
+/** Records the outcomes of elements still unfinished, and moves the counters by what changed. */
+async function recordOutcomes(tx: Tx, deps: BatchDeps, batchId: string, outcomes: { idx: number; outcome: ElementOutcome }[]): Promise<void> {
+  const finished = outcomes.map(({ idx, outcome }) => {
+    const finish = decideBatchItem("result" in outcome ? "succeeded" : "failed");
+    return { idx, status: finish.to, from: finish.from, result: "result" in outcome ? outcome.result : null, error: "error" in outcome ? outcome.error : null };
+  });
+  // Both outcomes leave the same statuses (pending or processing): one statement for all.
+  const from = [...new Set(finished.flatMap((item) => item.from))];
+  const updated = await tx.$queryRaw<{ status: string }[]>`
+    UPDATE batch_items b SET status = v.status, result = v.result, error = v.error
+    FROM unnest(${finished.map((item) => item.idx)}::int[], ${finished.map((item) => item.status)}::text[],
+                ${finished.map((item) => item.result)}::text[], ${finished.map((item) => item.error)}::text[]) AS v(idx, status, result, error)
+    WHERE b.batch_id = ${batchId}::uuid AND b.idx = v.idx AND b.status = ANY(${from}::text[])
+    RETURNING v.status`;
+  const succeeded = updated.filter((row) => row.status === "done").length;
+  const now = deps.now();
+  await tx.batch.update({
+    where: { id: batchId },
+    data: { succeeded: { increment: succeeded }, failed: { increment: updated.length - succeeded }, leaseUntil: new Date(now.getTime() + LEASE_SECONDS * 1000), updatedAt: now },
   });
 }
 

@@ -3,7 +3,7 @@ import type { GatewayConfig } from "@/lib/config/env";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { RateProvider } from "@/lib/rates";
-import type { Invoice } from "@/generated/prisma/client";
+import type { Invoice, Prisma } from "@/generated/prisma/client";
 import {
   findPricingCurrency,
   isSettlementSymbol,
@@ -62,7 +62,7 @@ const CATALOGUE_RULES = {
 };
 
 /** Checks everything about a create request that needs no database, returning the normalised terms. */
-async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
+export async function validateCreateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
   const currency = normalizeSymbol(input.currency);
   const target = resolveSettlementTarget(
     {
@@ -88,6 +88,8 @@ async function validateRequest(deps: InvoiceDeps, input: CreateInvoiceInput) {
   return { currency, pricing, priceMinor, subtract, accuracyBps: accuracy === undefined ? undefined : Math.round(accuracy * 100), urlCallback, target, isServed };
 }
 
+export type ValidatedRequest = Awaited<ReturnType<typeof validateCreateRequest>>;
+
 /**
  * spec: POST /v1/payment. Creates an invoice — or returns the live invoice of the same
  * order_id, or revives an expired one with is_refresh — under a per-(merchant, order_id)
@@ -102,14 +104,100 @@ export interface CreateInvoiceOptions {
   paymentLinkId?: string;
 }
 
-export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
-  const request = await validateRequest(deps, input);
+/** The merchant's settings a new invoice takes its fee and tolerance from. */
+export const MERCHANT_INVOICE_TERMS_SELECT = { feePercentBps: true, feeFixedUsdMinor: true, accuracyBps: true } as const;
+export type MerchantInvoiceTerms = Prisma.MerchantGetPayload<{ select: typeof MERCHANT_INVOICE_TERMS_SELECT }>;
+
+/** A checked, quoted create request: everything of the invoice except its id and address. */
+export interface NewInvoiceTerms {
+  target: SettlementTarget;
+  /** The key tree's network whose next address the invoice takes; null until the buyer selects. */
+  addressNetwork: NetworkId | null;
+  /** The columns every new invoice of this request has. */
+  columns: Omit<Prisma.InvoiceCreateManyInput, "id" | "merchantId" | "address" | "addressIndex" | "orderId" | "paymentLinkId">;
+}
+
+/** Symbols whose USD prices a create request needs (the price currency, and the coin when fixed). */
+export function pricedSymbols(request: ValidatedRequest): string[] {
+  return [request.pricing.symbol, ...(request.target.kind === "fixed" ? [request.target.symbol] : [])];
+}
+
+/**
+ * Quotes a checked create request at the given prices and merchant settings, and refuses one below
+ * the network's minimum: the terms a new invoice is written with.
+ */
+export function quoteNewInvoice(
+  deps: Pick<InvoiceDeps, "rates">,
+  input: CreateInvoiceInput,
+  request: ValidatedRequest,
+  merchant: MerchantInvoiceTerms,
+  prices: Map<string, Ratio>,
+  now: Date,
+): NewInvoiceTerms {
   const { target, pricing } = request;
+  const lifetimeSeconds = clampLifetime(input.lifetime);
+  const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
+  const feeFixedUsdMinor = merchant.feeFixedUsdMinor === null ? DEFAULT_PLATFORM_FEE.fixedUsdMinor : toMinor(merchant.feeFixedUsdMinor);
+  const quote =
+    target.kind === "fixed"
+      ? quoteInSettlement({
+          priceCurrency: pricing,
+          priceMinor: request.priceMinor,
+          symbol: target.symbol,
+          network: target.network,
+          prices,
+          subtractPercent: request.subtract,
+          feeFixedUsdMinor,
+          now,
+          expiresAt,
+        })
+      : null;
+  const priceUsdMinor = quote?.priceUsdMinor ?? quoteInSettlementUsd(request.priceMinor, pricing.decimals, prices.get(pricing.symbol)!);
+  const minimum = target.kind === "fixed" ? networkMinimumUsdMinor(target.network) : smallestMinimumUsdMinor(settleableNetworks(request.isServed));
+  if (minimum === null) throw new AppError("payment.unsupported_network", "No network is available on this service.");
+  if (priceUsdMinor < minimum) throw new AppError("payment.below_minimum");
+  return {
+    target,
+    addressNetwork: target.kind === "fixed" ? (target.network as NetworkId) : null,
+    columns: {
+      status: target.kind === "fixed" ? "check" : "select",
+      priceCurrency: pricing.symbol,
+      priceAmountMinor: request.priceMinor.toString(),
+      payerCurrency: target.kind === "fixed" ? target.symbol : null,
+      network: target.kind === "fixed" ? target.network : null,
+      rate: quote?.rate ?? null,
+      rateSource: quote ? deps.rates.name : null,
+      rateExpiresAt: quote?.rateExpiresAt ?? null,
+      payerAmountMinor: quote?.payerAmountMinor.toString() ?? null,
+      feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
+      feeFixedUsdMinor: feeFixedUsdMinor.toString(),
+      feeFixedAssetMinor: quote?.feeFixedAssetMinor.toString() ?? null,
+      accuracyBps: request.accuracyBps ?? merchant.accuracyBps,
+      subtractPercent: request.subtract,
+      isPaymentMultiple: input.is_payment_multiple ?? true,
+      lifetimeSeconds,
+      expiresAt,
+      requiredConfirmations: quote?.requiredConfirmations ?? 0,
+      priceUsdMinor: quote ? quote.priceUsdMinor.toString() : null,
+      urlCallback: request.urlCallback ?? null,
+      urlReturn: input.url_return ?? null,
+      urlSuccess: input.url_success ?? null,
+      additionalData: input.additional_data ?? null,
+      payerEmail: input.payer_email ?? null,
+      theme: input.theme ?? null,
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
+}
+
+export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
+  const request = await validateCreateRequest(deps, input);
   const now = deps.now();
   const lifetimeSeconds = clampLifetime(input.lifetime);
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
 
-  const symbols = [pricing.symbol, ...(target.kind === "fixed" ? [target.symbol] : [])];
+  const symbols = pricedSymbols(request);
   let hasRevivalCandidate = false;
   if (input.is_refresh && input.order_id !== undefined) {
     // A revived invoice is re-quoted on its own terms: have those prices ready before the lock.
@@ -117,28 +205,13 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
     if (candidate) symbols.push(...requoteSymbols(candidate));
     hasRevivalCandidate = candidate !== null;
   }
-  // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
-  const prices = await fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed");
-  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { feePercentBps: true, feeFixedUsdMinor: true, accuracyBps: true } });
-  const feeFixedUsdMinor = merchant.feeFixedUsdMinor === null ? DEFAULT_PLATFORM_FEE.fixedUsdMinor : toMinor(merchant.feeFixedUsdMinor);
-
-  const quoteFor = (fixed: Extract<SettlementTarget, { kind: "fixed" }>, quotedAt: Date, until: Date) =>
-    quoteInSettlement({
-      priceCurrency: pricing,
-      priceMinor: request.priceMinor,
-      symbol: fixed.symbol,
-      network: fixed.network,
-      prices,
-      subtractPercent: request.subtract,
-      feeFixedUsdMinor,
-      now: quotedAt,
-      expiresAt: until,
-    });
-  const quote = target.kind === "fixed" ? quoteFor(target, now, expiresAt) : null;
-  const priceUsdMinor = quote?.priceUsdMinor ?? quoteInSettlementUsd(request.priceMinor, pricing.decimals, prices.get(pricing.symbol)!);
-  const minimum = target.kind === "fixed" ? networkMinimumUsdMinor(target.network) : smallestMinimumUsdMinor(settleableNetworks(request.isServed));
-  if (minimum === null) throw new AppError("payment.unsupported_network", "No network is available on this service.");
-  if (priceUsdMinor < minimum) throw new AppError("payment.below_minimum");
+  const [prices, merchant] = await Promise.all([
+    // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
+    fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed"),
+    deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: MERCHANT_INVOICE_TERMS_SELECT }),
+  ]);
+  const terms = quoteNewInvoice(deps, input, request, merchant, prices, now);
+  const { target } = terms;
 
   // The deposit address is allocated before the transaction (see allocateDepositAddress); a
   // request that will certainly not create an invoice does not consume an index.
@@ -148,17 +221,24 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       ? await deps.db.invoice.findFirst({ where: { merchantId, orderId: input.order_id, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } })
       : null;
   if (existing) return existing;
-  if (target.kind === "fixed") await ensureWatchCursor(deps, target.network, now);
-  const keys = target.kind === "fixed" ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
-  const preallocated = target.kind === "fixed" && !hasRevivalCandidate ? await allocateDepositAddress(deps.db, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)) : null;
+  // Only a network served by a real node has a watch cursor to set up before its first address.
+  if (target.kind === "fixed" && deps.config.rpcEndpoints[target.network]) await ensureWatchCursor(deps, target.network, now);
+  const keys = terms.addressNetwork ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
+  const allocate = (client: Db | Tx) => allocateDepositAddress(client, keys!, terms.addressNetwork!, addressChainOf(deps.config, terms.addressNetwork!));
+  const preallocated = terms.addressNetwork && !hasRevivalCandidate ? await allocate(deps.db) : null;
 
+  if (input.order_id === undefined && !options.invoiceId && !options.onWritten) {
+    // Nothing to serialise against and nothing of the caller's to commit with it: the invoice,
+    // address included, is one INSERT, atomic by itself.
+    return createInTransaction(deps.db);
+  }
   return withTransaction(deps.db, async (tx) => {
     const invoice = await createInTransaction(tx);
     await options.onWritten?.(tx, invoice);
     return invoice;
   });
 
-  async function createInTransaction(tx: Tx): Promise<Invoice> {
+  async function createInTransaction(tx: Db | Tx): Promise<Invoice> {
     if (options.invoiceId) {
       // A caller that names the id (a batch element) may be repeating itself after a crash.
       const existing = await tx.invoice.findUnique({ where: { id: options.invoiceId } });
@@ -178,43 +258,17 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       }
     }
     const id = options.invoiceId ?? randomUUID();
-    const allocated = target.kind === "fixed" ? (preallocated ?? (await allocateDepositAddress(tx, keys!, target.network as NetworkId, addressChainOf(deps.config, target.network)))) : null;
+    const allocated = terms.addressNetwork ? (preallocated ?? (await allocate(tx))) : null;
     if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
     return tx.invoice.create({
       data: {
+        ...terms.columns,
         id,
         merchantId,
         paymentLinkId: options.paymentLinkId ?? null,
         orderId: orderId ?? null,
-        status: target.kind === "fixed" ? "check" : "select",
-        priceCurrency: pricing.symbol,
-        priceAmountMinor: request.priceMinor.toString(),
-        payerCurrency: target.kind === "fixed" ? target.symbol : null,
-        network: target.kind === "fixed" ? target.network : null,
         address: allocated?.address ?? null,
         addressIndex: allocated?.index ?? null,
-        rate: quote?.rate ?? null,
-        rateSource: quote ? deps.rates.name : null,
-        rateExpiresAt: quote?.rateExpiresAt ?? null,
-        payerAmountMinor: quote?.payerAmountMinor.toString() ?? null,
-        feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
-        feeFixedUsdMinor: feeFixedUsdMinor.toString(),
-        feeFixedAssetMinor: quote?.feeFixedAssetMinor.toString() ?? null,
-        accuracyBps: request.accuracyBps ?? merchant.accuracyBps,
-        subtractPercent: request.subtract,
-        isPaymentMultiple: input.is_payment_multiple ?? true,
-        lifetimeSeconds,
-        expiresAt,
-        requiredConfirmations: quote?.requiredConfirmations ?? 0,
-        priceUsdMinor: quote ? quote.priceUsdMinor.toString() : null,
-        urlCallback: request.urlCallback ?? null,
-        urlReturn: input.url_return ?? null,
-        urlSuccess: input.url_success ?? null,
-        additionalData: input.additional_data ?? null,
-        payerEmail: input.payer_email ?? null,
-        theme: input.theme ?? null,
-        createdAt: now,
-        updatedAt: now,
       },
     });
   }
