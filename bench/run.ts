@@ -2,25 +2,37 @@
  * `npm run bench`: figures for this machine, each beside a baseline measured in the same run.
  * Not a test: it prints numbers and asserts nothing. Uses the local PostgreSQL server when one
  * answers at BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/test), else the
- * embedded database.
+ * embedded database. Ends with the performance issue's goals, each with its figure from this run.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runCli, signedPost, startService } from "@/e2e/fixtures/service";
-import { runLoad, signedHeaders, type LoadResult } from "./load";
+import { createInvoiceTarget, runLoad, signedHeaders, signedReadTarget, type LoadResult } from "./load";
 import { measureWebhookDeliveries } from "./webhooks";
 import { BENCH_SESSION_SECRET, measureOverviewRender } from "./cabinet";
+import { printGoals, type BenchResults } from "./goals";
+import { findServiceRootPid, measureIdleRss, measureMemoryUnderLoad, MEMORY_GROWTH_NOISE } from "./memory";
+import { measureHostedPage, type PageFigure } from "./page";
+import { measureSingleInsertRate } from "./pg";
+import { measureScaleOut, type ScaleFigure } from "./scale";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
-/** BENCH_ONLY=api,webhooks runs only those parts (api, batches, payouts, cabinet, webhooks); all by default. */
+/** Sustained mixed load of the memory part, in seconds. */
+const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
+/** The scale part measures 1, 2 … this many web processes. */
+const SCALE_PROCESSES = Number(process.env.BENCH_SCALE_PROCESSES ?? 3);
+/** Fresh page loads per figure of the page part (the LCP is their median). */
+const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
+type BenchPart = "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
+/** BENCH_ONLY=api,webhooks runs only those parts (see BenchPart); all by default. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim())) : null;
-const wants = (part: "api" | "batches" | "payouts" | "cabinet" | "webhooks") => !ONLY || ONLY.has(part);
+const wants = (part: BenchPart) => !ONLY || ONLY.has(part);
 
-async function prepareDatabase(): Promise<{ url?: string; label: string; drop(): Promise<void> }> {
+async function prepareDatabase(): Promise<{ url?: string; serverUrl?: string; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
   try {
@@ -35,6 +47,7 @@ async function prepareDatabase(): Promise<{ url?: string; label: string; drop():
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    serverUrl,
     label: "PostgreSQL server",
     async drop() {
       const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -45,8 +58,17 @@ async function prepareDatabase(): Promise<{ url?: string; label: string; drop():
   };
 }
 
-function formatRow(result: LoadResult): string {
-  return `${result.label.padEnd(44)} ${result.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms.toFixed(2).padStart(7)} ms   errors ${result.errors}`;
+/** Wide enough for the longest label, so the figures line up in one column. */
+const LABEL_WIDTH = 50;
+
+/** " (503: 12, network: 1)" when requests failed. */
+function formatErrorStatuses(result: LoadResult): string {
+  const entries = Object.entries(result.errorsByStatus ?? {});
+  return entries.length ? ` (${entries.map(([status, count]) => `${status}: ${count}`).join(", ")})` : "";
+}
+
+function formatRow(result: LoadResult, unit = "req/s"): string {
+  return `${result.label.padEnd(LABEL_WIDTH)} ${result.requestsPerSecond.toFixed(0).padStart(8)} ${unit}   p50 ${result.p50Ms.toFixed(2).padStart(7)} ms   p99 ${result.p99Ms.toFixed(2).padStart(7)} ms   errors ${result.errors}${formatErrorStatuses(result)}`;
 }
 
 /** Submits a batch and polls it until it is completed; how long that took from submission. */
@@ -73,9 +95,18 @@ async function stopEmbeddedForBench(): Promise<void> {
   await benchEmbedded?.close();
 }
 
+function formatPageRow(figure: PageFigure): string {
+  return `${figure.label.padEnd(LABEL_WIDTH)} ${String(figure.scripts).padStart(3)} scripts ${(figure.scriptGzipBytes / 1000).toFixed(1).padStart(7)} kB JS gz (${(figure.scriptBytes / 1000).toFixed(1).padStart(7)} kB raw)   LCP p50 ${figure.lcpP50Ms.toFixed(0).padStart(5)} ms`;
+}
+
+function formatRss(label: string, megabytes: number, note = ""): string {
+  return `${label.padEnd(LABEL_WIDTH)} ${megabytes.toFixed(0).padStart(8)} MB${note ? `   ${note}` : ""}`;
+}
+
 async function main(): Promise<void> {
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
+  const results: BenchResults = { concurrency: CONCURRENCY };
   // Sandbox chains serve every network, so invoices can be created on the PostgreSQL server too.
   const extraEnv: Record<string, string> = {
     GATEWAY_SANDBOX: "1",
@@ -84,8 +115,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: "warn",
     NEXTAUTH_SECRET: BENCH_SESSION_SECRET,
   };
-  if (database.url) extraEnv.DATABASE_URL = database.url;
-  const service = await startService({ dataDir, extraEnv });
+  const serviceEnv = { ...extraEnv, ...(database.url ? { DATABASE_URL: database.url } : {}) };
+  const service = await startService({ dataDir, extraEnv: serviceEnv });
   try {
     const key = runCli(service.env, ["merchant", "create", "--name", "Bench", "--email", "bench@example.com", "--password", "bench password"]).json as {
       merchant_id: string;
@@ -96,30 +127,18 @@ async function main(): Promise<void> {
     console.log(`Machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; database: ${database.label}`);
     console.log(`Load: ${CONCURRENCY} concurrent keep-alive clients, ${SECONDS} s per figure after ${WARMUP_SECONDS} s warm-up\n`);
 
+    // Measured before any load: what the service holds once started.
+    const serviceRootPid = wants("memory") ? findServiceRootPid(dataDir) : undefined;
+    if (wants("memory") && serviceRootPid === undefined) console.log("memory: the npm start process was not found under /proc; the memory part will not run\n");
+    if (serviceRootPid !== undefined) results.idleRss = await measureIdleRss(serviceRootPid);
+
     const bare = await runLoad(
       { label: "bare route (GET /ping, no work)", method: "GET", url: `${service.baseUrl}/ping`, prepare: () => ({ headers: {} }) },
       { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
     );
-    const signedPath = "/v1/api-allowlist/list";
-    const signedRead = await runLoad(
-      {
-        label: `signed read (POST ${signedPath})`,
-        method: "POST",
-        url: service.baseUrl + signedPath,
-        prepare: () => ({ headers: signedHeaders(key, signedPath, "{}"), body: "{}" }),
-      },
-      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
-    );
-    const invoiceBody = JSON.stringify({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron" });
-    const createInvoices = await runLoad(
-      {
-        label: "create invoice (POST /v1/payment, USDT on tron)",
-        method: "POST",
-        url: `${service.baseUrl}/v1/payment`,
-        prepare: () => ({ headers: signedHeaders(key, "/v1/payment", invoiceBody), body: invoiceBody }),
-      },
-      { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS },
-    );
+    const signedRead = await runLoad(signedReadTarget(service.baseUrl, key), { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+    const createInvoices = await runLoad(createInvoiceTarget(service.baseUrl, key), { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+    Object.assign(results, { bare, signedRead, createInvoices });
     console.log(formatRow(bare));
     console.log(formatRow(signedRead));
     console.log(formatRow(createInvoices));
@@ -128,16 +147,66 @@ async function main(): Promise<void> {
     console.log(`\nkernel overhead: signed read runs at ${ratio(signedRead)}`);
     console.log(`invoice creation runs at ${ratio(createInvoices)}`);
 
+    if (wants("pg")) {
+      // The same server (or the running service's embedded database) the service writes to.
+      const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
+      const singleInsert = await measureSingleInsertRate(database.url ?? findRunningEmbeddedDatabase(dataDir)!, { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+      results.singleInsert = singleInsert;
+      console.log(`\n${formatRow(singleInsert, "inserts/s")}`);
+      console.log(`(${singleInsert.settings}; ${CONCURRENCY} connections of the node pg driver, one logged row per commit)`);
+      console.log(
+        `invoice creation runs at ${(createInvoices.requestsPerSecond / singleInsert.requestsPerSecond).toFixed(2)}× PostgreSQL's single-insert rate (goal ≥ 0.3×) ` +
+          `and ${(createInvoices.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× the bare route's throughput (goal ≥ 0.5×)`,
+      );
+    }
+
+    if (wants("page")) {
+      const invoice = (await signedPost(service.baseUrl, key, "/v1/payment", JSON.stringify({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron" }))).body.result;
+      // The invoice's url names PUBLIC_BASE_URL; the page is loaded from this server.
+      const page = await measureHostedPage(service.baseUrl, new URL(invoice.url as string).pathname, PAGE_LOADS);
+      results.page = page;
+      console.log(`\nHosted payment page in headless Chromium (a fresh context per load, LCP median of ${PAGE_LOADS} loads, loopback, no throttling):`);
+      for (const figure of [page.ping, page.home, page.payment]) console.log(formatPageRow(figure));
+      console.log(
+        `hosted payment page: ${(page.payment.scriptGzipBytes / 1000).toFixed(1)} kB JS gz (goal ≤ 100 kB; ${(page.payment.scriptGzipBytes / page.home.scriptGzipBytes).toFixed(2)}× the service page's), ` +
+          `LCP ${page.payment.lcpP50Ms.toFixed(0)} ms (goal ≤ 1000 ms; ${(page.payment.lcpP50Ms / page.ping.lcpP50Ms).toFixed(1)}× /ping's); scripts sent with content-encoding: ${page.payment.serverEncoding}`,
+      );
+    }
+
+    if (serviceRootPid !== undefined && results.idleRss) {
+      const memory = await measureMemoryUnderLoad(serviceRootPid, service.baseUrl, key, { concurrency: CONCURRENCY, seconds: MEMORY_SECONDS });
+      results.memory = memory;
+      const [reads, creates] = memory.loads;
+      console.log(`\nMemory: RSS of the npm start process tree, sampled every 10 s:`);
+      const idleBreakdown = results.idleRss.processes.map((entry) => `${entry.name} ${entry.mb.toFixed(0)}`).join(", ");
+      console.log(formatRss("idle after start", results.idleRss.totalMb, `(${idleBreakdown} MB)`));
+      console.log(formatRss("first minute of load (median)", memory.firstMinuteMb));
+      if (memory.secondMinuteMb !== undefined) console.log(formatRss("second minute of load (median)", memory.secondMinuteMb));
+      console.log(formatRss("last minute of load (median)", memory.lastMinuteMb, `(server process ${memory.samples[memory.samples.length - 1].serverMb.toFixed(0)} MB at the end)`));
+      console.log(formatRss("30 s after the load (median)", memory.afterLoadMb));
+      console.log(
+        `mixed load for ${memory.seconds.toFixed(0)} s: ${reads.requests} signed reads (${reads.requestsPerSecond.toFixed(0)} req/s, ${reads.errors} errors) ` +
+          `and ${creates.requests} invoices (${creates.requestsPerSecond.toFixed(0)} req/s, ${creates.errors} errors)`,
+      );
+      const slope = `slope ${memory.slopeMbPerMinute >= 0 ? "+" : ""}${memory.slopeMbPerMinute.toFixed(1)} MB/min`;
+      if (memory.growth === undefined) {
+        console.log(`growth: ${slope} over the whole load; too short to judge growth (needs ≥ 3 min: the last minute against the second)`);
+      } else {
+        const verdict = memory.growth > MEMORY_GROWTH_NOISE ? `grows (more than +${MEMORY_GROWTH_NOISE * 100} %)` : `no growth beyond noise (≤ +${MEMORY_GROWTH_NOISE * 100} %)`;
+        console.log(`growth: last minute ${memory.growth >= 0 ? "+" : ""}${(memory.growth * 100).toFixed(1)} % over the second minute, ${slope} after the first minute → ${verdict}`);
+      }
+    }
+
     const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? 5000);
     if (wants("batches")) {
       const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
       const { info, seconds: batchSeconds } = await runBatch(service.baseUrl, key, "/v1/payment/batch", { payments });
+      results.paymentBatch = { size: batchSize, seconds: batchSeconds };
       console.log(
         `\npayment batch of ${batchSize}: completed in ${batchSeconds.toFixed(1)} s (${(batchSize / batchSeconds).toFixed(0)} invoices/s; ` +
           `${info.succeeded} succeeded, ${info.failed} failed) — ${(batchSize / batchSeconds / createInvoices.requestsPerSecond).toFixed(2)}× the rate of single creates`,
       );
     }
-
     if (wants("payouts")) {
       // Payouts: one merchant funded by a paid sandbox invoice; every payout takes its balance's
       // row lock, so this is the contended case.
@@ -162,6 +231,7 @@ async function main(): Promise<void> {
 
       const payouts = Array.from({ length: batchSize }, (_, i) => ({ amount: "2", currency: "USDT", network: "tron", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", order_id: `bench-batch-payout-${i}`, is_subtract: true }));
       const { info: payoutInfo, seconds: payoutBatchSeconds } = await runBatch(service.baseUrl, key, "/v1/payout/batch", { payouts });
+      results.payoutBatch = { size: batchSize, seconds: payoutBatchSeconds };
       console.log(
         `payout batch of ${batchSize} (sandbox): completed in ${payoutBatchSeconds.toFixed(1)} s (${(batchSize / payoutBatchSeconds).toFixed(0)} payouts/s; ` +
           `${payoutInfo.succeeded} succeeded, ${payoutInfo.failed} failed) — ${(batchSize / payoutBatchSeconds / createPayouts.requestsPerSecond).toFixed(2)}× the rate of single payouts`,
@@ -179,7 +249,7 @@ async function main(): Promise<void> {
       );
       console.log("\nCabinet overview page, server render (GET /cabinet?period=90d, one request at a time):");
       for (const figure of [overview.quiet, overview.busy]) {
-        console.log(`${figure.label.padEnd(44)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
+        console.log(`${figure.label.padEnd(LABEL_WIDTH)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
       }
       console.log(`with ${invoiceCount.toLocaleString("en")} invoices the overview takes ${(overview.busy.p50Ms / overview.quiet.p50Ms).toFixed(2)}× the quiet store's p50 (${(overview.busy.p50Ms / bare.p50Ms).toFixed(1)}× the bare route's p50 under load)`);
     }
@@ -187,24 +257,54 @@ async function main(): Promise<void> {
     await service.stop();
   }
   try {
-    if (!wants("webhooks")) return;
-    // The dispatcher runs in this process against the same database, with the service stopped.
-    const databaseUrl = database.url ?? (await startEmbeddedForBench(dataDir));
-    const shape = { merchants: 20, perMerchant: 100, timeoutMs: 2000 };
-    // A small unreported pass first, so neither figure pays for warming up.
-    await measureWebhookDeliveries(databaseUrl, { merchants: 5, perMerchant: 40, timeoutMs: 2000, label: "warm-up", timeoutShare: 0 });
-    const instant = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "all receivers answer at once", timeoutShare: 0 });
-    const withTimeouts = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "10 % of receivers time out (2 s)", timeoutShare: 0.1 });
-    console.log(`\nWebhook delivery (built-in dispatcher, ${shape.merchants} merchants × ${shape.perMerchant} events, local receivers):`);
-    for (const figure of [instant, withTimeouts]) {
-      console.log(`${figure.label.padEnd(44)} ${figure.perSecond.toFixed(0).padStart(8)} deliveries/s   (${figure.deliveries} in ${figure.seconds.toFixed(2)} s)`);
+    if (wants("webhooks")) {
+      // The dispatcher runs in this process against the same database, with the service stopped.
+      const databaseUrl = database.url ?? (await startEmbeddedForBench(dataDir));
+      const shape = { merchants: 20, perMerchant: 100, timeoutMs: 2000 };
+      // A small unreported pass first, so neither figure pays for warming up.
+      await measureWebhookDeliveries(databaseUrl, { merchants: 5, perMerchant: 40, timeoutMs: 2000, label: "warm-up", timeoutShare: 0 });
+      const instant = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "all receivers answer at once", timeoutShare: 0 });
+      const withTimeouts = await measureWebhookDeliveries(databaseUrl, { ...shape, label: "10 % of receivers time out (2 s)", timeoutShare: 0.1 });
+      results.webhooks = { instant, withTimeouts };
+      console.log(`\nWebhook delivery (built-in dispatcher, ${shape.merchants} merchants × ${shape.perMerchant} events, local receivers):`);
+      for (const figure of [instant, withTimeouts]) {
+        console.log(`${figure.label.padEnd(LABEL_WIDTH)} ${figure.perSecond.toFixed(0).padStart(8)} deliveries/s   (${figure.deliveries} in ${figure.seconds.toFixed(2)} s)`);
+      }
+      console.log(`with 10 % timing out, the answering receivers get ${(withTimeouts.perSecond / instant.perSecond).toFixed(2)}× the all-healthy rate`);
     }
-    console.log(`with 10 % timing out, the answering receivers get ${(withTimeouts.perSecond / instant.perSecond).toFixed(2)}× the all-healthy rate`);
+
+    if (wants("scale")) {
+      if (!database.serverUrl) {
+        console.log("\nScale-out: not run (several web processes need a PostgreSQL server; the embedded database belongs to one process)");
+      } else {
+        console.log(`\nScale-out: web processes (GATEWAY_WORKER=off) and one npm run worker on one PostgreSQL database; ${CONCURRENCY} clients spread over the web processes round-robin:`);
+        const printScaleFigure = (figure: ScaleFigure, one: ScaleFigure) => {
+          console.log(formatRow(figure.signedRead));
+          console.log(formatRow(figure.createInvoices));
+          if (figure.processes > 1) {
+            console.log(
+              `${figure.processes} web processes: signed reads at ${(figure.signedRead.requestsPerSecond / one.signedRead.requestsPerSecond).toFixed(2)}× one process's throughput, ` +
+                `invoice creation at ${(figure.createInvoices.requestsPerSecond / one.createInvoices.requestsPerSecond).toFixed(2)}×`,
+            );
+          }
+        };
+        let one: ScaleFigure | undefined;
+        results.scale = await measureScaleOut(database.serverUrl, extraEnv, {
+          maxProcesses: SCALE_PROCESSES,
+          concurrency: CONCURRENCY,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+          onFigure: (figure) => printScaleFigure(figure, (one ??= figure)),
+        });
+        console.log(`(${os.cpus().length} cores shared by every web process, the worker, PostgreSQL and the load generator)`);
+      }
+    }
   } finally {
     await stopEmbeddedForBench();
     await database.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+  printGoals(results);
 }
 
 main().catch((error) => {
