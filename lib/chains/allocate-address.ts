@@ -2,6 +2,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
+import { rememberQrCode } from "./addresses/qr-code";
 import type { KeyMaterial } from "./key-material";
 
 export interface AllocatedAddress {
@@ -12,10 +13,10 @@ export interface AllocatedAddress {
 /**
  * The next unused deposit address of a network, counted per key tree (see getKeyTree): a payer
  * who sends on the wrong EVM network reaches an address that belongs to no other invoice there.
- * The counter moves in one statement — outside
- * the invoice's transaction when given the client, so invoices of one network do not queue
- * behind each other's transactions — and never goes back: an index whose invoice was not
- * created is skipped, never handed out twice.
+ * Taken from the address pool when it has one (see address-pool.ts), derived here otherwise.
+ * Either way it costs one statement — outside the invoice's transaction when given the client,
+ * so invoices of one network do not queue behind each other's transactions — and an index is
+ * never handed out twice: one whose invoice was not created is skipped.
  */
 export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
   const [allocated] = await allocateDepositAddresses(db, keys, network, 1, chain);
@@ -23,19 +24,66 @@ export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, net
 }
 
 /**
- * `count` consecutive unused deposit addresses of a network, taken with one move of the counter
- * (the same rules as allocateDepositAddress).
+ * `count` unused deposit addresses of a network (the same rules as allocateDepositAddress): as
+ * many as the pool has, the rest derived from one move of the counter.
  */
 export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
   if (count <= 0) return [];
+  const pooled = await takePooledAddresses(db, network, chain, count);
+  if (pooled.length === count) return pooled;
+  const indexes = await reserveAddressIndexes(db, network, count - pooled.length);
+  return [...pooled, ...deriveAddressesAt(keys, network, chain, indexes)];
+}
+
+/**
+ * Takes up to `count` pooled addresses of the network and chain, lowest index first, in one
+ * statement that also records the demand address-pool.fill reads. SKIP LOCKED: concurrent
+ * takers each get other rows instead of waiting, and a row deleted inside a transaction that
+ * rolls back returns to the pool unused.
+ */
+async function takePooledAddresses(db: Db | Tx, network: NetworkId, chain: AddressChain, count: number): Promise<AllocatedAddress[]> {
+  const rows = await db.$queryRaw<{ address_index: number; address: string; qr_code: string }[]>`
+    WITH picked AS MATERIALIZED (
+      SELECT key_tree, address_index FROM deposit_address_pool
+      WHERE network = ${network} AND chain = ${chain}
+      ORDER BY address_index LIMIT ${count}::int
+      FOR UPDATE SKIP LOCKED
+    ), taken AS (
+      DELETE FROM deposit_address_pool AS pool USING picked
+      WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
+      RETURNING pool.address_index, pool.address, pool.qr_code
+    ), noticed AS (
+      INSERT INTO deposit_address_pool_demand (network, chain) VALUES (${network}, ${chain}) ON CONFLICT DO NOTHING
+    ), refreshed AS (
+      -- At most once a minute, so takers do not all write (and lock) the same row.
+      UPDATE deposit_address_pool_demand SET last_taken_at = now()
+      WHERE network = ${network} AND chain = ${chain} AND last_taken_at < now() - interval '1 minute'
+    )
+    SELECT address_index, address, qr_code FROM taken ORDER BY address_index`;
+  return rows.map((row) => {
+    rememberQrCode(row.address, row.qr_code);
+    return { address: row.address, index: Number(row.address_index) };
+  });
+}
+
+/**
+ * Moves the network's key-tree counter by `count` in one statement and returns the indexes it
+ * passed over. The counter never goes back, so these indexes belong to the caller alone.
+ */
+export async function reserveAddressIndexes(db: Db | Tx, network: NetworkId, count: number): Promise<number[]> {
   const [row] = await db.$queryRaw<{ first: number }[]>`
     INSERT INTO address_counters (key_tree, next_index) VALUES (${getKeyTree(network)}, ${count}::int)
     ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + ${count}::int
     RETURNING next_index - ${count}::int AS first`;
   const first = Number(row.first);
+  return Array.from({ length: count }, (_, offset) => first + offset);
+}
+
+/** The deposit addresses of a network at the given indexes (no I/O). */
+export function deriveAddressesAt(keys: KeyMaterial, network: NetworkId, chain: AddressChain, indexes: readonly number[]): AllocatedAddress[] {
   const family = findNetwork(network)?.family;
   if (!family) throw new Error(`unknown network ${network}`);
-  const indexes = Array.from({ length: count }, (_, offset) => first + offset);
+  if (indexes.length === 0) return [];
   if (ED25519_FAMILIES.has(family)) {
     const seed = keys.openSeed();
     return indexes.map((index) => ({ address: deriveEd25519DepositAddress({ network, seed, index, chain }).address, index }));

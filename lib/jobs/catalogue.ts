@@ -12,6 +12,7 @@ import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-n
 import { getRealChainState } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getChainSender } from "@/lib/chains/registry";
+import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
@@ -111,6 +112,14 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 60,
     cron: "* * * * *",
     run: (deps) => expireAndReapPayoutLinks(deps),
+  },
+  {
+    name: "address-pool.fill",
+    everySeconds: 5,
+    cron: "* * * * *",
+    // Keeps deposit addresses and their QR codes ready for the networks in use; a pool that runs
+    // dry only sends invoice creation back to deriving inline.
+    run: async (deps) => ({ fills: await fillAddressPools(deps) }),
   },
   {
     name: "invoice.expire",

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
-import QRCode from "qrcode";
 import type { Invoice } from "@/generated/prisma/client";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { PAYMENT_STATUSES } from "@/lib/services/invoices/create-invoice-input";
 import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
 import { REFUND_ELEMENT_SCHEMA } from "./payout";
+import { qrCodeOf } from "@/lib/chains/addresses/qr-code";
+
+export { qrCodeOf };
 
 const decimal = (what: string) => z.string().describe(`${what}, a decimal string in the currency's units.`);
 const timestamp = (what: string) => z.iso.datetime().describe(`${what} (RFC 3339, UTC).`);
@@ -106,22 +108,6 @@ export const PAYMENT_EXAMPLE: PaymentObject = {
 
 /** The public form of PAYMENT_EXAMPLE. */
 export const PUBLIC_PAYMENT_EXAMPLE: PublicPaymentObject = (({ additional_data: _private, payer_email: _email, payer_address: _payer, ...publicFields }) => publicFields)(PAYMENT_EXAMPLE);
-
-const qrCache = new Map<string, string>();
-
-/** A `data:` URI with a QR code of the address (cached: addresses never change). */
-export async function qrCodeOf(address: string | null): Promise<string> {
-  if (!address) return "";
-  let uri = qrCache.get(address);
-  if (!uri) {
-    // SVG: no image encoding on the request path, and it stays sharp at any size.
-    const svg = await QRCode.toString(address, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
-    uri = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
-    if (qrCache.size > 10_000) qrCache.clear();
-    qrCache.set(address, uri);
-  }
-  return uri;
-}
 
 export async function toPayment(row: Invoice, publicBaseUrl: string): Promise<PaymentObject> {
   const amounts = describeInvoiceAmounts(row);

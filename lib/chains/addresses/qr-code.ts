@@ -1,0 +1,28 @@
+import QRCode from "qrcode";
+
+const qrCache = new Map<string, string>();
+const QR_CACHE_LIMIT = 10_000;
+
+/** Renders a `data:` URI (SVG) with a QR code of the text, without caching it. */
+export async function renderQrCode(text: string): Promise<string> {
+  // SVG: no image encoding on the request path, and it stays sharp at any size.
+  const svg = await QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+}
+
+/** A `data:` URI with a QR code of the address (cached: addresses never change). */
+export async function qrCodeOf(address: string | null): Promise<string> {
+  if (!address) return "";
+  let uri = qrCache.get(address);
+  if (!uri) {
+    uri = await renderQrCode(address);
+    rememberQrCode(address, uri);
+  }
+  return uri;
+}
+
+/** Caches a QR code rendered elsewhere (the address pool's), so qrCodeOf does not render it again. */
+export function rememberQrCode(address: string, uri: string): void {
+  if (qrCache.size > QR_CACHE_LIMIT) qrCache.clear();
+  qrCache.set(address, uri);
+}
