@@ -1,7 +1,8 @@
 import QRCode from "qrcode";
 
+/** Recent addresses' QR codes (a few kB each), oldest dropped first: answers about fresh invoices reuse them. */
 const qrCache = new Map<string, string>();
-const QR_CACHE_LIMIT = 10_000;
+const QR_CACHE_LIMIT = 2_000;
 
 /** Renders a `data:` URI (SVG) with a QR code of the text, without caching it. */
 export async function renderQrCode(text: string): Promise<string> {
@@ -23,6 +24,6 @@ export async function qrCodeOf(address: string | null): Promise<string> {
 
 /** Caches a QR code rendered elsewhere (the address pool's), so qrCodeOf does not render it again. */
 export function rememberQrCode(address: string, uri: string): void {
-  if (qrCache.size > QR_CACHE_LIMIT) qrCache.clear();
+  if (qrCache.size >= QR_CACHE_LIMIT) qrCache.delete(qrCache.keys().next().value!);
   qrCache.set(address, uri);
 }
