@@ -144,7 +144,7 @@ export function shapeFromPrismaSchema(schemaPath = path.join(process.cwd(), "pri
  * Partial unique indexes the migrations create, which Prisma's schema language cannot express:
  * a nonce or seqno is held by one live outgoing transaction of an address at a time; a live
  * refund is unique per (payment, address, amount); split shares still held are found by their
- * release time.
+ * release time; pending webhook deliveries by merchant and due time.
  */
 const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
   payouts: {
@@ -157,6 +157,9 @@ const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
   },
   split_shares: {
     split_shares_release_at_idx: "index(release_at) partial",
+  },
+  webhook_deliveries: {
+    webhook_deliveries_pending_by_merchant_idx: "index(merchant_id, next_attempt_at, created_at) partial",
   },
 };
 

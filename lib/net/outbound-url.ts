@@ -1,7 +1,7 @@
-import dns from "node:dns/promises";
 import { isAllowedOutboundAddress } from "@/lib/domain/net/address-policy";
 import { parseIp } from "@/lib/domain/net/ip";
 import { AppError, type ErrorCode } from "@/lib/errors";
+import { lookupAllAddresses, type HostResolver } from "./cached-host-resolver";
 
 /** Why an outbound URL was refused. */
 export type OutboundUrlProblem = "malformed" | "scheme" | "credentials" | "unresolvable" | "forbidden_address";
@@ -40,11 +40,12 @@ export function parseOutboundUrl(text: string): URL {
 /**
  * The SSRF rule: resolves the host and refuses the URL when any of its addresses is private,
  * link-local, metadata or reserved (loopback only with allowLoopback). Called when a URL is
- * accepted and again before every send, because DNS answers can change.
+ * accepted and again before every send, because DNS answers can change (senders pass a
+ * resolver that reuses an answer for a few seconds; the addresses are checked all the same).
  */
 export async function vetOutboundUrl(
   text: string,
-  options: { allowLoopback: boolean; resolve?: (host: string) => Promise<{ address: string; family: number }[]> },
+  options: { allowLoopback: boolean; resolve?: HostResolver },
 ): Promise<VettedUrl> {
   const url = parseOutboundUrl(text);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -54,7 +55,7 @@ export async function vetOutboundUrl(
     candidates = [{ address: host, family: literal.family }];
   } else {
     try {
-      candidates = await (options.resolve ?? ((name) => dns.lookup(name, { all: true, verbatim: true })))(host);
+      candidates = await (options.resolve ?? lookupAllAddresses)(host);
     } catch {
       throw new OutboundUrlError("unresolvable", `the host ${host} does not resolve`);
     }

@@ -21,6 +21,22 @@ export function sealWebhookSecret(box: SecretBox, merchantId: string, secret: st
   return box.seal(secret, context(merchantId));
 }
 
+/** A merchant's signing secrets as stored, sealed (read alongside a claim of its deliveries). */
+export interface SealedSigningSecrets {
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** Opens sealed signing secrets; the previous secret only while its overlap lasts at `now`. */
+export function openSigningSecrets(box: SecretBox, merchantId: string, sealed: SealedSigningSecrets, now: Date): SigningSecrets {
+  const secrets: SigningSecrets = { current: box.open(sealed.secretCiphertext, context(merchantId)) };
+  if (sealed.previousSecretCiphertext && sealed.previousSecretExpiresAt && sealed.previousSecretExpiresAt > now) {
+    secrets.previous = box.open(sealed.previousSecretCiphertext, context(merchantId));
+  }
+  return secrets;
+}
+
 /**
  * The secrets that sign a merchant's deliveries. A merchant who never registered an endpoint
  * (url_callback only) gets a secret created here, kept until registration replaces it.
@@ -35,9 +51,5 @@ export async function getSigningSecrets(db: Db | Tx, box: SecretBox, merchantId:
     });
     row = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId } });
   }
-  const secrets: SigningSecrets = { current: box.open(row.secretCiphertext, context(merchantId)) };
-  if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
-    secrets.previous = box.open(row.previousSecretCiphertext, context(merchantId));
-  }
-  return secrets;
+  return openSigningSecrets(box, merchantId, row, now);
 }
