@@ -145,6 +145,7 @@ export function startWebhookDispatcher(deps: DeliveryDeps, options: DispatcherOp
       claiming = undefined;
       if (isStopped) return;
       // Work that is not due yet, or recorded by another process, is found by the next poll.
+      clearTimeout(pollTimer);
       pollTimer = setTimeout(poll, options.pollIntervalMs);
       // A slot freed up between the last claim and now.
       if (isClaimWanted) claimMore();
