@@ -174,6 +174,82 @@ describe("cached rate provider", () => {
     expect(await failureOf(cached.fetchUsdPrices(["BTC"]))).toBeInstanceOf(RateSourceError);
   });
 
+  describe("concurrent callers", () => {
+    /** A source whose answers wait until the test opens the gate, so callers pile up behind one request. */
+    function gatedSetup() {
+      const source = scriptedProvider({ BTC: "100000", EUR: "1.08", ETH: "3000" });
+      let openGate = () => {};
+      const gate = new Promise<void>((resolve) => {
+        openGate = resolve;
+      });
+      const gated: RateProvider = {
+        ...source.inner,
+        async fetchUsdPrices(symbols) {
+          await gate;
+          return source.inner.fetchUsdPrices(symbols);
+        },
+      };
+      const clock = manualClock();
+      const cached = createCachedRateProvider(gated, { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, now: clock.now });
+      return { source, clock, cached, openGate };
+    }
+
+    it("share one request per symbol on a cold cache", async () => {
+      const { source, cached, openGate } = gatedSetup();
+      const answers = Array.from({ length: 250 }, () => cached.fetchUsdPrices(["EUR", "BTC"]));
+      openGate();
+      for (const prices of await Promise.all(answers)) {
+        expect(prices.get("BTC")?.usd).toBe("100000");
+        expect(prices.get("EUR")?.usd).toBe("1.08");
+      }
+      expect(source.requests).toEqual([["EUR", "BTC"]]);
+    });
+
+    it("ask only for the symbols nobody is fetching yet", async () => {
+      const { source, cached, openGate } = gatedSetup();
+      const answers = Promise.all([
+        cached.fetchUsdPrices(["BTC", "EUR"]),
+        cached.fetchUsdPrices(["BTC"]),
+        cached.fetchUsdPrices(["EUR", "ETH"]),
+        cached.fetchUsdPrices(["ETH", "BTC"]),
+      ]);
+      openGate();
+      const [both, btc, eurEth, ethBtc] = await answers;
+      expect([...both.keys()].sort()).toEqual(["BTC", "EUR"]);
+      expect([...btc.keys()]).toEqual(["BTC"]);
+      expect([...eurEth.keys()].sort()).toEqual(["ETH", "EUR"]);
+      expect([...ethBtc.keys()].sort()).toEqual(["BTC", "ETH"]);
+      expect(source.requests).toEqual([["BTC", "EUR"], ["ETH"]]);
+    });
+
+    it("share a failure on a cold cache, and the next caller asks again", async () => {
+      const { source, cached, openGate } = gatedSetup();
+      source.fail(new RateSourceError("scripted: down", { retryable: true, source: "scripted" }));
+      const failures = Array.from({ length: 20 }, () => failureOf(cached.fetchUsdPrices(["BTC"])));
+      openGate();
+      for (const failure of await Promise.all(failures)) {
+        expect(failure).toBeInstanceOf(RateSourceError);
+      }
+      expect(source.requests).toHaveLength(1);
+      source.recover();
+      expect((await cached.fetchUsdPrices(["BTC"])).get("BTC")?.usd).toBe("100000");
+      expect(source.requests).toHaveLength(2);
+    });
+
+    it("are served the stale answer when the shared refresh fails", async () => {
+      const { source, clock, cached, openGate } = gatedSetup();
+      openGate();
+      const first = await cached.fetchUsdPrices(["BTC"]);
+      clock.advance(TTL_MS);
+      source.fail(new Error("socket hang up"));
+      const answers = await Promise.all(Array.from({ length: 20 }, () => cached.fetchUsdPrices(["BTC"])));
+      for (const prices of answers) {
+        expect(prices.get("BTC")).toEqual(first.get("BTC"));
+      }
+      expect(source.requests).toHaveLength(2);
+    });
+  });
+
   it.each([
     [-1, 1_000],
     [Number.NaN, 1_000],

@@ -30,6 +30,7 @@ interface CacheEntry {
  * is served from the cache if its last answer is at most `maxStaleMs` old; if any is older or was never
  * answered, the call throws (a `RateSourceError`, retryable unless `inner` said otherwise).
  * Served prices keep their original `asOf`, so callers can see how old they are.
+ * Concurrent callers due for the same symbol share one request to `inner` (and its outcome).
  */
 export function createCachedRateProvider(inner: RateProvider, options: CachedRateProviderOptions): RateProvider {
   const { ttlMs, now } = options;
@@ -41,6 +42,30 @@ export function createCachedRateProvider(inner: RateProvider, options: CachedRat
     throw new RangeError("maxStaleMs must be at least ttlMs");
   }
   const cache = new Map<string, CacheEntry>();
+  /** Symbols being fetched right now, each with the request that will answer it. */
+  const inFlight = new Map<string, Promise<void>>();
+
+  /** Asks `inner` for `symbols` once, caching what it answers; callers due for the same symbols share it. */
+  function refresh(symbols: string[], startedAtMs: number): Promise<void> {
+    // Run the request in a later microtask, so every symbol is registered before it can settle.
+    const request = Promise.resolve().then(async () => {
+      try {
+        const fetched = await inner.fetchUsdPrices(symbols);
+        // Stamp with the time the request started: the answer is at least that fresh.
+        for (const symbol of symbols) {
+          cache.set(symbol, { price: fetched.get(symbol) ?? null, fetchedAtMs: startedAtMs });
+        }
+      } finally {
+        for (const symbol of symbols) {
+          inFlight.delete(symbol);
+        }
+      }
+    });
+    for (const symbol of symbols) {
+      inFlight.set(symbol, request);
+    }
+    return request;
+  }
 
   return {
     name: inner.name,
@@ -54,18 +79,25 @@ export function createCachedRateProvider(inner: RateProvider, options: CachedRat
       });
 
       if (due.length > 0) {
-        try {
-          const fetched = await inner.fetchUsdPrices(due);
-          // Stamp with the time the request started: the answer is at least that fresh.
-          for (const symbol of due) {
-            cache.set(symbol, { price: fetched.get(symbol) ?? null, fetchedAtMs: startedAtMs });
-          }
-        } catch (error) {
+        // A symbol another caller is already fetching joins that request instead of asking again,
+        // so a burst of callers on a cold or expired cache sends one request per symbol, not one each.
+        const requests = new Set<Promise<void>>();
+        const unasked: string[] = [];
+        for (const symbol of due) {
+          const pending = inFlight.get(symbol);
+          if (pending === undefined) unasked.push(symbol);
+          else requests.add(pending);
+        }
+        if (unasked.length > 0) requests.add(refresh(unasked, startedAtMs));
+
+        const failure = (await Promise.allSettled(requests)).find((outcome) => outcome.status === "rejected");
+        if (failure !== undefined) {
           const isEveryDueSymbolServable = due.every((symbol) => {
             const entry = cache.get(symbol);
             return entry !== undefined && startedAtMs - entry.fetchedAtMs <= maxStaleMs;
           });
           if (!isEveryDueSymbolServable) {
+            const error: unknown = failure.reason;
             throw error instanceof RateSourceError
               ? error
               : new RateSourceError(`${inner.name}: rate source failed`, { retryable: true, source: inner.name, cause: error });
