@@ -114,7 +114,10 @@ export interface NewInvoiceTerms {
   /** The key tree's network whose next address the invoice takes; null until the buyer selects. */
   addressNetwork: NetworkId | null;
   /** The columns every new invoice of this request has. */
-  columns: Omit<Prisma.InvoiceCreateManyInput, "id" | "merchantId" | "address" | "addressIndex" | "orderId" | "paymentLinkId">;
+  columns: Omit<Prisma.InvoiceCreateManyInput, "id" | "merchantId" | "address" | "addressIndex" | "orderId" | "paymentLinkId" | "expiresAt"> & {
+    expiresAt: Date;
+    lifetimeSeconds: number;
+  };
 }
 
 /** Symbols whose USD prices a create request needs (the price currency, and the coin when fixed). */
@@ -194,8 +197,6 @@ export function quoteNewInvoice(
 export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
   const request = await validateCreateRequest(deps, input);
   const now = deps.now();
-  const lifetimeSeconds = clampLifetime(input.lifetime);
-  const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
 
   const symbols = pricedSymbols(request);
   let hasRevivalCandidate = false;
@@ -212,6 +213,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   ]);
   const terms = quoteNewInvoice(deps, input, request, merchant, prices, now);
   const { target } = terms;
+  const { expiresAt, lifetimeSeconds } = terms.columns;
 
   // The deposit address is allocated before the transaction (see allocateDepositAddress); a
   // request that will certainly not create an invoice does not consume an index.
