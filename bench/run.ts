@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { isPostgresReachable, scratchDatabase } from "@/lib/testing/scratch-database";
 import { runCli, signedPost, startService } from "@/e2e/fixtures/service";
 import { createInvoiceTarget, runLoad, signedHeaders, signedReadTarget, type LoadResult } from "./load";
 import { measureWebhookDeliveries } from "./webhooks";
@@ -34,28 +34,12 @@ const wants = (part: BenchPart) => !ONLY || ONLY.has(part);
 
 async function prepareDatabase(): Promise<{ url?: string; serverUrl?: string; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch {
+  if (!(await isPostgresReachable(serverUrl))) {
     return { label: "embedded database (PGlite)", drop: async () => undefined };
   }
-  const name = `gateway_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    serverUrl,
-    label: "PostgreSQL server",
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
+  const database = scratchDatabase(serverUrl, `gateway_bench_${process.pid}`);
+  await database.create();
+  return { url: database.url, serverUrl, label: "PostgreSQL server", drop: database.drop };
 }
 
 /** Wide enough for the longest label, so the figures line up in one column. */

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { runCli, startService, type RunningService } from "@/e2e/fixtures/service";
+import { scratchDatabase } from "@/lib/testing/scratch-database";
 import { startWorkerProcess, type RunningWorker } from "@/e2e/fixtures/worker-process";
 import { createInvoiceTarget, runLoad, signedReadTarget, type BenchKey, type LoadResult } from "./load";
 
@@ -24,19 +24,9 @@ export async function measureScaleOut(
   serviceEnv: Record<string, string>,
   options: { maxProcesses: number; concurrency: number; seconds: number; warmupSeconds: number; onFigure(figure: ScaleFigure): void },
 ): Promise<ScaleFigure[]> {
-  const name = `gateway_bench_scale_${process.pid}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${name}`);
-  const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
+  const database = scratchDatabase(serverUrl, `gateway_bench_scale_${process.pid}`);
+  await database.create();
+  const databaseUrl = database.url;
   // Every process must open the secrets the others sealed.
   const sharedEnv = { ...serviceEnv, DATABASE_URL: databaseUrl, GATEWAY_MASTER_KEY: randomBytes(32).toString("hex") };
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-scale-"));
@@ -67,7 +57,7 @@ export async function measureScaleOut(
     return figures;
   } finally {
     await Promise.all([...webs.map((web) => web.stop()), worker?.stop()]);
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await database.drop();
     fs.rmSync(dataRoot, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { scratchDatabase } from "@/lib/testing/scratch-database";
 
 export interface OwnDatabase {
   url: string;
@@ -38,27 +38,16 @@ export async function createOwnDatabase(name: string): Promise<OwnDatabase> {
   const databaseName = `${shared.pathname.slice(1)}_${name}`;
   const server = new URL(shared);
   server.pathname = "/postgres";
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: server.toString() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${databaseName}`);
-  const own = new URL(shared);
-  own.pathname = `/${databaseName}`;
-  await migrateDatabase(own.toString());
-  const db = createDb(own.toString(), { poolSize: 4 });
+  const own = scratchDatabase(server.toString(), databaseName);
+  await own.create();
+  await migrateDatabase(own.url);
+  const db = createDb(own.url, { poolSize: 4 });
   return {
-    url: own.toString(),
+    url: own.url,
     db,
     async close() {
       await db.$disconnect();
-      await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await own.drop();
     },
   };
 }
