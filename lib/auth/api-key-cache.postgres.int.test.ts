@@ -115,6 +115,32 @@ describe("the API key cache on PostgreSQL", () => {
     await expect.poll(() => cache.isActive(), { timeout: 10_000, interval: 50 }).toBe(true);
     expect(await cache.find(merchant.publicId, load)).toBeNull();
   });
+  it("tries its probe again when the first notice comes too late (a slow database at start)", async () => {
+    // The first probe's notice is sent only after the listener has stopped waiting for it.
+    let probes = 0;
+    const db = getTestDb();
+    const slowFirstProbe = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "$executeRaw") return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof db.$executeRaw>) => {
+          if (++probes > 1) return target.$executeRaw(...args);
+          setTimeout(() => void target.$executeRaw(...args), 400);
+          return 1;
+        };
+      },
+    });
+    cache = createApiKeyCache({ connectionString: inject("databaseUrl"), db: slowFirstProbe, probeTimeoutMs: 200 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(cache.isActive()).toBe(false);
+    await expect.poll(() => cache!.isActive(), { timeout: 5_000, interval: 20 }).toBe(true);
+    expect(probes).toBe(2);
+
+    const merchant = await makeMerchant();
+    const load = countingLoader(merchant.publicId);
+    await cache.find(merchant.publicId, load);
+    await cache.find(merchant.publicId, load);
+    expect(load.reads).toBe(1);
+  });
 });
 
 describe("the API key cache on the embedded database", () => {
@@ -124,7 +150,7 @@ describe("the API key cache on the embedded database", () => {
     const db = createDb(embedded.url, { poolSize: 2 });
     try {
       cache = createApiKeyCache({ connectionString: embedded.url, db });
-      // The probe waits 3 s for its notice; past that the cache has decided.
+      // The probe waits 3 s for its notice, and every later probe goes unheard too.
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       expect(cache.isActive()).toBe(false);
       const key: ActiveApiKey = { publicId: "pk_embedded", kind: "unified", secret: "sk_embedded", merchantId: "m", allowlist: { enabled: false, entries: [] } };

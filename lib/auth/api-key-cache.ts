@@ -9,7 +9,7 @@ export const API_KEY_CHANGES_CHANNEL = "gateway_api_key_changes";
 
 /** Beyond this many keys, the oldest kept is dropped (each entry holds one key's secret). */
 const MAX_KEPT_KEYS = 10_000;
-/** How long the listener waits for its own probe before deciding notices do not reach it. */
+/** How long the listener waits for its own probe before deciding notices do not reach it (for now). */
 const PROBE_TIMEOUT_MS = 3_000;
 /** Triggers announce the merchant whose keys or allow-list changed. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -19,7 +19,7 @@ const RECONNECT_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
  * Keeps authenticated keys in memory, so a signed request needs no key lookup. It is used only
  * while this process provably hears every change: a listener on API_KEY_CHANGES_CHANNEL has
  * received a probe sent through another connection (the embedded database's single session
- * cannot deliver one, so there every request reads the key). A notice forgets its merchant's
+ * cannot deliver one, so there every request reads the key; an unheard probe is tried again later). A notice forgets its merchant's
  * keys; losing the listener forgets everything kept.
  */
 export interface ApiKeyCache {
@@ -36,6 +36,8 @@ export interface ApiKeyCacheOptions {
   connectionString: string;
   /** The service's own pool: the probe must travel through a connection other than the listener's. */
   db: Db;
+  /** How long to wait for the probe's notice; unheard, the listener tries again later. Default 3 s. */
+  probeTimeoutMs?: number;
 }
 
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
@@ -50,6 +52,8 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   let listener: pg.Client | null = null;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let failures = 0;
+  let isSilenceReported = false;
+  const probeTimeoutMs = options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
 
   const forgetAll = () => {
     everythingForgottenAt = ++forgettings;
@@ -109,14 +113,16 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
       listener = client;
       await client.query(`LISTEN ${API_KEY_CHANGES_CHANNEL}`);
       await options.db.$executeRaw`SELECT pg_notify(${API_KEY_CHANGES_CHANNEL}, ${probe})`;
-      const isProbeHeard = await Promise.race([heard.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref())]);
+      const isProbeHeard = await Promise.race([heard.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), probeTimeoutMs).unref())]);
       if (!isProbeHeard) {
-        // A database that does not deliver notices between sessions will not start to: stay off.
-        log.info("API key cache off: the database does not deliver change notices between connections");
+        // A database slow at start, or one that does not deliver notices between sessions (a pooler in
+        // transaction mode): keys are read on every request, and the probe is tried again later.
+        if (!isSilenceReported) log.info("API key cache off: change notices between connections are not heard yet; trying again later");
+        isSilenceReported = true;
         listener = null;
         client.removeAllListeners("end");
-        await client.query("UNLISTEN *").catch(() => undefined);
         await client.end().catch(() => undefined);
+        scheduleReconnect();
         return;
       }
       failures = 0;
