@@ -38,6 +38,8 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
   const { db } = deps;
   const network = adapter.network;
   const now = deps.now();
+  // Until this pass completes, the network is not known to be fully handled at any tip.
+  cleanTipsOf(db).delete(network);
   const tip = await adapter.getTip();
   const cursor = await db.chainCursor.findUnique({ where: { network } });
   let startHeight = await readStartHeight(adapter, cursor, tip.height);
@@ -151,7 +153,47 @@ export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Pro
     create: { network, height: tip.height, blockHash: tip.hash, updatedAt: now },
     update: { height: tip.height, blockHash: tip.hash, updatedAt: now },
   });
+  // A pass that orphaned transfers may have left some for the next pass; one that found the chain
+  // as recorded has done everything a later pass at this tip could do, but for waiting transfers.
+  if (reorg.forkHeight === null) cleanTipsOf(db).set(network, tip.hash);
   return { network, height: tip.height, observed: observed.length };
+}
+
+/** Per database: each network's tip (block hash) at which this process's last pass completed cleanly. */
+const cleanTipsByDb = new WeakMap<Db, Map<string, string>>();
+
+function cleanTipsOf(db: Db): Map<string, string> {
+  let tips = cleanTipsByDb.get(db);
+  if (!tips) cleanTipsByDb.set(db, (tips = new Map()));
+  return tips;
+}
+
+/**
+ * Whether a pass over this network now would change nothing: a pass of this process completed
+ * cleanly at the tip its cursor holds, the tip is still that block (the same hash commits to the
+ * same history, so no reorganisation since), nothing new is reported (no block, nothing in the
+ * mempool), and no recorded transfer waits for a time-based decision (`isWaiting`: confirmations
+ * of an open invoice, a maturity hold, a dropped-transaction deadline, a retry of a set-aside one).
+ */
+async function isUnchangedSinceCleanPass(
+  db: Db,
+  adapter: ChainAdapter,
+  cursor: { height: number; blockHash: string } | undefined,
+  isWaiting: boolean,
+): Promise<boolean> {
+  if (isWaiting || !cursor || cursor.blockHash === "" || cleanTipsOf(db).get(adapter.network) !== cursor.blockHash) return false;
+  const tip = await adapter.getTip();
+  if (tip.height !== cursor.height || tip.hash !== cursor.blockHash) return false;
+  return (await adapter.scanTransfers({ afterHeight: tip.height })).length === 0;
+}
+
+/** Networks with a recorded transfer a pass must look at again: unconfirmed, or paying an open invoice. */
+async function findNetworksWithWaitingTransfers(db: Db): Promise<Set<string>> {
+  const rows = await db.$queryRaw<{ network: string }[]>`
+    SELECT network FROM chain_transfers WHERE status = 'seen'
+    UNION
+    SELECT transfer.network FROM chain_transfers transfer JOIN invoices invoice ON invoice.id = transfer.invoice_id WHERE NOT invoice.is_final`;
+  return new Set(rows.map((row) => row.network));
 }
 
 /**
@@ -269,20 +311,32 @@ async function handleReorganisation(deps: Pick<WatcherDeps, "db" | "config">, ad
   return { forkHeight: Math.min(...orphaned.map((transfer) => transfer.blockHeight!)) };
 }
 
-/** The watcher job: one pass over every network served here. A failing network does not stop the others. */
-export async function scanAllNetworks(deps: WatcherDeps): Promise<{ networks: number }> {
+/**
+ * The watcher job: one pass over every network served here. A failing network does not stop the
+ * others. A network unchanged since this process's last clean pass costs two questions to its
+ * chain (tip, new transfers); its cursor's time is still renewed, as the sign of a successful scan.
+ */
+export async function scanAllNetworks(deps: WatcherDeps): Promise<{ networks: number; unchanged: string[] }> {
+  const [cursors, waiting] = await Promise.all([
+    deps.db.chainCursor.findMany({ select: { network: true, height: true, blockHash: true } }),
+    findNetworksWithWaitingTransfers(deps.db),
+  ]);
+  const cursorOf = new Map(cursors.map((cursor) => [cursor.network, cursor]));
   let networks = 0;
+  const unchanged: string[] = [];
   for (const network of listNetworks()) {
     const adapter = getChainAdapter(deps.db, deps.config, network.id);
     if (!adapter) continue;
     networks++;
     try {
-      await scanNetwork(deps, adapter);
+      if (await isUnchangedSinceCleanPass(deps.db, adapter, cursorOf.get(network.id), waiting.has(network.id))) unchanged.push(network.id);
+      else await scanNetwork(deps, adapter);
     } catch (error) {
       log.warn("chain scan failed; the next pass retries", { network: network.id, error });
     }
   }
-  return { networks };
+  if (unchanged.length) await deps.db.chainCursor.updateMany({ where: { network: { in: unchanged } }, data: { updatedAt: deps.now() } });
+  return { networks, unchanged };
 }
 
 /** The expiry job: every live invoice whose term has passed is evaluated (cancel, wrong_amount). */
