@@ -114,13 +114,19 @@ function slopeMbPerMinute(samples: RssSample[]): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Start-up's garbage (module compilation, the first job runs) is collected some 20 to 30 s after the
+ * service is ready; sampled earlier, idle RSS is start-up's peak (measured: 520 MB falling to 440 MB).
+ */
+const IDLE_SETTLE_MS = 45_000;
+
 /** RSS of the freshly started service before any load: the median of a few samples once start-up work has settled. */
 export async function measureIdleRss(rootPid: number): Promise<RssSample> {
-  await sleep(5000);
+  await sleep(IDLE_SETTLE_MS);
   const samples: RssSample[] = [];
   for (let i = 0; i < 5; i++) {
     samples.push(sampleTreeRss(rootPid, 0));
-    await sleep(1000);
+    await sleep(2000);
   }
   const middle = [...samples].sort((a, b) => a.totalMb - b.totalMb)[Math.floor(samples.length / 2)];
   return middle;

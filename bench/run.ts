@@ -163,7 +163,7 @@ async function main(): Promise<void> {
       const [reads, creates] = memory.loads;
       console.log(`\nMemory: RSS of the npm start process tree, sampled every 10 s:`);
       const idleBreakdown = results.idleRss.processes.map((entry) => `${entry.name} ${entry.mb.toFixed(0)}`).join(", ");
-      console.log(formatRss("idle after start", results.idleRss.totalMb, `(${idleBreakdown} MB)`));
+      console.log(formatRss("idle (45 s after ready)", results.idleRss.totalMb, `(${idleBreakdown} MB)`));
       console.log(formatRss("first minute of load (median)", memory.firstMinuteMb));
       if (memory.secondMinuteMb !== undefined) console.log(formatRss("second minute of load (median)", memory.secondMinuteMb));
       console.log(formatRss("last minute of load (median)", memory.lastMinuteMb, `(server process ${memory.samples[memory.samples.length - 1].serverMb.toFixed(0)} MB at the end)`));
