@@ -1,14 +1,11 @@
 /**
  * The chain families with a real adapter in this build, registered with the real-chain
  * registry. Imported wherever network availability is decided, so that every copy of the
- * modules (the server's bundle and the worker's) knows the same families.
+ * modules (the server's bundle and the worker's) knows the same families. A family's client
+ * libraries (viem, tronweb, @solana/web3.js, @ton/ton …) are loaded when a node of it is first
+ * configured: a deployment without TON or Solana nodes does not hold them in memory.
  */
 import { registerRealChainFamily } from "./real-chains";
-import { createEvmAdapter, createEvmSender } from "./evm";
-import { createSolanaRpcChain } from "./solana/solana-chain";
-import { createTonHttpChain } from "./ton/ton-chain";
-import { createTronChain } from "./tron/tron-chain";
-import { createUtxoRealChain } from "./utxo/utxo-real-chain";
 
 /** Local development chains and the public testnets of the catalogue's EVM networks. */
 const EVM_TEST_CHAIN_IDS: ReadonlySet<number> = new Set([
@@ -25,9 +22,10 @@ const EVM_TEST_CHAIN_IDS: ReadonlySet<number> = new Set([
   43113, // avalanche fuji
 ]);
 
-registerRealChainFamily("utxo", createUtxoRealChain);
+registerRealChainFamily("utxo", async (input) => (await import("./utxo/utxo-real-chain")).createUtxoRealChain(input));
 
-registerRealChainFamily("evm", (input) => {
+registerRealChainFamily("evm", async (input) => {
+  const { createEvmAdapter, createEvmSender } = await import("./evm");
   const adapter = createEvmAdapter({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens });
   return {
     adapter,
@@ -41,14 +39,16 @@ registerRealChainFamily("evm", (input) => {
     },
   };
 });
-registerRealChainFamily("tron", createTronChain);
+registerRealChainFamily("tron", async (input) => (await import("./tron/tron-chain")).createTronChain(input));
 
-registerRealChainFamily("solana", (input) => {
+registerRealChainFamily("solana", async (input) => {
+  const { createSolanaRpcChain } = await import("./solana/solana-chain");
   const chain = createSolanaRpcChain({ rpcUrl: input.rpcUrl, mints: input.tokens, watchedOwners: input.watchedAddresses });
   return { adapter: chain.adapter, sender: chain.sender, identify: chain.identify };
 });
 
-registerRealChainFamily("ton", (input) => {
+registerRealChainFamily("ton", async (input) => {
+  const { createTonHttpChain } = await import("./ton/ton-chain");
   // The TON HTTP API does not name its network: an endpoint is taken for testnet only when its
   // address says so (testnet.toncenter.com); anything else counts as production, which sandbox
   // mode refuses — the safe side.

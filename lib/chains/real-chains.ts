@@ -41,7 +41,8 @@ export interface RealChainInput {
 /** Where the watched deposit addresses of a network come from (the service's database). */
 export type WatchedAddressSource = (network: string) => Promise<string[]>;
 
-export type RealChainFactory = (input: RealChainInput) => RealChain;
+/** Builds a family's chain; may load the family's libraries on first use (a deployment without that family never does). */
+export type RealChainFactory = (input: RealChainInput) => RealChain | Promise<RealChain>;
 
 const factories = new Map<NetworkFamily, RealChainFactory>();
 
@@ -88,7 +89,7 @@ export async function verifyRealChains(
     const factory = factories.get(network.family);
     if (!factory) continue;
     try {
-      const chain = factory({ network: network.id, rpcUrl, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
+      const chain = await factory({ network: network.id, rpcUrl, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
       const identity = await chain.identify();
       if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;

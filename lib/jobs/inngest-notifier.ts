@@ -1,4 +1,4 @@
-import { BATCH_CREATED_EVENT, inngest, WEBHOOK_RECORDED_EVENT } from "@/inngest/client";
+import { BATCH_CREATED_EVENT, WEBHOOK_RECORDED_EVENT } from "@/inngest/events";
 import { log } from "@/lib/log";
 import { onBatchCreated, onDeliveriesRecorded } from "@/lib/db/work-signals";
 
@@ -15,14 +15,20 @@ export function installInngestNotifier(): () => void {
   return globalForNotifier.gatewayInngestNotifier;
 }
 
+/** Sends one event; the SDK is loaded with the first (processes of the built-in worker never load it). */
+async function announce(event: { name: string; data: Record<string, unknown> }): Promise<void> {
+  const { inngest } = await import("@/inngest/client");
+  await inngest.send(event);
+}
+
 function listenForWork(): () => void {
   const offDeliveries = onDeliveriesRecorded((deliveryIds) => {
-    inngest.send({ name: WEBHOOK_RECORDED_EVENT, data: { delivery_ids: deliveryIds } }).catch((error) =>
+    announce({ name: WEBHOOK_RECORDED_EVENT, data: { delivery_ids: deliveryIds } }).catch((error) =>
       log.warn("could not announce deliveries to Inngest; the cron will pick them up", { error }),
     );
   });
   const offBatches = onBatchCreated((batchId) => {
-    inngest.send({ name: BATCH_CREATED_EVENT, data: { batch_id: batchId } }).catch((error) =>
+    announce({ name: BATCH_CREATED_EVENT, data: { batch_id: batchId } }).catch((error) =>
       log.warn("could not announce a batch to Inngest; the cron will pick it up", { error }),
     );
   });

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
@@ -6,10 +6,14 @@ import { log } from "@/lib/log";
 const MAX_ATTEMPTS = 5;
 /** What a sent message that carried a secret keeps of its body. */
 export const ERASED_BODY = "(erased after delivery: it carried a secret link)";
-let transport: { url: string; transporter: nodemailer.Transporter } | undefined;
+let transport: { url: string; transporter: Transporter } | undefined;
 
-function transporterFor(url: string): nodemailer.Transporter {
-  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+/** nodemailer is loaded with the first message to send: a service without SMTP never holds it. */
+async function transporterFor(url: string): Promise<Transporter> {
+  if (transport?.url !== url) {
+    const { default: nodemailer } = await import("nodemailer");
+    transport = { url, transporter: nodemailer.createTransport(url) };
+  }
   return transport.transporter;
 }
 
@@ -33,7 +37,7 @@ export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConf
     });
     if (count === 0) continue;
     try {
-      await transporterFor(smtpUrl).sendMail({ from, to: message.recipient, subject: message.subject, text: message.text, html: message.html ?? undefined });
+      await (await transporterFor(smtpUrl)).sendMail({ from, to: message.recipient, subject: message.subject, text: message.text, html: message.html ?? undefined });
       // A secret (a claim URL) leaves with the message and is not kept at rest.
       const erased = message.eraseAfterSend ? { text: ERASED_BODY, html: null } : {};
       await deps.db.outboundEmail.update({ where: { id: message.id }, data: { status: "sent", sentAt: deps.now(), lastError: "", ...erased } });
