@@ -1,5 +1,7 @@
 import type http from "node:http";
+import { errorBody } from "@/lib/api/envelope";
 import { answerApiRequest } from "@/lib/api/handle-request";
+import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { apiRequestFromNode, writeAnswer } from "./node-http";
 
@@ -19,7 +21,10 @@ export async function serveApiRequest(request: http.IncomingMessage, response: h
   } catch (error) {
     // The dispatcher answers every failure itself; this is the connection failing under it.
     log.warn("an API request could not be answered", { error });
-    if (!response.headersSent) response.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-    response.end();
+    if (response.headersSent) return void response.end();
+    // The body every other unexpected failure gets from the dispatcher.
+    const { status, body } = errorBody(new AppError("internal.error"));
+    response.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    response.end(JSON.stringify(body));
   }
 }
