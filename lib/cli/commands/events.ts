@@ -22,10 +22,13 @@ export function splitTypes(text: string | undefined): string[] | undefined {
  */
 async function listEventsOfAllMerchants(db: Db, filter: { type?: string[]; limit: number }): Promise<OperatorEventItem[]> {
   const { parseEventTypeFilter } = await import("@/lib/services/events/list-events");
-  const { NO_DELIVERIES, toEventFields } = await import("@/lib/services/events/event-view");
+  const { eventsRetainedSince, NO_DELIVERIES, toEventFields } = await import("@/lib/services/events/event-view");
   const types = filter.type === undefined ? null : parseEventTypeFilter(filter.type);
   const rows = await db.webhookEvent.findMany({
-    where: types ? { OR: [...(types.exact.length ? [{ type: { in: types.exact } }] : []), ...types.prefixes.map((prefix) => ({ type: { startsWith: prefix } }))] } : {},
+    where: {
+      createdAt: { gte: eventsRetainedSince(new Date()) },
+      ...(types ? { OR: [...(types.exact.length ? [{ type: { in: types.exact } }] : []), ...types.prefixes.map((prefix) => ({ type: { startsWith: prefix } }))] } : {}),
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: filter.limit,
   });
@@ -71,7 +74,7 @@ export function registerEventsCommands(program: Command): void {
         if (options.merchant !== undefined) {
           const merchant = await requireMerchant(db, options.merchant);
           const { listEvents } = await import("@/lib/services/events/list-events");
-          const page = await listEvents(db, merchant.id, { type, limit });
+          const page = await listEvents(db, merchant.id, { type, limit }, new Date());
           items = page.items.map((item) => ({ merchant_id: merchant.id, ...item }));
         } else {
           items = await listEventsOfAllMerchants(db, { type, limit });

@@ -4,7 +4,7 @@ import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
-import { NO_DELIVERIES, toEventFields, type EventDeliveriesSummary, type EventListItem } from "./event-view";
+import { eventsRetainedSince, NO_DELIVERIES, toEventFields, type EventDeliveriesSummary, type EventListItem } from "./event-view";
 
 export interface EventFilter {
   /** Event types (`invoice.paid`) or prefixes (`invoice.*`); any of them matches. */
@@ -57,10 +57,10 @@ export function clampEventsLimit(limit: number | undefined): number {
 }
 
 /**
- * A merchant's events, newest first, with keyset pagination (stable while new events arrive),
- * each with a summary of its deliveries read in one grouped query for the whole page.
+ * A merchant's events still kept at `now`, newest first, with keyset pagination (stable while new
+ * events arrive), each with a summary of its deliveries read in one grouped query for the whole page.
  */
-export async function listEvents(db: Db, merchantId: string, filter: EventFilter = {}): Promise<EventPage> {
+export async function listEvents(db: Db, merchantId: string, filter: EventFilter, now: Date): Promise<EventPage> {
   const limit = clampEventsLimit(filter.limit);
   const position = filter.cursor ? decodeCursor(filter.cursor, "event.bad_cursor") : null;
   if (filter.objectId !== undefined && !isUuid(filter.objectId)) throw new AppError("event.bad_object_id");
@@ -73,7 +73,7 @@ export async function listEvents(db: Db, merchantId: string, filter: EventFilter
       merchantId,
       ...(filter.objectId ? { objectId: filter.objectId.toLowerCase() } : {}),
       ...typeWhere,
-      createdAt: { ...(filter.dateFrom ? { gte: filter.dateFrom } : {}), ...(filter.dateTo ? { lt: filter.dateTo } : {}) },
+      createdAt: { gte: latest(eventsRetainedSince(now), filter.dateFrom), ...(filter.dateTo ? { lt: filter.dateTo } : {}) },
       ...after(position),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -99,4 +99,9 @@ async function summarizeDeliveries(db: Db, eventIds: string[]): Promise<Map<stri
      WHERE event_id = ANY(${eventIds}::uuid[])
      GROUP BY event_id`;
   return new Map(rows.map(({ event_id, ...summary }) => [event_id, summary]));
+}
+
+/** The later of a retention bound and an optional filter bound. */
+function latest(bound: Date, other: Date | undefined): Date {
+  return other !== undefined && other > bound ? other : bound;
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { EVENT_RETENTION_DAYS } from "./event-view";
+import { eventsRetainedSince } from "./event-view";
 
 export interface PurgeOptions {
   /** Events deleted per statement: each chunk is a short transaction of its own. */
@@ -20,7 +20,7 @@ export interface PurgeOptions {
 export async function purgeExpiredEvents(db: Db, now: Date, options: PurgeOptions = {}): Promise<number> {
   const chunkSize = options.chunkSize ?? 1000;
   const maxChunks = options.maxChunks ?? 20;
-  const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
+  const cutoff = eventsRetainedSince(now);
   let deleted = 0;
   for (let chunk = 0; chunk < maxChunks; chunk++) {
     const count = await db.$executeRaw`

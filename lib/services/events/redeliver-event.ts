@@ -6,7 +6,7 @@ import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { vetWebhookUrlOrThrow } from "@/lib/services/webhooks/manage-endpoint";
 import { toDeliveryRecord, type DeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
 import { findEndpointUrl, newDeliveryRow } from "@/lib/webhooks/record-event";
-import { EVENT_RETENTION_DAYS } from "./event-view";
+import { eventsRetainedSince } from "./event-view";
 
 export interface RedeliverOptions {
   /** Another URL to deliver to instead of the registered endpoint; it passes the SSRF rule of registration. */
@@ -27,7 +27,7 @@ export async function redeliverEvent(db: Db, merchantId: string, id: string, now
   return withTransaction(db, async (tx) => {
     // FOR KEY SHARE: retention cannot delete the event between this read and the insert that
     // points at it; and an event past its retention is not redelivered (the purge may be on it).
-    const retainedSince = new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
+    const retainedSince = eventsRetainedSince(now);
     const [event] = await tx.$queryRaw<{ id: string; merchantId: string; type: string; objectId: string; body: string }[]>`
       SELECT id::text AS id, merchant_id::text AS "merchantId", type, object_id AS "objectId", body
         FROM webhook_events

@@ -124,7 +124,7 @@ export const listEventsOp = defineOperation({
       dateTo: input.date_to ? new Date(input.date_to) : undefined,
       limit: input.limit,
       cursor: input.cursor,
-    }),
+    }, context.deps.now()),
 });
 
 const eventIdSchema = z.string().describe("The event's `id` (its `X-Webhook-Event-Id`).");
@@ -147,7 +147,7 @@ export const eventInfoOp = defineOperation({
     data: EXAMPLE_PAYMENT_DATA,
     deliveries: [EXAMPLE_DELIVERY],
   },
-  handle: (input, context) => getEvent(context.deps.db, merchantOf(context), input.id),
+  handle: (input, context) => getEvent(context.deps.db, merchantOf(context), input.id, context.deps.now()),
 });
 
 /** Designed: POST /v1/events/redeliver — a new delivery of an event's very bytes, now. */

@@ -387,6 +387,28 @@ describe("POST /v1/events/redeliver", () => {
 });
 
 describe("retention", () => {
+  it("lists and shows no event past its 30 days, even before the purge has deleted it", async () => {
+    const merchant = await makeMerchant();
+    const [old, recent] = await recordEvents(
+      [31 * DAY_MS, 29 * DAY_MS].map((age) => {
+        const uuid = randomUUID();
+        return { merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: uuid, body: paymentBody(uuid), now: new Date(Date.now() - age) };
+      }),
+    );
+    expect(await getTestDb().webhookEvent.count({ where: { id: old.eventId } })).toBe(1);
+    const listed = (await callSigned("/v1/events/list", {}, merchant)).body.result.items.map((item: { id: string }) => item.id);
+    expect(listed).toEqual([recent.eventId]);
+    // An explicit window reaching back further does not bring it back.
+    const window = (await callSigned("/v1/events/list", { date_from: new Date(Date.now() - 40 * DAY_MS).toISOString() }, merchant)).body.result.items;
+    expect(window.map((item: { id: string }) => item.id)).toEqual([recent.eventId]);
+    const info = await callSigned("/v1/events/info", { id: old.eventId }, merchant);
+    expect(info.status).toBe(404);
+    expect(info.body.error.code).toBe("event.not_found");
+    expect((await callSigned("/v1/events/info", { id: recent.eventId }, merchant)).status).toBe(200);
+    // The purge tests below count what they delete across merchants.
+    await getTestDb().webhookEvent.delete({ where: { id: old.eventId } });
+  });
+
   it("deletes events older than 30 days; their final deliveries stay with event_id cleared; a pending delivery keeps its event", async () => {
     const merchant = await makeMerchant();
     const db = getTestDb();
