@@ -5,6 +5,8 @@ import { getTestDb, getTestSecretBox, makeMerchant } from "@/lib/testing/harness
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { getSigningSecrets } from "@/lib/webhooks/signing-secrets";
 import { verifyWebhook } from "@/lib/webhooks/signing";
+import { recordWebhookEvents } from "@/lib/webhooks/record-event";
+import { withTransaction } from "@/lib/db/transaction";
 import { runCli, startCli } from "./testing/cli-process";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -40,6 +42,30 @@ describe("events, listen and trigger", () => {
         forwarded: 1,
         items: [{ event_id: event.id, type: "invoice.paid", object_id: paid.uuid, status_code: 200, duration_ms: expect.any(Number) }],
       });
+    } finally {
+      listener.child.kill("SIGKILL");
+      await receiver.close();
+    }
+  });
+
+  it("listen goes by the events' own time, not its machine's: an event stamped minutes behind this clock is forwarded", { timeout: 120_000 }, async () => {
+    const merchant = await makeMerchant();
+    const receiver = await startWebhookReceiver();
+    const listener = startCli(["listen", "--merchant", merchant.merchantId, "--forward-to", receiver.url, "--json"]);
+    try {
+      await listener.printedOnStderr("Ready!");
+      // As recorded by a service whose clock is ten minutes behind the CLI's machine.
+      const lagging = (minutesBehind: number) => {
+        const uuid = randomUUID();
+        return { merchantId: merchant.merchantId, eventType: "invoice.paid", objectId: uuid, body: { uuid }, now: new Date(Date.now() - minutesBehind * 60_000) };
+      };
+      const [first] = await withTransaction(getTestDb(), (tx) => recordWebhookEvents(tx, [lagging(10)]));
+      await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 100 }).toBe(1);
+      const [second] = await withTransaction(getTestDb(), (tx) => recordWebhookEvents(tx, [lagging(10)]));
+      await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 100 }).toBe(2);
+      expect(receiver.received.map((delivery) => delivery.headers["x-webhook-event-id"])).toEqual([first.eventId, second.eventId]);
+      listener.child.kill("SIGINT");
+      expect((await listener.exited).json).toMatchObject({ forwarded: 2 });
     } finally {
       listener.child.kill("SIGKILL");
       await receiver.close();

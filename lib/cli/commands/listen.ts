@@ -8,8 +8,8 @@ import { withCliDatabase } from "../open-database";
 import { splitTypes } from "./events";
 
 /**
- * Events are read back this far: one committed a little after its created_at (a longer
- * transaction) is still found; the ids already handled keep it from going twice.
+ * Events are read back this far behind the newest one seen: one committed a little after its
+ * created_at (a longer transaction) is still found; the ids already handled keep it from going twice.
  */
 const LOOKBACK_MS = 60_000;
 /** Events read per look at most; the rest come at the next look. */
@@ -74,24 +74,28 @@ export function registerListenCommand(program: Command): void {
 
       return withCliDatabase(async (db) => {
         const merchant = await requireMerchant(db, options.merchant);
-        const startedAt = Date.now();
         const handled = new Map<string, number>();
         const readSince = async (since: number, take?: number) =>
-          db.webhookEvent.findMany({ where: { merchantId: merchant.id, createdAt: { gte: new Date(since) } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take });
+          db.webhookEvent.findMany({ where: { merchantId: merchant.id, ...(Number.isFinite(since) ? { createdAt: { gte: new Date(since) } } : {}) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take });
+        // Time is the events' own (the service's clock that stamped them), never this machine's: a
+        // CLI whose clock runs ahead would otherwise look past events as they are recorded.
         // What happened before the start is not forwarded, only what happens from now on.
-        for (const event of await readSince(startedAt - LOOKBACK_MS)) handled.set(event.id, event.createdAt.getTime());
+        const newest = await db.webhookEvent.findFirst({ where: { merchantId: merchant.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { createdAt: true } });
+        let horizon = newest?.createdAt.getTime() ?? Number.NEGATIVE_INFINITY;
+        for (const event of await readSince(horizon - LOOKBACK_MS)) handled.set(event.id, event.createdAt.getTime());
         const forwarded: Forwarded[] = [];
         // On stderr in both modes: under --json stdout keeps the one final object.
         process.stderr.write(`Ready! Forwarding ${types ? types.join(", ") : "every"} event of merchant ${merchant.id} to ${url.href} (Ctrl-C to stop)\n`);
 
         while (!context.signal.aborted) {
-          const since = Date.now() - LOOKBACK_MS;
+          const since = horizon - LOOKBACK_MS;
           const fresh = (await readSince(since, EVENTS_PER_LOOK + handled.size)).filter((event) => !handled.has(event.id)).slice(0, EVENTS_PER_LOOK);
           if (fresh.length > 0) {
             // Read at each batch: a rotated secret signs from the moment it is in force, as real deliveries do.
             const secrets = await getSigningSecrets(db, getSecretBox(), merchant.id, new Date());
             for (const event of fresh) {
               handled.set(event.id, event.createdAt.getTime());
+              horizon = Math.max(horizon, event.createdAt.getTime());
               if (!isWanted(event.type) || context.signal.aborted) continue;
               const timestamp = String(Math.floor(Date.now() / 1000));
               const headers = buildDeliveryHeaders({ id: randomUUID(), eventId: event.id, eventType: event.type, body: event.body }, secrets, timestamp);
