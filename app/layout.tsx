@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { DOCUMENT_BODY_CLASS } from "@/components/ui/theme";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import "./globals.css";
 
@@ -15,7 +16,7 @@ export default async function RootLayout({ children }: Readonly<{ children: Reac
   const locale = await getRequestLocale();
   return (
     <html lang={locale}>
-      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
+      <body className={DOCUMENT_BODY_CLASS}>{children}</body>
     </html>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { I18nProvider } from "@/components/i18n/i18n-provider";
+import { RouterRefreshProvider } from "@/components/i18n/router-refresh-provider";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { CATALOGUES } from "@/lib/i18n/translator";
 
@@ -15,7 +16,7 @@ export default async function HostedLayout({ children }: Readonly<{ children: Re
   const locale = await getRequestLocale();
   return (
     <I18nProvider locale={locale} messages={CATALOGUES[locale]}>
-      {children}
+      <RouterRefreshProvider>{children}</RouterRefreshProvider>
     </I18nProvider>
   );
 }

@@ -3,9 +3,9 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { formatDecimal } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
-import type { MessageTree } from "@/lib/i18n/message-tree";
-import { createTranslator, type Messages, type Translate } from "@/lib/i18n/translator";
-import type { Translation } from "@/lib/i18n/message-tree";
+import type { MessageTree, Translation } from "@/lib/i18n/message-tree";
+import { translateWith, type Translate } from "@/lib/i18n/translate";
+import type { Messages } from "@/lib/i18n/messages/en";
 
 export interface I18n {
   locale: Locale;
@@ -24,7 +24,7 @@ export function I18nProvider({ locale, messages, children }: { locale: Locale; m
   const value = useMemo<I18n>(
     () => ({
       locale,
-      t: createTranslator(locale, messages as MessageTree),
+      t: translateWith(locale, messages as MessageTree),
       amount: (amount) => formatDecimal(locale, amount),
     }),
     [locale, messages],

@@ -1,10 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useId, useTransition } from "react";
 import { FOCUS_RING } from "@/components/ui/theme";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS, LOCALE_NAMES, LOCALES, isLocale } from "@/lib/i18n/locales";
 import { useI18n } from "./i18n-provider";
+import { usePageRefresh } from "./page-refresh";
 
 /**
  * The visible language choice of the public pages. The choice is remembered in a cookie, and the
@@ -12,14 +12,14 @@ import { useI18n } from "./i18n-provider";
  */
 export function LanguageSwitcher() {
   const { locale, t } = useI18n();
-  const router = useRouter();
+  const refresh = usePageRefresh();
   const [isPending, startTransition] = useTransition();
   const id = useId();
 
   function choose(next: string) {
     if (!isLocale(next) || next === locale) return;
     document.cookie = `${LOCALE_COOKIE}=${next}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; samesite=lax`;
-    startTransition(() => router.refresh());
+    startTransition(refresh);
   }
 
   return (

@@ -77,3 +77,6 @@ export const FOCUS_RING =
 
 /** A link among words: underlined always, not only on hover (colour alone does not tell it apart). */
 export const TEXT_LINK = `text-(--ui-link) underline underline-offset-4 ${FOCUS_RING}`;
+
+/** The `<body>` of every document: Next's root layout and the pages the server renders itself. */
+export const DOCUMENT_BODY_CLASS = "min-h-screen bg-slate-50 font-sans text-slate-900 antialiased";

@@ -96,5 +96,13 @@ describe("next start alone (as on Vercel) with GATEWAY_WORKER=inngest", () => {
     const announced = standIn!.events.filter((event) => event.name === WEBHOOK_RECORDED_EVENT).flatMap((event) => event.data.delivery_ids as string[]);
     const recorded = await database.query<{ id: string }>("SELECT id FROM webhook_deliveries");
     expect(new Set(announced)).toEqual(new Set(recorded.map((row) => row.id)));
+
+    // Without `npm start`'s server in front, Next's own route renders the payment page.
+    const page = await fetch(`${baseUrl}/pay/${invoice.uuid}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Pay 15.00 USD");
+    expect(html).toContain("/_next/static/");
+    expect((await fetch(`${baseUrl}/pay/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 });

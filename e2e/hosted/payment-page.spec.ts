@@ -289,3 +289,42 @@ test("an unknown or malformed invoice id shows the not-found page with status 40
   }
   await page.screenshot({ path: "test-results/hosted-not-found.png" });
 });
+
+test("the page is the server's HTML with one small script of its own, hydrated without an error", async ({ page }) => {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  const scripts: { path: string; encoding: string | undefined }[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() === "script") scripts.push({ path: new URL(response.url()).pathname, encoding: response.headers()["content-encoding"] });
+  });
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD" });
+
+  const response = await page.goto(pageUrlOf(invoice));
+  expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+  // The words are in the server's HTML before any script runs.
+  expect(await response?.text()).toContain("Choose how to pay");
+  await chooseMethod(page, "USDT", /^Tron/);
+  await page.getByRole("button", { name: "Pay with USDT on Tron" }).click();
+  await expect(page.getByTestId("deposit-address")).toHaveText(TRON_ADDRESS);
+
+  // React and the page in one file from /_hosted/, compressed; nothing of Next.js's client runtime.
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0].path).toMatch(/^\/_hosted\/payment-page\.[0-9a-f]{12}\.js$/);
+  expect(["br", "gzip"]).toContain(scripts[0].encoding);
+  // No hydration mismatch, no refused script or style, no failed request.
+  expect(problems).toEqual([]);
+});
+
+test("the language switcher renders the page again in the chosen language", async ({ page }) => {
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron" });
+  await page.goto(pageUrlOf(invoice));
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.getByTestId("language-switcher").selectOption("de");
+  await expect(page.locator("html")).toHaveAttribute("lang", "de");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("25,00 USD bezahlen");
+  await expect(page.getByTestId("deposit-address")).toHaveText(invoice.address);
+  await expectAccessible(page);
+});

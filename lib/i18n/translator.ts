@@ -10,29 +10,15 @@ import { tr } from "@/lib/i18n/messages/tr";
 import { uk } from "@/lib/i18n/messages/uk";
 import { zh } from "@/lib/i18n/messages/zh";
 import type { Locale } from "@/lib/i18n/locales";
-import { findMessage, interpolate, isPluralMessage, type MessageKey, type MessageParams, type MessageTree, type Translation } from "@/lib/i18n/message-tree";
+import type { MessageTree, Translation } from "@/lib/i18n/message-tree";
+import { translateWith, type PageMessageKey, type Translate } from "@/lib/i18n/translate";
 
-export type { Messages };
-export type PageMessageKey = MessageKey<Messages>;
+export type { Messages, PageMessageKey, Translate };
 
 /** One catalogue per language, each typed against the English one so no key can be missing. */
 export const CATALOGUES: Record<Locale, Translation<Messages>> = { en, es, pt, fr, de, ru, uk, pl, tr, zh, ja };
 
-export type Translate = (key: PageMessageKey, params?: MessageParams) => string;
-
-/**
- * The `t` of a language: the message at `key` with its placeholders filled; a plural message
- * picks its form for `params.count` by the language's rules. A key a catalogue lacks falls back
- * to English (the type check and the catalogue test keep that from happening).
- */
+/** The `t` of a language; a key its catalogue lacks falls back to English (the type check and the catalogue test keep that from happening). */
 export function createTranslator(locale: Locale, messages: MessageTree = CATALOGUES[locale] as MessageTree): Translate {
-  const rules = new Intl.PluralRules(locale);
-  return (key, params = {}) => {
-    const message = findMessage(messages, key) ?? findMessage(en as MessageTree, key);
-    if (message === undefined) return key;
-    if (!isPluralMessage(message)) return interpolate(message, params);
-    const count = Number(params.count ?? 0);
-    const form = message[rules.select(count) as Exclude<keyof typeof message, "__plural">] ?? message.other;
-    return interpolate(form, params);
-  };
+  return translateWith(locale, messages, en as MessageTree);
 }

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { hasHostedAssets } from "./hosted-assets";
 
 const ROOT = process.cwd();
 
@@ -49,14 +50,23 @@ export function ensurePrismaClient(): void {
 
 /** Whether `.next` holds a build of the current inputs (so `npm start` will not build again). */
 export function isNextBuildCurrent(): boolean {
-  return fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(BUILD_STAMP) && fs.readFileSync(BUILD_STAMP, "utf8") === fingerprintOf(BUILD_INPUTS);
+  return (
+    fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) &&
+    hasHostedAssets() &&
+    fs.existsSync(BUILD_STAMP) &&
+    fs.readFileSync(BUILD_STAMP, "utf8") === fingerprintOf(BUILD_INPUTS)
+  );
 }
 
-/** Runs `next build` when there is no build or its inputs changed since. */
+/**
+ * Runs `next build` when there is no build or its inputs changed since, and builds the script and
+ * stylesheet of the pages the server renders itself (lib/runtime/build-hosted-assets.ts) beside it.
+ */
 export function ensureNextBuild(): void {
   if (isNextBuildCurrent()) return;
   const fingerprint = fingerprintOf(BUILD_INPUTS);
   console.log("Building the application (first start or changed sources)…");
   run(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { NEXT_TELEMETRY_DISABLED: "1" });
+  run(process.execPath, ["--import", "tsx", path.join(ROOT, "lib", "runtime", "build-hosted-assets.ts")]);
   fs.writeFileSync(BUILD_STAMP, fingerprint);
 }

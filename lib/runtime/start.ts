@@ -23,6 +23,8 @@ async function main(): Promise<void> {
   const { PEER_ADDRESS_HEADER, PEER_TOKEN_ENV, PEER_TOKEN_HEADER } = await import("@/lib/api/client-ip");
   const { startMetricsEndpoint } = await import("@/lib/metrics/serve-metrics");
   const { serveApiRequest, isApiPath } = await import("./serve-api");
+  const { createHostedPageServer } = await import("./serve-hosted-page");
+  const { loadHostedAssets } = await import("./hosted-assets");
   const peerToken = randomBytes(16).toString("hex");
   process.env[PEER_TOKEN_ENV] = peerToken;
 
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: "0.0.0.0", port: service.config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const hostedPages = createHostedPageServer(loadHostedAssets());
   const server = http.createServer((request, response) => {
     // Scrapes are answered here, before Next: the registry is this process's (lib/metrics/registry.ts).
     if (metrics.handleOnServicePort(request, response)) return;
@@ -47,7 +50,9 @@ async function main(): Promise<void> {
     // The signed API is answered here, before Next's router: the same handler and operation
     // table as app/v1's route (which serves it where this server does not run, e.g. Vercel).
     if (isApiPath(request.url)) void serveApiRequest(request, response);
-    else void handle(request, response);
+    // The payment page likewise: rendered here with a small script of its own (app/(hosted)/pay/[id]
+    // is the same page where this server does not run).
+    else if (!hostedPages.handle(request, response)) void handle(request, response);
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
