@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import jsQR from "jsqr";
 import { expectAccessible } from "../fixtures/accessibility";
 import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
@@ -122,6 +123,16 @@ test("a fixed invoice in the dark theme shows the API's exact amount, address, Q
   await expect(qr).toBeVisible();
   expect(await qr.getAttribute("src")).toBe(invoice.address_qr_code);
   expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+  // A camera reads the deposit address from it: the browser rasterises the image, jsQR decodes it.
+  const pixels = await qr.evaluate((image: HTMLImageElement) => {
+    const canvas = Object.assign(document.createElement("canvas"), { width: 300, height: 300 });
+    const context = canvas.getContext("2d")!;
+    context.fillStyle = "#fff";
+    context.fillRect(0, 0, 300, 300);
+    context.drawImage(image, 30, 30, 240, 240);
+    return Array.from(context.getImageData(0, 0, 300, 300).data);
+  });
+  expect(jsQR(Uint8ClampedArray.from(pixels), 300, 300)?.data).toBe(invoice.address);
 
   const countdown = page.getByTestId("countdown");
   await expect(countdown).toContainText(/Expires in\s*(\d\d:)?\d\d:\d\d/);
