@@ -3,6 +3,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { answerAsResponse, apiRequestFromFetch, type ApiAnswer, type ApiRequest } from "./api-request";
 import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
 import { findActiveApiKey } from "@/lib/auth/api-keys";
+import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
 import { findKeptApiKey } from "@/lib/auth/api-key-cache";
 import { addLogContext, log, withLogContext } from "@/lib/log";
 import type { ApiDeps } from "./deps";
@@ -87,7 +88,7 @@ async function authenticate(
   body: Uint8Array,
   clientIp: string,
   deps: ApiDeps,
-): Promise<{ merchantId: string; actor: string }> {
+): Promise<{ merchantId: string; actor: string; merchantTerms: MerchantInvoiceTerms }> {
   if (entry.auth.kind !== "signed") throw new Error("authenticate() is for signed operations");
   const timestamp = request.headers.get("x-timestamp");
   if (!isWellFormedTimestamp(timestamp)) throw new AppError("auth.bad_timestamp");
@@ -115,7 +116,7 @@ async function authenticate(
     if (!isAllowed) throw new AppError("auth.ip_not_allowed");
   }
   if (!entry.auth.keys.includes(key.kind)) throw new AppError("merchant.wrong_key_kind");
-  return { merchantId: key.merchantId, actor: `key:${key.publicId}` };
+  return { merchantId: key.merchantId, actor: `key:${key.publicId}`, merchantTerms: key.invoiceTerms };
 }
 
 /** What one request came to, before it becomes an answer: what logs, metrics and the contract check read. */
@@ -236,6 +237,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     merchantId = caller?.merchantId ?? null;
     if (merchantId !== null) addLogContext({ merchant_id: merchantId });
     const actor = caller?.actor ?? null;
+    const merchantTerms = caller?.merchantTerms ?? null;
     const done = (status: number, bodyText: string, code: string | null, headers: Record<string, string> = {}): RequestOutcome => ({
       status,
       bodyText,
@@ -264,7 +266,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
 
     const keyHeader = request.headers.get("idempotency-key");
     if (!entry.idempotent || keyHeader === null || merchantId === null) {
-      const outcome = await execute({ deps, merchantId, actor, params, clientIp });
+      const outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp });
       return done(outcome.status, JSON.stringify(outcome.body), outcome.code);
     }
 
@@ -290,7 +292,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown; code: string | null };
     try {
-      outcome = await execute({ deps, merchantId, actor, params, clientIp, completeWithin });
+      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, completeWithin });
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>

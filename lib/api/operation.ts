@@ -3,6 +3,7 @@ import type { ApiKeyKind } from "@/lib/auth/api-keys";
 import { parseInput, type InputSpec } from "@/lib/errors/parse-input";
 import type { ErrorCode } from "@/lib/errors";
 import type { Tx } from "@/lib/db/client";
+import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
 import type { ApiDeps } from "./deps";
 import type { EnvelopeKind } from "./envelope";
 
@@ -13,6 +14,8 @@ export interface OperationContext {
   merchantId: string | null;
   /** Who calls, as payouts record it (`key:<public id>`); null on public operations. */
   actor: string | null;
+  /** The calling merchant's fee and tolerance for new invoices, read with its key; null on public operations. */
+  merchantTerms: MerchantInvoiceTerms | null;
   /** Values of `{name}` segments in the path. */
   params: Record<string, string>;
   clientIp: string;

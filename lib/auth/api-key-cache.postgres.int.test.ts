@@ -43,12 +43,17 @@ async function startedCache(): Promise<ApiKeyCache> {
 }
 
 describe("the API key cache on PostgreSQL", () => {
-  it("reads a key once, then answers from memory until a change to the key, its allow-list or its switch is announced", async () => {
+  it("reads a key once, then answers from memory until a change to the key, its allow-list, its switch or its invoice terms is announced", async () => {
     const cache = await startedCache();
     const merchant = await makeMerchant();
     const load = countingLoader(merchant.publicId);
     const first = await cache.find(merchant.publicId, load);
-    expect(first).toMatchObject({ merchantId: merchant.merchantId, secret: merchant.secret, allowlist: { enabled: false, entries: [] } });
+    expect(first).toMatchObject({
+      merchantId: merchant.merchantId,
+      secret: merchant.secret,
+      allowlist: { enabled: false, entries: [] },
+      invoiceTerms: { feePercentBps: null, feeFixedUsdMinor: null, accuracyBps: 0 },
+    });
     expect(await cache.find(merchant.publicId, load)).toBe(first);
     expect(load.reads).toBe(1);
 
@@ -66,6 +71,9 @@ describe("the API key cache on PostgreSQL", () => {
       [`INSERT INTO allowlist_entries (merchant_id, cidr) VALUES ($1, '10.0.0.0/8')`, [merchant.merchantId], (key) => expect(key!.allowlist.entries).toEqual(["10.0.0.0/8"])],
       [`UPDATE merchants SET allowlist_enabled = true WHERE id = $1`, [merchant.merchantId], (key) => expect(key!.allowlist.enabled).toBe(true)],
       [`DELETE FROM allowlist_entries WHERE merchant_id = $1`, [merchant.merchantId], (key) => expect(key!.allowlist.entries).toEqual([])],
+      // `gateway merchant set-fee` from the operator's shell: the next invoice takes the new fee.
+      [`UPDATE merchants SET fee_percent_bps = 75, fee_fixed_usd_minor = 10 WHERE id = $1`, [merchant.merchantId], (key) => expect(key!.invoiceTerms).toMatchObject({ feePercentBps: 75, feeFixedUsdMinor: 10n })],
+      [`UPDATE merchants SET accuracy_bps = 50 WHERE id = $1`, [merchant.merchantId], (key) => expect(key!.invoiceTerms.accuracyBps).toBe(50)],
       [`UPDATE api_keys SET revoked_at = now() WHERE public_id = $1`, [merchant.publicId], (key) => expect(key).toBeNull()],
     ];
     for (const [sql, values, check] of changes) {
@@ -153,7 +161,14 @@ describe("the API key cache on the embedded database", () => {
       // The probe waits 3 s for its notice, and every later probe goes unheard too.
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       expect(cache.isActive()).toBe(false);
-      const key: ActiveApiKey = { publicId: "pk_embedded", kind: "unified", secret: "sk_embedded", merchantId: "m", allowlist: { enabled: false, entries: [] } };
+      const key: ActiveApiKey = {
+        publicId: "pk_embedded",
+        kind: "unified",
+        secret: "sk_embedded",
+        merchantId: "m",
+        allowlist: { enabled: false, entries: [] },
+        invoiceTerms: { feePercentBps: null, feeFixedUsdMinor: null, accuracyBps: 0 },
+      };
       let reads = 0;
       const load = async () => (reads++, key);
       await cache.find(key.publicId, load);

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
 import { forgetKeptApiKeys } from "./api-key-cache";
 
 /** spec: operator contract §2 — what a key may call. */
@@ -21,6 +22,8 @@ export interface ActiveApiKey {
   secret: string;
   merchantId: string;
   allowlist: { enabled: boolean; entries: string[] };
+  /** The merchant's fee and tolerance for new invoices, read in the same round trip. */
+  invoiceTerms: MerchantInvoiceTerms;
 }
 
 // The associated data binds each ciphertext to its key, so secrets cannot be swapped between rows.
@@ -44,9 +47,22 @@ export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: strin
 
 /** The unrevoked key with this public id, with what request checks need; null when unknown or revoked. */
 export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string): Promise<ActiveApiKey | null> {
-  // One round trip on every signed request: the key, its merchant's allow-list flag and entries.
-  const rows = await db.$queryRaw<{ kind: string; secret_ciphertext: string; merchant_id: string; allowlist_enabled: boolean; entries: string[] }[]>`
+  // One round trip on every signed request: the key, its merchant's allow-list flag and entries,
+  // and the terms a new invoice takes (so creating one reads no merchant row).
+  const rows = await db.$queryRaw<
+    {
+      kind: string;
+      secret_ciphertext: string;
+      merchant_id: string;
+      allowlist_enabled: boolean;
+      entries: string[];
+      fee_percent_bps: number | null;
+      fee_fixed_usd_minor: string | null;
+      accuracy_bps: number;
+    }[]
+  >`
     SELECT k.kind, k.secret_ciphertext, k.merchant_id::text AS merchant_id, m.allowlist_enabled,
+           m.fee_percent_bps, m.fee_fixed_usd_minor::text AS fee_fixed_usd_minor, m.accuracy_bps,
            COALESCE((SELECT array_agg(e.cidr) FROM allowlist_entries e WHERE e.merchant_id = k.merchant_id), '{}') AS entries
     FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
     WHERE k.public_id = ${publicId} AND k.revoked_at IS NULL`;
@@ -58,6 +74,11 @@ export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string)
     secret: box.open(row.secret_ciphertext, secretContext(publicId)),
     merchantId: row.merchant_id,
     allowlist: { enabled: row.allowlist_enabled, entries: row.entries },
+    invoiceTerms: {
+      feePercentBps: row.fee_percent_bps,
+      feeFixedUsdMinor: row.fee_fixed_usd_minor === null ? null : BigInt(row.fee_fixed_usd_minor),
+      accuracyBps: row.accuracy_bps,
+    },
   };
 }
 

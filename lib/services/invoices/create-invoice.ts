@@ -102,11 +102,22 @@ export interface CreateInvoiceOptions {
   onWritten?: (tx: Tx, invoice: Invoice) => Promise<void>;
   /** The payment link a buyer checked it out from. */
   paymentLinkId?: string;
+  /** The merchant's terms when the caller has them (a signed request reads them with its key); read here otherwise. */
+  merchantTerms?: MerchantInvoiceTerms;
 }
 
-/** The merchant's settings a new invoice takes its fee and tolerance from. */
-export const MERCHANT_INVOICE_TERMS_SELECT = { feePercentBps: true, feeFixedUsdMinor: true, accuracyBps: true } as const;
-export type MerchantInvoiceTerms = Prisma.MerchantGetPayload<{ select: typeof MERCHANT_INVOICE_TERMS_SELECT }>;
+/** The merchant's settings a new invoice takes its fee and tolerance from (null: the platform's default fee). */
+export interface MerchantInvoiceTerms {
+  feePercentBps: number | null;
+  feeFixedUsdMinor: bigint | null;
+  accuracyBps: number;
+}
+
+/** The merchant's invoice terms, from its row. */
+export async function readMerchantInvoiceTerms(db: Db, merchantId: string): Promise<MerchantInvoiceTerms> {
+  const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { feePercentBps: true, feeFixedUsdMinor: true, accuracyBps: true } });
+  return { ...merchant, feeFixedUsdMinor: merchant.feeFixedUsdMinor === null ? null : toMinor(merchant.feeFixedUsdMinor) };
+}
 
 /** A checked, quoted create request: everything of the invoice except its id and address. */
 export interface NewInvoiceTerms {
@@ -140,7 +151,7 @@ export function quoteNewInvoice(
   const { target, pricing } = request;
   const lifetimeSeconds = clampLifetime(input.lifetime);
   const expiresAt = new Date(now.getTime() + lifetimeSeconds * 1000);
-  const feeFixedUsdMinor = merchant.feeFixedUsdMinor === null ? DEFAULT_PLATFORM_FEE.fixedUsdMinor : toMinor(merchant.feeFixedUsdMinor);
+  const feeFixedUsdMinor = merchant.feeFixedUsdMinor ?? DEFAULT_PLATFORM_FEE.fixedUsdMinor;
   const quote =
     target.kind === "fixed"
       ? quoteInSettlement({
@@ -209,7 +220,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   const [prices, merchant] = await Promise.all([
     // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
     fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed"),
-    deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: MERCHANT_INVOICE_TERMS_SELECT }),
+    options.merchantTerms ?? readMerchantInvoiceTerms(deps.db, merchantId),
   ]);
   const terms = quoteNewInvoice(deps, input, request, merchant, prices, now);
   const { target } = terms;

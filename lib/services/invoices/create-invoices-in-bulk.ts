@@ -7,9 +7,9 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { withTransaction } from "@/lib/db/transaction";
 import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
 import {
-  MERCHANT_INVOICE_TERMS_SELECT,
   pricedSymbols,
   quoteNewInvoice,
+  readMerchantInvoiceTerms,
   validateCreateRequest,
   type CreateInvoiceInput,
   type InvoiceDeps,
@@ -41,7 +41,7 @@ export async function createInvoicesInBulk(
   onWritten: (tx: Tx, outcomes: BulkInvoiceOutcome[]) => Promise<void>,
 ): Promise<BulkInvoiceOutcome[]> {
   const now = deps.now();
-  const merchant = await deps.db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: MERCHANT_INVOICE_TERMS_SELECT });
+  const merchant = await readMerchantInvoiceTerms(deps.db, merchantId);
   const quoted = await Promise.all(
     requests.map(async ({ input }): Promise<{ terms: NewInvoiceTerms } | { error: unknown }> => {
       try {

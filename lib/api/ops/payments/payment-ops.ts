@@ -78,7 +78,7 @@ export const createPaymentOp = defineOperation({
     const serialize = (invoice: Invoice) => toPayment(invoice, context.deps.config.publicBaseUrl);
     const { completeWithin } = context;
     const onWritten = completeWithin && (async (tx: Tx, invoice: Invoice) => completeWithin(tx, await serialize(invoice)));
-    return serialize(await createInvoice(context.deps, merchantOf(context), input, { onWritten }));
+    return serialize(await createInvoice(context.deps, merchantOf(context), input, { onWritten, merchantTerms: context.merchantTerms ?? undefined }));
   },
 });
 
