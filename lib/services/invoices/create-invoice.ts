@@ -26,6 +26,7 @@ import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteS
 import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "./invoice-view";
 import { withTransaction } from "@/lib/db/transaction";
+import { insertInvoice } from "./insert-invoices";
 
 export interface CreateInvoiceInput {
   amount: string;
@@ -273,16 +274,14 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
     const id = options.invoiceId ?? randomUUID();
     const allocated = terms.addressNetwork ? (preallocated ?? (await allocate(tx))) : null;
     if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
-    return tx.invoice.create({
-      data: {
-        ...terms.columns,
-        id,
-        merchantId,
-        paymentLinkId: options.paymentLinkId ?? null,
-        orderId: orderId ?? null,
-        address: allocated?.address ?? null,
-        addressIndex: allocated?.index ?? null,
-      },
+    return insertInvoice(tx, {
+      ...terms.columns,
+      id,
+      merchantId,
+      paymentLinkId: options.paymentLinkId ?? null,
+      orderId: orderId ?? null,
+      address: allocated?.address ?? null,
+      addressIndex: allocated?.index ?? null,
     });
   }
 }

@@ -15,6 +15,7 @@ import {
   type InvoiceDeps,
   type NewInvoiceTerms,
 } from "./create-invoice";
+import { insertInvoices } from "./insert-invoices";
 import { fetchPricesOrThrow } from "./pricing";
 
 /** One invoice to create under a fixed id (a batch element's, which may repeat itself after a crash). */
@@ -142,7 +143,7 @@ export async function createInvoicesInBulk(
       });
     }
 
-    const created = rows.length > 0 ? await tx.invoice.createManyAndReturn({ data: rows }) : [];
+    const created = await insertInvoices(tx, rows);
     const createdById = new Map(created.map((invoice) => [invoice.id, invoice]));
     const slotUpdates = rows.filter((row) => row.orderId !== null && row.orderId !== undefined);
     if (slotUpdates.length > 0) {

@@ -1,0 +1,80 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { getTestDb, makeMerchant } from "@/lib/testing/harness";
+import { insertInvoice, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
+
+function newRow(merchantId: string, overrides: Partial<NewInvoiceRow> = {}): NewInvoiceRow {
+  const now = new Date();
+  return {
+    id: randomUUID(),
+    merchantId,
+    orderId: null,
+    status: "check",
+    priceCurrency: "USD",
+    priceAmountMinor: "2500",
+    payerCurrency: "USDT",
+    network: "tron",
+    address: `T${randomUUID().replace(/-/g, "").slice(0, 33)}`,
+    addressIndex: 7,
+    rate: "1.0001",
+    rateSource: "fixed",
+    rateExpiresAt: new Date(now.getTime() + 600_000),
+    payerAmountMinor: "123456789012345678901234567890",
+    feePercentBps: 150,
+    feeFixedUsdMinor: "30",
+    feeFixedAssetMinor: null,
+    accuracyBps: 0,
+    subtractPercent: 0,
+    isPaymentMultiple: true,
+    lifetimeSeconds: 3600,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+    requiredConfirmations: 19,
+    priceUsdMinor: "2500",
+    urlCallback: null,
+    urlReturn: "https://shop.example/cart",
+    urlSuccess: null,
+    additionalData: "note \" with ' quotes",
+    payerEmail: null,
+    theme: "dark",
+    createdAt: now,
+    updatedAt: now,
+    paymentLinkId: null,
+    ...overrides,
+  };
+}
+
+describe("inserting invoices in one statement", () => {
+  it("returns each invoice exactly as Prisma reads it back: types, defaults, large decimals", async () => {
+    const merchant = await makeMerchant();
+    const inserted = await insertInvoice(getTestDb(), newRow(merchant.merchantId));
+    const read = await getTestDb().invoice.findUniqueOrThrow({ where: { id: inserted.id } });
+    expect(inserted).toEqual(read);
+    // Columns the row left out took their defaults.
+    expect(read.amountPaidMinor.toFixed()).toBe("0");
+    expect(read).toMatchObject({ isFinal: false, confirmations: 0, txid: "", payerAddress: "", settlements: 0 });
+    expect(read.payerAmountMinor?.toFixed()).toBe("123456789012345678901234567890");
+  });
+
+  it("inserts many rows and answers them in the rows' order", async () => {
+    const merchant = await makeMerchant();
+    const rows = Array.from({ length: 40 }, (_, index) => newRow(merchant.merchantId, { orderId: `order-${index}`, addressIndex: 1000 + index }));
+    const inserted = await insertInvoices(getTestDb(), rows);
+    expect(inserted.map((invoice) => invoice.id)).toEqual(rows.map((row) => row.id));
+    expect(inserted.map((invoice) => invoice.orderId)).toEqual(rows.map((row) => row.orderId));
+    expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(40);
+  });
+
+  it("refuses rows that give different fields, writing nothing", async () => {
+    const merchant = await makeMerchant();
+    const { theme: _theme, ...withoutTheme } = newRow(merchant.merchantId);
+    await expect(insertInvoices(getTestDb(), [newRow(merchant.merchantId), withoutTheme])).rejects.toThrow(/same fields/);
+    expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+  });
+
+  it("fails as a whole on a constraint (the same address twice on a network)", async () => {
+    const merchant = await makeMerchant();
+    const first = newRow(merchant.merchantId);
+    await expect(insertInvoices(getTestDb(), [first, newRow(merchant.merchantId, { address: first.address })])).rejects.toThrow();
+    expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+  });
+});
