@@ -9,12 +9,39 @@ import { renderQrCode } from "./addresses/qr-code";
 import { deriveAddressesAt, reserveAddressIndexes } from "./allocate-address";
 import { loadKeyMaterial, type KeyMaterial } from "./key-material";
 
-/** How many ready addresses each pool in use is filled to. */
+/** How many ready addresses each pool in use is filled to at first, and at least. */
 export const ADDRESS_POOL_TARGET = 200;
-/** A pool is refilled once it holds fewer than this: a refill is one counter move and one insert. */
+/** A pool is refilled once it holds fewer than half its target: a refill is one counter move and a few inserts. */
 export const ADDRESS_POOL_LOW_WATER = ADDRESS_POOL_TARGET / 2;
+/** The most a pool is filled to, however fast invoices take addresses (each row holds a QR code of a few kB). */
+export const ADDRESS_POOL_MAX_TARGET = 5_000;
 /** Addresses derived between two yields to the event loop, so a fill in the web process does not stall requests. */
 const DERIVE_SLICE = 20;
+/** Rows per insert of a fill. */
+const INSERT_CHUNK = 500;
+
+/** What a filler remembers of a pool between two runs. */
+export interface PoolSizing {
+  target: number;
+  /** The pool's size when this filler last left it. */
+  level: number;
+}
+
+/**
+ * The size a pool is filled to, from what it lost since the last run: three runs' worth, so a
+ * fill at half of it still lasts past the next run. A pool found empty lost an unknown amount
+ * more (invoices derived inline), so its target at least doubles. Between ADDRESS_POOL_TARGET
+ * and ADDRESS_POOL_MAX_TARGET, and halved at most per run when demand falls.
+ */
+export function nextPoolTarget(previous: PoolSizing | undefined, pooled: number): number {
+  if (!previous) return ADDRESS_POOL_TARGET;
+  const lost = Math.max(0, previous.level - pooled);
+  const wanted = pooled === 0 ? Math.max(2 * previous.target, 3 * lost) : Math.max(3 * lost, Math.ceil(previous.target / 2));
+  return Math.min(ADDRESS_POOL_MAX_TARGET, Math.max(ADDRESS_POOL_TARGET, wanted));
+}
+
+/** Per pool (`network|chain`), what this process's filler last saw: each filler sizes by its own runs. */
+const sizings = new Map<string, PoolSizing>();
 
 export interface AddressPoolFill {
   network: string;
@@ -24,7 +51,7 @@ export interface AddressPoolFill {
 
 /**
  * Tops up the address pool of every (network, chain) that took an address in the last hour and
- * holds fewer than ADDRESS_POOL_LOW_WATER. Networks nobody asked for get none, so a sandbox with
+ * holds fewer than half its target (nextPoolTarget: ADDRESS_POOL_TARGET, more under demand). Networks nobody asked for get none, so a sandbox with
  * every network enabled derives nothing at start. Two fillers running at once may both top up a
  * pool: it then holds up to twice the target, which costs derivations and nothing else.
  * `onlyNetworks` limits a run to some networks (tests share one database).
@@ -35,15 +62,22 @@ export async function fillAddressPools(deps: { db: Db; secretBox: SecretBox }, o
       (SELECT count(*)::int FROM deposit_address_pool AS pool WHERE pool.network = demand.network AND pool.chain = demand.chain) AS pooled
     FROM deposit_address_pool_demand AS demand
     WHERE demand.last_taken_at > now() - interval '1 hour'`;
-  const lowPools = pools.filter(
-    (pool) => Number(pool.pooled) < ADDRESS_POOL_LOW_WATER && isKnownPool(pool.network, pool.chain) && (!options.onlyNetworks || options.onlyNetworks.includes(pool.network)),
-  );
+  const lowPools = [];
+  for (const pool of pools) {
+    if (!isKnownPool(pool.network, pool.chain) || (options.onlyNetworks && !options.onlyNetworks.includes(pool.network))) continue;
+    const key = `${pool.network}|${pool.chain}`;
+    const pooled = Number(pool.pooled);
+    const target = nextPoolTarget(sizings.get(key), pooled);
+    sizings.set(key, { target, level: pooled });
+    if (pooled < target / 2) lowPools.push({ ...pool, key, pooled, target });
+  }
   if (lowPools.length === 0) return [];
   const keys = await loadKeyMaterial(deps.db, deps.secretBox);
   const fills: AddressPoolFill[] = [];
   for (const pool of lowPools) {
     try {
-      const added = await topUpAddressPool(deps.db, keys, pool.network as NetworkId, pool.chain as AddressChain, ADDRESS_POOL_TARGET - Number(pool.pooled));
+      const added = await topUpAddressPool(deps.db, keys, pool.network as NetworkId, pool.chain as AddressChain, pool.target - pool.pooled);
+      sizings.set(pool.key, { target: pool.target, level: pool.pooled + added.length });
       fills.push({ network: pool.network, chain: pool.chain, added: added.length });
     } catch (error) {
       log.warn("address pool fill failed; the next run tries again", { network: pool.network, chain: pool.chain, error });
@@ -61,14 +95,21 @@ export async function topUpAddressPool(db: Db, keys: KeyMaterial, network: Netwo
   if (count <= 0) return [];
   const indexes = await reserveAddressIndexes(db, network, count);
   const keyTree = getKeyTree(network);
-  const entries = [];
+  const entries: { index: number; address: string; qrCode: string }[] = [];
   for (let start = 0; start < indexes.length; start += DERIVE_SLICE) {
     for (const { address, index } of deriveAddressesAt(keys, network, chain, indexes.slice(start, start + DERIVE_SLICE))) {
-      entries.push({ keyTree, addressIndex: index, chain, network, address, qrCode: await renderQrCode(address) });
+      entries.push({ index, address, qrCode: await renderQrCode(address) });
     }
     await yieldToEventLoop();
   }
-  await db.depositAddressPoolEntry.createMany({ data: entries });
+  for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
+    const chunk = entries.slice(start, start + INSERT_CHUNK);
+    await db.$executeRaw`
+      INSERT INTO deposit_address_pool (key_tree, address_index, chain, network, address, qr_code)
+      SELECT ${keyTree}, entry.address_index, ${chain}, ${network}, entry.address, entry.qr_code
+      FROM unnest(${chunk.map((entry) => entry.index)}::int[], ${chunk.map((entry) => entry.address)}::text[], ${chunk.map((entry) => entry.qrCode)}::text[])
+        AS entry(address_index, address, qr_code)`;
+  }
   return indexes;
 }
 

@@ -25,24 +25,23 @@ export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, net
 
 /**
  * `count` unused deposit addresses of a network (the same rules as allocateDepositAddress): as
- * many as the pool has, the rest derived from one move of the counter.
+ * many as the pool has, the rest derived at indexes from one move of the counter — the take and
+ * the move are one statement, so a dry pool costs no extra round trip.
  */
 export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
   if (count <= 0) return [];
-  const pooled = await takePooledAddresses(db, network, chain, count);
-  if (pooled.length === count) return pooled;
-  const indexes = await reserveAddressIndexes(db, network, count - pooled.length);
-  return [...pooled, ...deriveAddressesAt(keys, network, chain, indexes)];
+  const { pooled, reserved } = await takePooledOrReserve(db, network, chain, count);
+  return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
 }
 
 /**
- * Takes up to `count` pooled addresses of the network and chain, lowest index first, in one
- * statement that also records the demand address-pool.fill reads. SKIP LOCKED: concurrent
- * takers each get other rows instead of waiting, and a row deleted inside a transaction that
- * rolls back returns to the pool unused.
+ * Takes up to `count` pooled addresses of the network and chain, lowest index first, records the
+ * demand address-pool.fill reads, and moves the key tree's counter past indexes for the rest, in
+ * one statement. SKIP LOCKED: concurrent takers each get other rows instead of waiting, and a row
+ * deleted inside a transaction that rolls back returns to the pool unused.
  */
-async function takePooledAddresses(db: Db | Tx, network: NetworkId, chain: AddressChain, count: number): Promise<AllocatedAddress[]> {
-  const rows = await db.$queryRaw<{ address_index: number; address: string; qr_code: string }[]>`
+async function takePooledOrReserve(db: Db | Tx, network: NetworkId, chain: AddressChain, count: number): Promise<{ pooled: AllocatedAddress[]; reserved: number[] }> {
+  const rows = await db.$queryRaw<{ address_index: number; address: string | null; qr_code: string | null; reserved: number | null }[]>`
     WITH picked AS MATERIALIZED (
       SELECT key_tree, address_index FROM deposit_address_pool
       WHERE network = ${network} AND chain = ${chain}
@@ -52,6 +51,13 @@ async function takePooledAddresses(db: Db | Tx, network: NetworkId, chain: Addre
       DELETE FROM deposit_address_pool AS pool USING picked
       WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
       RETURNING pool.address_index, pool.address, pool.qr_code
+    ), shortfall AS (
+      SELECT ${count}::int - (SELECT count(*)::int FROM picked) AS missing
+    ), moved AS (
+      INSERT INTO address_counters (key_tree, next_index)
+      SELECT ${getKeyTree(network)}, missing FROM shortfall WHERE missing > 0
+      ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + EXCLUDED.next_index
+      RETURNING next_index - (SELECT missing FROM shortfall) AS first, (SELECT missing FROM shortfall) AS missing
     ), noticed AS (
       INSERT INTO deposit_address_pool_demand (network, chain) VALUES (${network}, ${chain}) ON CONFLICT DO NOTHING
     ), refreshed AS (
@@ -59,11 +65,22 @@ async function takePooledAddresses(db: Db | Tx, network: NetworkId, chain: Addre
       UPDATE deposit_address_pool_demand SET last_taken_at = now()
       WHERE network = ${network} AND chain = ${chain} AND last_taken_at < now() - interval '1 minute'
     )
-    SELECT address_index, address, qr_code FROM taken ORDER BY address_index`;
-  return rows.map((row) => {
-    rememberQrCode(row.address, row.qr_code);
-    return { address: row.address, index: Number(row.address_index) };
-  });
+    SELECT address_index, address, qr_code, NULL::int AS reserved FROM taken
+    UNION ALL
+    SELECT first, NULL, NULL, missing FROM moved
+    ORDER BY reserved NULLS FIRST, address_index`;
+  const pooled: AllocatedAddress[] = [];
+  const reserved: number[] = [];
+  for (const row of rows) {
+    if (row.reserved === null) {
+      rememberQrCode(row.address!, row.qr_code!);
+      pooled.push({ address: row.address!, index: Number(row.address_index) });
+    } else {
+      const first = Number(row.address_index);
+      for (let offset = 0; offset < Number(row.reserved); offset++) reserved.push(first + offset);
+    }
+  }
+  return { pooled, reserved };
 }
 
 /**
