@@ -1,6 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
-import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
+import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
 import { rememberQrCode } from "./addresses/qr-code";
 import type { KeyMaterial } from "./key-material";
@@ -107,5 +107,5 @@ export function deriveAddressesAt(keys: KeyMaterial, network: NetworkId, chain: 
   }
   const accountXpub = keys.xpubsFor(chain)[network];
   if (!accountXpub) throw new Error(`no account key for ${network}`);
-  return indexes.map((index) => ({ address: deriveDepositAddress({ network, accountXpub, index, chain }).address, index }));
+  return deriveDepositAddresses({ network, accountXpub, indexes, chain }).map((derived, position) => ({ address: derived.address, index: indexes[position] }));
 }

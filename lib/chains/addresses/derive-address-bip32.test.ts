@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { NetworkId } from "@/lib/catalogue";
 import { deriveAccountXpub, deriveMasterSeed } from "@/lib/chains/addresses/account-keys";
 import type { AddressChain } from "@/lib/chains/addresses/address-chain";
-import { deriveDepositAddress } from "@/lib/chains/addresses/derive-address";
+import { deriveDepositAddress, deriveDepositAddresses } from "@/lib/chains/addresses/derive-address";
 import { getExtendedKeyVersions } from "@/lib/chains/addresses/derivation-paths";
 import { formatEvmAddress } from "@/lib/chains/addresses/evm-address";
 import { formatTronAddress } from "@/lib/chains/addresses/tron-address";
@@ -39,5 +39,19 @@ describe("deriveDepositAddress agrees with the bip32 library's public derivation
     for (const index of [...indexes, ...Array.from({ length: 40 }, (_, i) => 1000 + i * 37)]) {
       expect(deriveDepositAddress({ network, accountXpub, index, chain }).address).toBe(addressByLibrary(network, chain, index));
     }
+  });
+});
+
+describe("deriveDepositAddresses (one batched inversion) agrees too, in the order asked", () => {
+  it.each([
+    ["tron", "main"],
+    ["ethereum", "main"],
+    ["bitcoin", "regtest"],
+  ] as const)("%s (%s)", (network, chain) => {
+    const accountXpub = deriveAccountXpub(SEED, network, chain);
+    const indexes = [0x7fffffff, 5, 0, ...Array.from({ length: 60 }, (_, i) => 5000 + i * 11), 5];
+    const derived = deriveDepositAddresses({ network, accountXpub, indexes, chain });
+    expect(derived.map((address) => address.address)).toEqual(indexes.map((index) => addressByLibrary(network, chain, index)));
+    expect(derived[1].path).toMatch(/\/0\/5$/);
   });
 });

@@ -123,19 +123,32 @@ function deriveReceivePublicKey(parent: ReceiveChainKey, index: number): CurvePo
  * (public derivation `<account>/0/<index>`), so the web process never needs the seed.
  */
 export function deriveDepositAddress(input: DeriveDepositAddressInput): DepositAddress {
-  const { network, accountXpub, index, chain = "main" } = input;
-  assertChildIndex(index);
+  const { index, ...rest } = input;
+  return deriveDepositAddresses({ ...rest, indexes: [index] })[0];
+}
+
+/**
+ * The deposit addresses at several indexes (as deriveDepositAddress). The child keys come out of
+ * the addition in projective coordinates; one batched inversion turns them all affine, where
+ * each on its own would cost an inversion (about a fifth of a derivation).
+ */
+export function deriveDepositAddresses(input: Omit<DeriveDepositAddressInput, "index"> & { readonly indexes: readonly number[] }): DepositAddress[] {
+  const { network, accountXpub, indexes, chain = "main" } = input;
+  indexes.forEach(assertChildIndex);
   const family = getFamilyOrThrow(network);
   if (!XPUB_FAMILIES.has(family)) {
     throw new Error(`${network} keys are ed25519; use deriveEd25519DepositAddress`);
   }
-  const point = deriveReceivePublicKey(receiveChainKey(network, accountXpub, chain), index);
-  const path = getDepositPath(network, index, chain);
-  if (family === "utxo") return { address: formatUtxoAddress(network, chain, point.toRawBytes(true)), path };
-  // The account hash is defined over the uncompressed key: giving it that form saves a decompression.
-  const uncompressed = point.toRawBytes(false);
-  if (family === "evm") return { address: formatEvmAddress(uncompressed), path };
-  return { address: formatTronAddress(uncompressed), path };
+  const parent = receiveChainKey(network, accountXpub, chain);
+  const points = secp256k1.ProjectivePoint.normalizeZ(indexes.map((index) => deriveReceivePublicKey(parent, index)));
+  return points.map((point, position) => {
+    const path = getDepositPath(network, indexes[position], chain);
+    if (family === "utxo") return { address: formatUtxoAddress(network, chain, point.toRawBytes(true)), path };
+    // The account hash is defined over the uncompressed key: giving it that form saves a decompression.
+    const uncompressed = point.toRawBytes(false);
+    if (family === "evm") return { address: formatEvmAddress(uncompressed), path };
+    return { address: formatTronAddress(uncompressed), path };
+  });
 }
 
 export interface DeriveEd25519DepositAddressInput {

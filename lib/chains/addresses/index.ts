@@ -13,6 +13,7 @@ export {
 } from "@/lib/chains/addresses/account-keys";
 export {
   deriveDepositAddress,
+  deriveDepositAddresses,
   deriveEd25519DepositAddress,
   type DepositAddress,
   type DeriveDepositAddressInput,
