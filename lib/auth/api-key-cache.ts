@@ -9,7 +9,7 @@ export const API_KEY_CHANGES_CHANNEL = "gateway_api_key_changes";
 
 /** Beyond this many keys, the oldest kept is dropped (each entry holds one key's secret). */
 const MAX_KEPT_KEYS = 10_000;
-/** How long the listener waits for its own probe before deciding notices do not reach it (for now). */
+/** How long the listener waits for its own probe before deciding notices do not reach it; it probes again later. */
 const PROBE_TIMEOUT_MS = 3_000;
 /** Triggers announce the merchant whose keys or allow-list changed. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -21,14 +21,10 @@ export function splitTypes(text: string | undefined): string[] | undefined {
  * service's listEvents), each with the same deliveries summary.
  */
 async function listEventsOfAllMerchants(db: Db, filter: { type?: string[]; limit: number }): Promise<OperatorEventItem[]> {
-  const { parseEventTypeFilter } = await import("@/lib/services/events/list-events");
+  const { eventTypeWhere } = await import("@/lib/services/events/list-events");
   const { eventsRetainedSince, NO_DELIVERIES, toEventFields } = await import("@/lib/services/events/event-view");
-  const types = filter.type === undefined ? null : parseEventTypeFilter(filter.type);
   const rows = await db.webhookEvent.findMany({
-    where: {
-      createdAt: { gte: eventsRetainedSince(new Date()) },
-      ...(types ? { OR: [...(types.exact.length ? [{ type: { in: types.exact } }] : []), ...types.prefixes.map((prefix) => ({ type: { startsWith: prefix } }))] } : {}),
-    },
+    where: { createdAt: { gte: eventsRetainedSince(new Date()) }, ...eventTypeWhere(filter.type) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: filter.limit,
   });

@@ -34,6 +34,13 @@ export const MAX_TYPE_FILTERS = 20;
 const EVENT_TYPE = /^[a-z][a-z_]*\.[a-z][a-z_]*$/;
 const EVENT_TYPE_PREFIX = /^[a-z][a-z_]*\.\*$/;
 
+/** The where clause of a type filter (exact types and `prefix.*`s, any of them); no filter when undefined. Refuses a malformed one. */
+export function eventTypeWhere(type: string | readonly string[] | undefined): Prisma.WebhookEventWhereInput {
+  const types = type === undefined ? null : parseEventTypeFilter(type);
+  if (!types) return {};
+  return { OR: [...(types.exact.length ? [{ type: { in: types.exact } }] : []), ...types.prefixes.map((prefix) => ({ type: { startsWith: prefix } }))] };
+}
+
 /**
  * Splits a type filter into exact types and prefixes (`invoice.*` → `invoice.`); anything that
  * is neither is `event.bad_type`.
@@ -64,10 +71,7 @@ export async function listEvents(db: Db, merchantId: string, filter: EventFilter
   const limit = clampEventsLimit(filter.limit);
   const position = filter.cursor ? decodeCursor(filter.cursor, "event.bad_cursor") : null;
   if (filter.objectId !== undefined && !isUuid(filter.objectId)) throw new AppError("event.bad_object_id");
-  const types = filter.type === undefined ? null : parseEventTypeFilter(filter.type);
-  const typeWhere: Prisma.WebhookEventWhereInput = types
-    ? { OR: [...(types.exact.length ? [{ type: { in: types.exact } }] : []), ...types.prefixes.map((prefix) => ({ type: { startsWith: prefix } }))] }
-    : {};
+  const typeWhere = eventTypeWhere(filter.type);
   const rows = await db.webhookEvent.findMany({
     where: {
       merchantId,
