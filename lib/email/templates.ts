@@ -1,10 +1,7 @@
 import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
 import type { Invoice } from "@/generated/prisma/client";
 import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character]!);
-}
+import { escapeHtml } from "@/lib/html/escape-html";
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#f8fafc;padding:24px;color:#0f172a">

@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import tailwind from "@tailwindcss/postcss";
 import { build, transform } from "esbuild";
 import postcss from "postcss";
-import { contentAddressedName, HOSTED_ASSET_DIR, HOSTED_ASSET_MANIFEST, type HostedAssetManifest } from "./hosted-assets";
+import { COMPRESSED_SUFFIXES, contentAddressedName, HOSTED_ASSET_DIR, HOSTED_ASSET_MANIFEST, type HostedAssetManifest } from "./hosted-assets";
 
 const ROOT = process.cwd();
 /** The browsers Next builds for by default; the pages the server renders itself support the same. */
@@ -46,8 +47,16 @@ async function main(): Promise<void> {
   };
   fs.rmSync(directory, { recursive: true, force: true });
   fs.mkdirSync(directory, { recursive: true });
-  fs.writeFileSync(path.join(directory, manifest.paymentScript), script);
-  fs.writeFileSync(path.join(directory, manifest.stylesheet), stylesheet);
+  for (const [name, content] of [
+    [manifest.paymentScript, script],
+    [manifest.stylesheet, stylesheet],
+  ] as const) {
+    // Compressed once here, at the highest levels, rather than at every start.
+    const body = Buffer.from(content, "utf8");
+    fs.writeFileSync(path.join(directory, name), body);
+    fs.writeFileSync(path.join(directory, name + COMPRESSED_SUFFIXES.gzip), gzipSync(body, { level: 9 }));
+    fs.writeFileSync(path.join(directory, name + COMPRESSED_SUFFIXES.brotli), brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+  }
   fs.writeFileSync(path.join(directory, HOSTED_ASSET_MANIFEST), JSON.stringify(manifest));
 }
 

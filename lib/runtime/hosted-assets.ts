@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 
 /**
- * The browser files of the pages the server renders itself (lib/runtime/serve-hosted-page.ts): a
+ * The browser files of the pages the server renders itself (lib/runtime/serve-hosted-page.tsx): a
  * script bundled from components/hosted/standalone-payment-page.entry.tsx and the stylesheet of
  * app/globals.css. Built beside Next's build (lib/runtime/build-hosted-assets.ts), named by their
- * content so browsers keep them for good.
+ * content so browsers keep them for good, each beside its brotli (`.br`) and gzip (`.gz`) form.
  */
 export const HOSTED_ASSET_DIR = path.join(process.cwd(), ".next", "gateway-hosted");
 /** The manifest's name in the asset directory: which file is which. */
@@ -48,25 +47,32 @@ function readManifest(directory: string): HostedAssetManifest {
   return JSON.parse(fs.readFileSync(path.join(directory, HOSTED_ASSET_MANIFEST), "utf8")) as HostedAssetManifest;
 }
 
+/** The compressed forms written beside each asset, by their file suffix. */
+export const COMPRESSED_SUFFIXES = { brotli: ".br", gzip: ".gz" } as const;
+
+/** Every file the manifest names, compressed forms included. */
+function filesOf(manifest: HostedAssetManifest): string[] {
+  return [manifest.paymentScript, manifest.stylesheet].flatMap((name) => [name, name + COMPRESSED_SUFFIXES.brotli, name + COMPRESSED_SUFFIXES.gzip]);
+}
+
 /** Whether the build holds the assets its manifest names. */
 export function hasHostedAssets(directory = HOSTED_ASSET_DIR): boolean {
   if (!fs.existsSync(path.join(directory, HOSTED_ASSET_MANIFEST))) return false;
-  const manifest = readManifest(directory);
-  return [manifest.paymentScript, manifest.stylesheet].every((name) => fs.existsSync(path.join(directory, name)));
+  return filesOf(readManifest(directory)).every((name) => fs.existsSync(path.join(directory, name)));
 }
 
-/** Reads the built assets once and compresses them once: every request is then a buffer write. */
+/** Reads the built assets once, compressed at build time: every request is then a buffer write. */
 export function loadHostedAssets(directory = HOSTED_ASSET_DIR): HostedAssets {
   const manifest = readManifest(directory);
+  const read = (name: string) => fs.readFileSync(path.join(directory, name));
   const byName = new Map<string, HostedAsset>();
   for (const name of [manifest.paymentScript, manifest.stylesheet]) {
-    const body = fs.readFileSync(path.join(directory, name));
     byName.set(name, {
       contentType: CONTENT_TYPES[path.extname(name)] ?? "application/octet-stream",
       etag: `"${name}"`,
-      body,
-      gzip: gzipSync(body, { level: 9 }),
-      brotli: brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      body: read(name),
+      gzip: read(name + COMPRESSED_SUFFIXES.gzip),
+      brotli: read(name + COMPRESSED_SUFFIXES.brotli),
     });
   }
   return {

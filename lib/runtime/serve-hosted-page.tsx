@@ -13,6 +13,7 @@ import { DOCUMENT_BODY_CLASS } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { LOCALE_COOKIE, resolveLocale } from "@/lib/i18n/locales";
 import { CATALOGUES, createTranslator } from "@/lib/i18n/translator";
+import { escapeHtml } from "@/lib/html/escape-html";
 import { log } from "@/lib/log";
 import { loadHostedPaymentPageData } from "@/lib/services/hosted/payment-page-data";
 import { HOSTED_ASSET_PATH, type HostedAsset, type HostedAssets } from "./hosted-assets";
@@ -113,10 +114,6 @@ export function renderPaymentDocument(assets: HostedAssets, props: StandalonePay
 /** JSON inside a script element: no `<` can close the element or open a comment. */
 function toScriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** One cookie's value from a Cookie header; undefined when absent. */

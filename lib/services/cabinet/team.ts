@@ -5,6 +5,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
 import { AppError } from "@/lib/errors";
+import { escapeHtml } from "@/lib/html/escape-html";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
@@ -312,10 +313,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 // The invitation e-mail. It belongs beside the others in lib/email/templates.ts, whose layout
-// helpers are private; these two copy them until it moves there.
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character]!);
-}
+// helper is private; this one copies it until it moves there.
 
 function invitationEmail(invitation: { merchantName: string; inviterEmail: string; role: InvitableRole; expiresAt: Date }, acceptUrl: string) {
   const subject = `You are invited to ${invitation.merchantName} on Gateway`;
