@@ -1,4 +1,5 @@
 import type { Db, Tx } from "@/lib/db/client";
+import { createKeyedCoalescer } from "@/lib/db/coalesce";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
@@ -21,6 +22,34 @@ export interface AllocatedAddress {
 export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
   const [allocated] = await allocateDepositAddresses(db, keys, network, 1, chain);
   return allocated;
+}
+
+/** Addresses of one coalesced take at most. */
+const COALESCED_TAKE_ADDRESSES = 250;
+
+type AddressTaker = (request: { network: NetworkId; chain: AddressChain }) => Promise<AllocatedAddress>;
+const addressTakers = new WeakMap<Db, WeakMap<KeyMaterial, AddressTaker>>();
+
+/**
+ * allocateDepositAddress outside any transaction, taken with the addresses other requests take
+ * at the same moment (see createCoalescer): one statement moves the pool and the counter for all
+ * of them, and the addresses the pool lacked are derived together.
+ */
+export function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
+  let byKeys = addressTakers.get(db);
+  if (!byKeys) addressTakers.set(db, (byKeys = new WeakMap()));
+  let take = byKeys.get(keys);
+  if (!take) {
+    take = createKeyedCoalescer(
+      (request: { network: NetworkId; chain: AddressChain }) => `${request.network}|${request.chain}`,
+      () => ({
+        maxBatch: COALESCED_TAKE_ADDRESSES,
+        runBatch: (requests) => allocateDepositAddresses(db, keys, requests[0].network, requests.length, requests[0].chain),
+      }),
+    );
+    byKeys.set(keys, take);
+  }
+  return take({ network, chain });
 }
 
 /**

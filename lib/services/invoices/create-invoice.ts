@@ -13,7 +13,7 @@ import {
   type NetworkId,
 } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
-import { allocateDepositAddress } from "@/lib/chains/allocate-address";
+import { allocateDepositAddress, takeDepositAddress, type AllocatedAddress } from "@/lib/chains/allocate-address";
 import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
@@ -26,7 +26,7 @@ import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteS
 import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "./invoice-view";
 import { withTransaction } from "@/lib/db/transaction";
-import { insertInvoice } from "./insert-invoices";
+import { insertInvoice, insertInvoiceCoalesced, type NewInvoiceRow } from "./insert-invoices";
 
 export interface CreateInvoiceInput {
   amount: string;
@@ -238,13 +238,22 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   // Only a network served by a real node has a watch cursor to set up before its first address.
   if (target.kind === "fixed" && deps.config.rpcEndpoints[target.network]) await ensureWatchCursor(deps, target.network, now);
   const keys = terms.addressNetwork ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
-  const allocate = (client: Db | Tx) => allocateDepositAddress(client, keys!, terms.addressNetwork!, addressChainOf(deps.config, terms.addressNetwork!));
-  const preallocated = terms.addressNetwork && !hasRevivalCandidate ? await allocate(deps.db) : null;
+  const addressChain = terms.addressNetwork ? addressChainOf(deps.config, terms.addressNetwork) : "main";
+  const preallocated = terms.addressNetwork && !hasRevivalCandidate ? await takeDepositAddress(deps.db, keys!, terms.addressNetwork, addressChain) : null;
+  const newRow = (id: string, orderId: string | null, allocated: AllocatedAddress | null): NewInvoiceRow => ({
+    ...terms.columns,
+    id,
+    merchantId,
+    paymentLinkId: options.paymentLinkId ?? null,
+    orderId,
+    address: allocated?.address ?? null,
+    addressIndex: allocated?.index ?? null,
+  });
 
   if (input.order_id === undefined && !options.invoiceId && !options.onWritten) {
     // Nothing to serialise against and nothing of the caller's to commit with it: the invoice,
-    // address included, is one INSERT, atomic by itself.
-    return createInTransaction(deps.db);
+    // address included, is one INSERT, atomic by itself (and shared with other requests').
+    return insertInvoiceCoalesced(deps.db, newRow(randomUUID(), null, preallocated));
   }
   return withTransaction(deps.db, async (tx) => {
     const invoice = await createInTransaction(tx);
@@ -252,7 +261,7 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
     return invoice;
   });
 
-  async function createInTransaction(tx: Db | Tx): Promise<Invoice> {
+  async function createInTransaction(tx: Tx): Promise<Invoice> {
     if (options.invoiceId) {
       // A caller that names the id (a batch element) may be repeating itself after a crash.
       const existing = await tx.invoice.findUnique({ where: { id: options.invoiceId } });
@@ -272,17 +281,9 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
       }
     }
     const id = options.invoiceId ?? randomUUID();
-    const allocated = terms.addressNetwork ? (preallocated ?? (await allocate(tx))) : null;
+    const allocated = terms.addressNetwork ? (preallocated ?? (await allocateDepositAddress(tx, keys!, terms.addressNetwork, addressChain))) : null;
     if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
-    return insertInvoice(tx, {
-      ...terms.columns,
-      id,
-      merchantId,
-      paymentLinkId: options.paymentLinkId ?? null,
-      orderId: orderId ?? null,
-      address: allocated?.address ?? null,
-      addressIndex: allocated?.index ?? null,
-    });
+    return insertInvoice(tx, newRow(id, orderId ?? null, allocated));
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getTestDb, makeMerchant } from "@/lib/testing/harness";
-import { insertInvoice, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
+import { insertInvoice, insertInvoiceCoalesced, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
 
 function newRow(merchantId: string, overrides: Partial<NewInvoiceRow> = {}): NewInvoiceRow {
   const now = new Date();
@@ -76,5 +76,19 @@ describe("inserting invoices in one statement", () => {
     const first = newRow(merchant.merchantId);
     await expect(insertInvoices(getTestDb(), [first, newRow(merchant.merchantId, { address: first.address })])).rejects.toThrow();
     expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(0);
+  });
+
+  it("inserts concurrent callers' rows together, and a refused row fails alone: the others of its statement are written", async () => {
+    const merchant = await makeMerchant();
+    const taken = await insertInvoice(getTestDb(), newRow(merchant.merchantId));
+    const rows = Array.from({ length: 30 }, (_, index) => newRow(merchant.merchantId, { addressIndex: 2000 + index }));
+    // The 16th reuses an address already taken on the network: its statement fails as a whole.
+    rows[15] = newRow(merchant.merchantId, { address: taken.address });
+    const outcomes = await Promise.allSettled(rows.map((row) => insertInvoiceCoalesced(getTestDb(), row)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(rows.map((_, index) => (index === 15 ? "rejected" : "fulfilled")));
+    for (const [index, outcome] of outcomes.entries()) {
+      if (outcome.status === "fulfilled") expect(outcome.value).toEqual(await getTestDb().invoice.findUniqueOrThrow({ where: { id: rows[index].id } }));
+    }
+    expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(30);
   });
 });

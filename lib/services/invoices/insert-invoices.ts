@@ -1,5 +1,6 @@
 import type { Invoice, Prisma } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
+import { createKeyedCoalescer } from "@/lib/db/coalesce";
 
 /**
  * Each field of an invoice: its column and PostgreSQL type. Typed against Prisma's Invoice, so a
@@ -90,13 +91,9 @@ function insertStatement(fields: readonly (keyof Invoice)[]): string {
  */
 export async function insertInvoices(db: Db | Tx, rows: readonly NewInvoiceRow[]): Promise<Invoice[]> {
   if (rows.length === 0) return [];
-  const fields = (Object.keys(rows[0]) as (keyof Invoice)[]).filter((field) => rows[0][field as keyof NewInvoiceRow] !== undefined).sort();
-  for (const row of rows) {
-    const given = Object.keys(row).filter((field) => row[field as keyof NewInvoiceRow] !== undefined);
-    if (given.length !== fields.length || !fields.every((field) => row[field as keyof NewInvoiceRow] !== undefined)) {
-      throw new Error("insertInvoices: every row must give the same fields");
-    }
-  }
+  const fields = givenFields(rows[0]);
+  const signature = fields.join(",");
+  if (!rows.every((row) => givenFields(row).join(",") === signature)) throw new Error("insertInvoices: every row must give the same fields");
   const unknown = fields.find((field) => !(field in INVOICE_COLUMNS));
   if (unknown) throw new Error(`insertInvoices: ${unknown} is not an invoice field`);
   const columns = fields.map((field) => rows.map((row) => toArrayElement(row[field as keyof NewInvoiceRow])));
@@ -109,4 +106,31 @@ export async function insertInvoices(db: Db | Tx, rows: readonly NewInvoiceRow[]
 export async function insertInvoice(db: Db | Tx, row: NewInvoiceRow): Promise<Invoice> {
   const [invoice] = await insertInvoices(db, [row]);
   return invoice;
+}
+
+/** The fields a row gives (not undefined), sorted: rows with the same ones share a statement. */
+function givenFields(row: NewInvoiceRow): (keyof Invoice)[] {
+  return (Object.keys(row) as (keyof NewInvoiceRow)[]).filter((field) => row[field] !== undefined).sort() as (keyof Invoice)[];
+}
+
+/** Rows of one coalesced insert at most. */
+const COALESCED_INSERT_ROWS = 250;
+
+const coalescedInserters = new WeakMap<Db, (row: NewInvoiceRow) => Promise<Invoice>>();
+
+/**
+ * Inserts one invoice, outside any transaction, in one statement with the invoices other requests
+ * insert at the same moment (see createCoalescer): a multi-row insert commits all or none, and
+ * should it fail, each row is inserted alone so each caller gets its own answer.
+ */
+export function insertInvoiceCoalesced(db: Db, row: NewInvoiceRow): Promise<Invoice> {
+  let insert = coalescedInserters.get(db);
+  if (!insert) {
+    insert = createKeyedCoalescer(
+      (pending: NewInvoiceRow) => givenFields(pending).join(","),
+      () => ({ maxBatch: COALESCED_INSERT_ROWS, runBatch: (rows) => insertInvoices(db, rows), runAlone: (pending) => insertInvoice(db, pending) }),
+    );
+    coalescedInserters.set(db, insert);
+  }
+  return insert(row);
 }

@@ -5,6 +5,23 @@ import { callApi, callSigned, getTestDb, makeMerchant } from "@/lib/testing/harn
 // and the buyer's pick on the hosted page against itself and against the term's end.
 
 describe("invoice races", () => {
+  it("gives each of many concurrent creates its own invoice and its own address, as the rows hold them", async () => {
+    const merchant = await makeMerchant();
+    const body = { amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron" };
+    const responses = await Promise.all(Array.from({ length: 60 }, () => callSigned("/v1/payment", body, merchant)));
+    expect(responses.map((response) => response.status)).toEqual(Array(60).fill(200));
+    const answered = responses.map((response) => response.body.result);
+    const rows = await getTestDb().invoice.findMany({ where: { merchantId: merchant.merchantId } });
+    expect(rows).toHaveLength(60);
+    expect(new Set(rows.map((row) => row.address)).size).toBe(60);
+    expect(new Set(rows.map((row) => row.addressIndex)).size).toBe(60);
+    const rowById = new Map(rows.map((row) => [row.id, row]));
+    for (const result of answered) {
+      expect(rowById.get(result.uuid)?.address).toBe(result.address);
+      expect(result.address_qr_code).toMatch(/^data:image\/svg\+xml;base64,/);
+    }
+  });
+
   it("revives an expired order once, however many is_refresh requests race", async () => {
     const merchant = await makeMerchant();
     const first = (await callSigned("/v1/payment", { amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: "race-revive" }, merchant)).body.result;
