@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
+import { queryDirect } from "@/lib/db/direct-query";
 import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
 import { forgetKeptApiKeys } from "./api-key-cache";
 
@@ -49,23 +50,24 @@ export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: strin
 export async function findActiveApiKey(db: Db, box: SecretBox, publicId: string): Promise<ActiveApiKey | null> {
   // One round trip on every signed request: the key, its merchant's allow-list flag and entries,
   // and the terms a new invoice takes (so creating one reads no merchant row).
-  const rows = await db.$queryRaw<
-    {
-      kind: string;
-      secret_ciphertext: string;
-      merchant_id: string;
-      allowlist_enabled: boolean;
-      entries: string[];
-      fee_percent_bps: number | null;
-      fee_fixed_usd_minor: string | null;
-      accuracy_bps: number;
-    }[]
-  >`
-    SELECT k.kind, k.secret_ciphertext, k.merchant_id::text AS merchant_id, m.allowlist_enabled,
-           m.fee_percent_bps, m.fee_fixed_usd_minor::text AS fee_fixed_usd_minor, m.accuracy_bps,
-           COALESCE((SELECT array_agg(e.cidr) FROM allowlist_entries e WHERE e.merchant_id = k.merchant_id), '{}') AS entries
-    FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
-    WHERE k.public_id = ${publicId} AND k.revoked_at IS NULL`;
+  const rows = await queryDirect<{
+    kind: string;
+    secret_ciphertext: string;
+    merchant_id: string;
+    allowlist_enabled: boolean;
+    entries: string[];
+    fee_percent_bps: number | null;
+    fee_fixed_usd_minor: string | null;
+    accuracy_bps: number;
+  }>(
+    db,
+    `SELECT k.kind, k.secret_ciphertext, k.merchant_id::text AS merchant_id, m.allowlist_enabled,
+            m.fee_percent_bps, m.fee_fixed_usd_minor::text AS fee_fixed_usd_minor, m.accuracy_bps,
+            COALESCE((SELECT array_agg(e.cidr) FROM allowlist_entries e WHERE e.merchant_id = k.merchant_id), '{}')::text[] AS entries
+     FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+     WHERE k.public_id = $1 AND k.revoked_at IS NULL`,
+    [publicId],
+  );
   const row = rows[0];
   if (!row || !isApiKeyKind(row.kind)) return null;
   return {

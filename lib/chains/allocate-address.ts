@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@/lib/db/client";
 import { createKeyedCoalescer } from "@/lib/db/coalesce";
+import { queryRows } from "@/lib/db/direct-query";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
@@ -63,6 +64,36 @@ export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, n
   return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
 }
 
+/** See takePooledOrReserve. $1 network, $2 chain, $3 count, $4 key tree. */
+const TAKE_POOLED_OR_RESERVE = `
+  WITH picked AS MATERIALIZED (
+    SELECT key_tree, address_index FROM deposit_address_pool
+    WHERE network = $1 AND chain = $2
+    ORDER BY address_index LIMIT $3::int
+    FOR UPDATE SKIP LOCKED
+  ), taken AS (
+    DELETE FROM deposit_address_pool AS pool USING picked
+    WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
+    RETURNING pool.address_index, pool.address, pool.qr_code
+  ), shortfall AS (
+    SELECT $3::int - (SELECT count(*)::int FROM picked) AS missing
+  ), moved AS (
+    INSERT INTO address_counters (key_tree, next_index)
+    SELECT $4::text, missing FROM shortfall WHERE missing > 0
+    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + EXCLUDED.next_index
+    RETURNING next_index - (SELECT missing FROM shortfall) AS first, (SELECT missing FROM shortfall) AS missing
+  ), noticed AS (
+    INSERT INTO deposit_address_pool_demand (network, chain) VALUES ($1, $2) ON CONFLICT DO NOTHING
+  ), refreshed AS (
+    -- At most once a minute, so takers do not all write (and lock) the same row.
+    UPDATE deposit_address_pool_demand SET last_taken_at = now()
+    WHERE network = $1 AND chain = $2 AND last_taken_at < now() - interval '1 minute'
+  )
+  SELECT address_index, address, qr_code, NULL::int AS reserved FROM taken
+  UNION ALL
+  SELECT first, NULL, NULL, missing FROM moved
+  ORDER BY reserved NULLS FIRST, address_index`;
+
 /**
  * Takes up to `count` pooled addresses of the network and chain, lowest index first, records the
  * demand address-pool.fill reads, and moves the key tree's counter past indexes for the rest, in
@@ -70,34 +101,12 @@ export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, n
  * deleted inside a transaction that rolls back returns to the pool unused.
  */
 async function takePooledOrReserve(db: Db | Tx, network: NetworkId, chain: AddressChain, count: number): Promise<{ pooled: AllocatedAddress[]; reserved: number[] }> {
-  const rows = await db.$queryRaw<{ address_index: number; address: string | null; qr_code: string | null; reserved: number | null }[]>`
-    WITH picked AS MATERIALIZED (
-      SELECT key_tree, address_index FROM deposit_address_pool
-      WHERE network = ${network} AND chain = ${chain}
-      ORDER BY address_index LIMIT ${count}::int
-      FOR UPDATE SKIP LOCKED
-    ), taken AS (
-      DELETE FROM deposit_address_pool AS pool USING picked
-      WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
-      RETURNING pool.address_index, pool.address, pool.qr_code
-    ), shortfall AS (
-      SELECT ${count}::int - (SELECT count(*)::int FROM picked) AS missing
-    ), moved AS (
-      INSERT INTO address_counters (key_tree, next_index)
-      SELECT ${getKeyTree(network)}, missing FROM shortfall WHERE missing > 0
-      ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + EXCLUDED.next_index
-      RETURNING next_index - (SELECT missing FROM shortfall) AS first, (SELECT missing FROM shortfall) AS missing
-    ), noticed AS (
-      INSERT INTO deposit_address_pool_demand (network, chain) VALUES (${network}, ${chain}) ON CONFLICT DO NOTHING
-    ), refreshed AS (
-      -- At most once a minute, so takers do not all write (and lock) the same row.
-      UPDATE deposit_address_pool_demand SET last_taken_at = now()
-      WHERE network = ${network} AND chain = ${chain} AND last_taken_at < now() - interval '1 minute'
-    )
-    SELECT address_index, address, qr_code, NULL::int AS reserved FROM taken
-    UNION ALL
-    SELECT first, NULL, NULL, missing FROM moved
-    ORDER BY reserved NULLS FIRST, address_index`;
+  const rows = await queryRows<{ address_index: number; address: string | null; qr_code: string | null; reserved: number | null }>(db, TAKE_POOLED_OR_RESERVE, [
+    network,
+    chain,
+    count,
+    getKeyTree(network),
+  ]);
   const pooled: AllocatedAddress[] = [];
   const reserved: number[] = [];
   for (const row of rows) {

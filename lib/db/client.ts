@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { getConfig } from "@/lib/config/env";
 
@@ -6,10 +7,30 @@ export type Db = PrismaClient;
 /** A Prisma client bound to an open interactive transaction. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-/** Opens a Prisma client on a PostgreSQL server (a real one, or the embedded one's socket). */
+const connectionPools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * Opens a Prisma client on a PostgreSQL server (a real one, or the embedded one's socket). Its
+ * connections are a pool of the driver's own, which lib/db/direct-query.ts also sends the hot
+ * statements of the request path to.
+ */
 export function createDb(connectionString: string, options: { poolSize?: number } = {}): Db {
-  const adapter = new PrismaPg({ connectionString, max: options.poolSize ?? 10 });
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  connectionPools.set(db, pool);
+  return db;
+}
+
+/** Whether the client is one made by createDb (not a transaction's), with a pool of its own. */
+export function hasConnectionPool(client: Db | Tx): client is Db {
+  return connectionPools.has(client as Db);
+}
+
+/** The driver's pool under a client made by createDb. */
+export function connectionPoolOf(db: Db): pg.Pool {
+  const pool = connectionPools.get(db);
+  if (!pool) throw new Error("not a client made by createDb");
+  return pool;
 }
 
 const globalForDb = globalThis as unknown as { gatewayDb?: { url: string; db: Db } };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
+import { queryDirect } from "@/lib/db/direct-query";
 import { withTransaction } from "@/lib/db/transaction";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 
@@ -26,10 +27,13 @@ export function canonicalCidrOrThrow(text: string): string {
 
 /** The switch and the entries in one statement (a nested Prisma select would take two round trips). */
 export async function getAllowlist(db: Db, merchantId: string): Promise<AllowlistView> {
-  const rows = await db.$queryRaw<{ enabled: boolean; entries: string[] }[]>`
-    SELECT m.allowlist_enabled AS enabled,
-           COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}') AS entries
-    FROM merchants m WHERE m.id = ${merchantId}::uuid`;
+  const rows = await queryDirect<{ enabled: boolean; entries: string[] }>(
+    db,
+    `SELECT m.allowlist_enabled AS enabled,
+            COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
+     FROM merchants m WHERE m.id = $1::uuid`,
+    [merchantId],
+  );
   if (!rows[0]) throw new Error(`merchant ${merchantId} does not exist`);
   return { entries: rows[0].entries, enabled: rows[0].enabled };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { withTransaction } from "@/lib/db/transaction";
 import { getTestDb, makeMerchant } from "@/lib/testing/harness";
 import { insertInvoice, insertInvoiceCoalesced, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
 
@@ -53,6 +54,14 @@ describe("inserting invoices in one statement", () => {
     expect(read.amountPaidMinor.toFixed()).toBe("0");
     expect(read).toMatchObject({ isFinal: false, confirmations: 0, txid: "", payerAddress: "", settlements: 0 });
     expect(read.payerAmountMinor?.toFixed()).toBe("123456789012345678901234567890");
+  });
+
+  it("answers the same inside a transaction (Prisma's raw path) as outside it (the driver's)", async () => {
+    const merchant = await makeMerchant();
+    const inserted = await withTransaction(getTestDb(), (tx) => insertInvoice(tx, newRow(merchant.merchantId, { feeFixedAssetMinor: "42" })));
+    const read = await getTestDb().invoice.findUniqueOrThrow({ where: { id: inserted.id } });
+    expect(inserted).toEqual(read);
+    expect(inserted.feeFixedAssetMinor?.toFixed()).toBe("42");
   });
 
   it("inserts many rows and answers them in the rows' order", async () => {

@@ -1,6 +1,7 @@
-import type { Invoice, Prisma } from "@/generated/prisma/client";
+import { Prisma, type Invoice } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
 import { createKeyedCoalescer } from "@/lib/db/coalesce";
+import { queryRows } from "@/lib/db/direct-query";
 
 /**
  * Each field of an invoice: its column and PostgreSQL type. Typed against Prisma's Invoice, so a
@@ -56,6 +57,19 @@ const RETURNING = Object.entries(INVOICE_COLUMNS)
   .map(([field, [column]]) => `"${column}" AS "${field}"`)
   .join(", ");
 
+/** The fields held in numeric columns: Prisma's reads answer them as Decimal. */
+const DECIMAL_FIELDS = (Object.keys(INVOICE_COLUMNS) as (keyof Invoice)[]).filter((field) => INVOICE_COLUMNS[field][1] === "numeric");
+
+/** The row with its numeric columns as Decimal, as Prisma reads them (the driver answers strings outside a transaction). */
+function withDecimals(invoice: Invoice): Invoice {
+  const row = invoice as unknown as Record<string, unknown>;
+  for (const field of DECIMAL_FIELDS) {
+    const value = row[field];
+    if (value !== null && !(value instanceof Prisma.Decimal)) row[field] = new Prisma.Decimal(value as string);
+  }
+  return invoice;
+}
+
 /** A new invoice's values: what `invoice.createMany` takes (columns left out take their defaults). */
 export type NewInvoiceRow = Prisma.InvoiceCreateManyInput;
 
@@ -97,8 +111,8 @@ export async function insertInvoices(db: Db | Tx, rows: readonly NewInvoiceRow[]
   const unknown = fields.find((field) => !(field in INVOICE_COLUMNS));
   if (unknown) throw new Error(`insertInvoices: ${unknown} is not an invoice field`);
   const columns = fields.map((field) => rows.map((row) => toArrayElement(row[field as keyof NewInvoiceRow])));
-  const inserted = await db.$queryRawUnsafe<Invoice[]>(insertStatement(fields), ...columns);
-  const byId = new Map(inserted.map((invoice) => [invoice.id, invoice]));
+  const inserted = await queryRows<Invoice>(db, insertStatement(fields), columns);
+  const byId = new Map(inserted.map((invoice) => [invoice.id, withDecimals(invoice)]));
   return rows.map((row) => byId.get(row.id)!);
 }
 
