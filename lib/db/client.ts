@@ -7,7 +7,9 @@ export type Db = PrismaClient;
 /** A Prisma client bound to an open interactive transaction. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-const connectionPools = new WeakMap<Db, pg.Pool>();
+/** On globalThis like the client itself (see getDb): a copy of this module must find the pool of a client another copy made. */
+const globalForPools = globalThis as unknown as { gatewayConnectionPools?: WeakMap<Db, pg.Pool> };
+const connectionPools = (globalForPools.gatewayConnectionPools ??= new WeakMap<Db, pg.Pool>());
 
 /**
  * Opens a Prisma client on a PostgreSQL server (a real one, or the embedded one's socket). Its
