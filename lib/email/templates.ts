@@ -9,6 +9,12 @@ function layout(title: string, body: string): string {
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>${body}</div></body></html>`;
 }
 
+/** The e-mail's one action: a button, and the address spelled out for clients that hide buttons. */
+function actionButton(url: string, label: string): string {
+  return `<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${escapeHtml(label)}</a></p>
+<p style="font-size:12px;color:#64748b">Or open ${escapeHtml(url)}</p>`;
+}
+
 /** The invoice e-mail of `POST /v1/payment/send-email`: what to pay and a button to the payment page. */
 export function invoiceEmail(invoice: Invoice, publicBaseUrl: string) {
   const amounts = describeInvoiceAmounts(invoice);
@@ -19,8 +25,7 @@ export function invoiceEmail(invoice: Invoice, publicBaseUrl: string) {
   const html = layout(
     subject,
     `<p>You have a payment request for <strong>${escapeHtml(amounts.amount)} ${escapeHtml(invoice.priceCurrency)}</strong>${escapeHtml(reference)}.</p>
-<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">Pay now</a></p>
-<p style="font-size:12px;color:#64748b">Or open ${escapeHtml(url)}</p>`,
+${actionButton(url, "Pay now")}`,
   );
   return { subject, text, html };
 }
@@ -47,8 +52,21 @@ export function payoutLinkEmail(link: { amount: string; currency: string; networ
   const html = layout(
     subject,
     `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}
-<p><a href="${escapeHtml(claimUrl)}" style="display:inline-block;background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">Get the funds</a></p>
-<p style="font-size:12px;color:#64748b">Or open ${escapeHtml(claimUrl)}</p>`,
+${actionButton(claimUrl, "Get the funds")}`,
   );
+  return { subject, text, html };
+}
+
+/** The invitation to join a merchant's team: who invited, the role, and a button to accept before it expires. */
+export function invitationEmail(invitation: { merchantName: string; inviterEmail: string; role: string; expiresAt: Date }, acceptUrl: string) {
+  const subject = `You are invited to ${invitation.merchantName} on Gateway`;
+  const lines = [
+    `${invitation.inviterEmail} invited you to join the team of ${invitation.merchantName} as ${invitation.role}.`,
+    `Accept before ${invitation.expiresAt.toUTCString()}: you will choose a password, then set up an authenticator app at your first sign-in.`,
+    "If you did not expect this invitation, ignore this e-mail.",
+  ];
+  const text = `${lines.join("\n")}\n\nAccept the invitation: ${acceptUrl}\n`;
+  const html = layout(subject, `${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}
+${actionButton(acceptUrl, "Accept the invitation")}`);
   return { subject, text, html };
 }

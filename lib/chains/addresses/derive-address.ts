@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 import * as ecc from "@bitcoinerlab/secp256k1";
 import * as libsecp256k1 from "tiny-secp256k1";
 import { ed25519 } from "@noble/curves/ed25519";
-import { secp256k1 } from "@noble/curves/secp256k1";
 import { BIP32Factory, type BIP32Interface } from "bip32";
 import { payments } from "bitcoinjs-lib";
 import bs58 from "bs58";
@@ -93,7 +92,7 @@ function receiveChainKey(network: NetworkId, accountXpub: string, chain: Address
   let found = receiveChainKeys.get(key);
   if (!found) {
     const node = parseAccountXpub(network, accountXpub, chain).derive(RECEIVE_CHAIN);
-    found = { node, uncompressed: secp256k1.ProjectivePoint.fromHex(node.publicKey).toRawBytes(false) };
+    found = { node, uncompressed: libsecp256k1.pointCompress(node.publicKey, false) };
     receiveChainKeys.set(key, found);
   }
   return found;
@@ -116,15 +115,7 @@ function deriveReceivePublicKey(parent: ReceiveChainKey, index: number): Uint8Ar
     if (child) return child;
   }
   // BIP-32's invalid-key case (odds about 1 in 2^127): the library applies the standard's rule.
-  return secp256k1.ProjectivePoint.fromHex(parent.node.derive(index).publicKey).toRawBytes(false);
-}
-
-/** The compressed form (0x02/0x03 ‖ x) of an uncompressed public key (0x04 ‖ x ‖ y). */
-function compressPublicKey(uncompressed: Uint8Array): Uint8Array {
-  const compressed = new Uint8Array(33);
-  compressed[0] = 0x02 | (uncompressed[64] & 1);
-  compressed.set(uncompressed.subarray(1, 33), 1);
-  return compressed;
+  return libsecp256k1.pointCompress(parent.node.derive(index).publicKey, false);
 }
 
 /**
@@ -149,7 +140,7 @@ export function deriveDepositAddresses(input: Omit<DeriveDepositAddressInput, "i
     const path = getDepositPath(network, index, chain);
     // The account hash of EVM and Tron is defined over the uncompressed key, the form derived.
     const uncompressed = deriveReceivePublicKey(parent, index);
-    if (family === "utxo") return { address: formatUtxoAddress(network, chain, compressPublicKey(uncompressed)), path };
+    if (family === "utxo") return { address: formatUtxoAddress(network, chain, libsecp256k1.pointCompress(uncompressed, true)), path };
     if (family === "evm") return { address: formatEvmAddress(uncompressed), path };
     return { address: formatTronAddress(uncompressed), path };
   });

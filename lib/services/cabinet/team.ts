@@ -4,8 +4,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
+import { invitationEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
-import { escapeHtml } from "@/lib/html/escape-html";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
@@ -310,23 +310,4 @@ async function findLiveInvitation(db: Db | Tx, token: string, now: Date) {
 /** By shape, not class (see isAppError): Prisma's unique-constraint violation. */
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
-
-// The invitation e-mail. It belongs beside the others in lib/email/templates.ts, whose layout
-// helper is private; this one copies it until it moves there.
-
-function invitationEmail(invitation: { merchantName: string; inviterEmail: string; role: InvitableRole; expiresAt: Date }, acceptUrl: string) {
-  const subject = `You are invited to ${invitation.merchantName} on Gateway`;
-  const lines = [
-    `${invitation.inviterEmail} invited you to join the team of ${invitation.merchantName} as ${invitation.role}.`,
-    `Accept before ${invitation.expiresAt.toUTCString()}: you will choose a password, then set up an authenticator app at your first sign-in.`,
-    "If you did not expect this invitation, ignore this e-mail.",
-  ];
-  const text = `${lines.join("\n")}\n\nAccept the invitation: ${acceptUrl}\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;background:#f8fafc;padding:24px;color:#0f172a">
-<div style="max-width:480px;margin:auto;background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:24px">
-<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(subject)}</h1>${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}
-<p><a href="${escapeHtml(acceptUrl)}" style="display:inline-block;background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">Accept the invitation</a></p>
-<p style="font-size:12px;color:#64748b">Or open ${escapeHtml(acceptUrl)}</p></div></body></html>`;
-  return { subject, text, html };
 }
