@@ -4,8 +4,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The generated Prisma client and the chain libraries run on the server only.
   // pino is loaded from node_modules as is: bundled, its worker-thread machinery breaks.
-  // tiny-secp256k1 reads its WebAssembly file beside its own module.
-  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "tiny-secp256k1"],
+  // tiny-secp256k1 reads its WebAssembly file beside its own module, secp256k1 its prebuilt addon.
+  serverExternalPackages: ["@electric-sql/pglite", "pino", "prom-client", "secp256k1", "tiny-secp256k1"],
   experimental: {
     // No source maps beside the server bundles: the service runs with Node's source-map support
     // on (for its own TypeScript), which would read and keep every bundle's map, about 100 MB.
