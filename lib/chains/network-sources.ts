@@ -1,5 +1,5 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import { listNetworks, type Network } from "@/lib/catalogue";
+import { findNetwork, listNetworks, type Network } from "@/lib/catalogue";
 import { getRealChainState, hasRealChainFamily } from "./real-chains";
 import "./real-chain-families";
 
@@ -43,11 +43,14 @@ export function listNetworkStatuses(config: Pick<GatewayConfig, "sandbox" | "rpc
   return listNetworks().map((network) => resolveNetworkStatus(network, config));
 }
 
-/** Deposits and payouts are possible exactly where a chain (sandbox or real) serves the network. */
+/**
+ * Deposits and payouts are possible exactly where a chain (sandbox or real) serves the network.
+ * Each question resolves only the network asked about: invoice creation asks on every request.
+ */
 export function networkAvailability(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">) {
-  const statuses = new Map(listNetworkStatuses(config).map((status) => [status.network, status]));
-  return (network: string) => {
-    const isServed = statuses.get(network)?.source !== "off";
+  return (networkId: string) => {
+    const network = findNetwork(networkId);
+    const isServed = network !== null && resolveNetworkStatus(network, config).source !== "off";
     return { deposit: isServed, payout: isServed };
   };
 }
