@@ -50,7 +50,7 @@ export async function measureSingleInsertRate(
     await Promise.all(clients.map(insertLoop));
     latencies.sort((a, b) => a - b);
     return {
-      label: "PostgreSQL single-row INSERT (node pg, autocommit)",
+      label: `PostgreSQL single-row INSERT, ${options.concurrency} connections`,
       requests: latencies.length,
       errors,
       seconds: options.seconds,

@@ -21,6 +21,8 @@ import { measureScaleOut, type ScaleFigure } from "./scale";
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
+/** Clients of the issue's reference insert rate (pgbench, 16 clients). */
+const REFERENCE_INSERT_CLIENTS = 16;
 /** Sustained mixed load of the memory part, in seconds. */
 const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
 /** The scale part measures 1, 2 … this many web processes. */
@@ -134,10 +136,18 @@ async function main(): Promise<void> {
     if (wants("pg")) {
       // The same server (or the running service's embedded database) the service writes to.
       const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
-      const singleInsert = await measureSingleInsertRate(database.url ?? findRunningEmbeddedDatabase(dataDir)!, { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+      // At the issue's reference (pgbench with 16 clients) and at the HTTP load's concurrency: the
+      // rate counted is the higher, PostgreSQL's ceiling whichever way group commit falls that day.
+      const insertUrl = database.url ?? findRunningEmbeddedDatabase(dataDir)!;
+      const rates = [];
+      for (const concurrency of [...new Set([REFERENCE_INSERT_CLIENTS, CONCURRENCY])]) {
+        const rate = await measureSingleInsertRate(insertUrl, { concurrency, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+        rates.push(rate);
+        console.log(`${rates.length === 1 ? "\n" : ""}${formatRow(rate, "inserts/s")}`);
+      }
+      const singleInsert = rates.reduce((best, rate) => (rate.requestsPerSecond > best.requestsPerSecond ? rate : best));
       results.singleInsert = singleInsert;
-      console.log(`\n${formatRow(singleInsert, "inserts/s")}`);
-      console.log(`(${singleInsert.settings}; ${CONCURRENCY} connections of the node pg driver, one logged row per commit)`);
+      console.log(`(${singleInsert.settings}; connections of the node pg driver, one logged row per commit; the higher rate counts)`);
       console.log(
         `invoice creation runs at ${(createInvoices.requestsPerSecond / singleInsert.requestsPerSecond).toFixed(2)}× PostgreSQL's single-insert rate (goal ≥ 0.3×) ` +
           `and ${(createInvoices.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× the bare route's throughput (goal ≥ 0.5×)`,
