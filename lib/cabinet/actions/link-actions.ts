@@ -1,6 +1,6 @@
-import QRCode from "qrcode";
 import { z } from "zod";
 import { toStaticWallet, toWalletRefund } from "@/lib/api/serialize/static-wallet";
+import { renderQrCode } from "@/lib/chains/addresses/qr-code";
 import {
   CREATE_PAYMENT_LINK_INPUT,
   createPaymentLink,
@@ -14,14 +14,6 @@ import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
-/**
- * A QR code of a claim URL, made here and not through the serializers' cache: the URL carries
- * the claim token, which is shown once and must not stay in the process's memory.
- */
-async function claimQrCode(url: string): Promise<string> {
-  const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
-}
 
 const walletById = { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string() }) };
 
@@ -54,7 +46,8 @@ export const LINK_ACTIONS = {
       const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input);
       const object = toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl });
       // The claim URL is answered here only (its token is stored hashed): with its QR code for the page to show once.
-      return { ...object, claim_qr_code: object.claim_url ? await claimQrCode(object.claim_url) : "" };
+      // Rendered uncached, not through qrCodeOf: the claim URL carries the token, shown once, that must not stay in memory.
+      return { ...object, claim_qr_code: object.claim_url ? await renderQrCode(object.claim_url) : "" };
     },
     // Never the token: the link's id only.
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: "created" }),

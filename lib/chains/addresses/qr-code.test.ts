@@ -1,9 +1,9 @@
 import jsQR from "jsqr";
 import { describe, expect, it } from "vitest";
 import { encodeQr } from "@/lib/qr/qr-matrix";
-import { qrCodeOf, qrSvgOf, renderQrCode } from "./qr-code";
+import { qrCodeOf, qrSvgBytesOf, renderQrCode } from "./qr-code";
 
-/** The dark modules an SVG of qrSvgOf draws, read back from its path (absolute row starts, relative moves). */
+/** The dark modules an SVG of qrSvgBytesOf draws, read back from its path (absolute row starts, relative moves). */
 function modulesDrawn(svg: string): { width: number; dark: Set<string> } {
   const width = Number(/viewBox="0 0 (\d+) \d+"/.exec(svg)![1]);
   const path = /<path stroke="#000000" d="([^"]*)"/.exec(svg)![1];
@@ -35,7 +35,7 @@ function rasterise(svg: string, scale: number): { pixels: Uint8ClampedArray; sid
 describe("QR codes of addresses", () => {
   it("draws exactly the symbol's dark modules, inside a one-module quiet zone", () => {
     const matrix = encodeQr(Buffer.from("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"));
-    const { width, dark } = modulesDrawn(qrSvgOf(matrix));
+    const { width, dark } = modulesDrawn(qrSvgBytesOf(matrix).toString("latin1"));
     expect(width).toBe(matrix.size + 2);
     const expected = new Set<string>();
     matrix.modules.forEach((module, index) => module && expected.add(`${Math.floor(index / matrix.size) + 1},${(index % matrix.size) + 1}`));

@@ -79,11 +79,6 @@ export function qrSvgBytesOf(matrix: QrMatrix): Buffer {
   return out.bytes.subarray(0, out.length);
 }
 
-/** qrSvgBytesOf as text. */
-export function qrSvgOf(matrix: QrMatrix): string {
-  return qrSvgBytesOf(matrix).toString("latin1");
-}
-
 /** Renders a `data:` URI (SVG) with a QR code of the text (see encodeQr), without caching it. */
 export async function renderQrCode(text: string): Promise<string> {
   return `data:image/svg+xml;base64,${qrSvgBytesOf(encodeQr(Buffer.from(text, "utf8"))).toString("base64")}`;
