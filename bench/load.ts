@@ -1,4 +1,4 @@
-import http from "node:http";
+import net from "node:net";
 import { createHmac } from "node:crypto";
 
 export interface LoadResult {
@@ -29,22 +29,105 @@ export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
 
-function send(agent: http.Agent, target: LoadTarget, url: string): Promise<number> {
-  const { headers, body } = target.prepare();
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: target.method, agent, headers }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
+const HEADER_END = Buffer.from("\r\n\r\n");
+
+/** What is known of the response being read on a connection. */
+interface PendingResponse {
+  resolve(status: number): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One keep-alive connection speaking just enough HTTP/1.1 for the benchmark (a request written
+ * as one buffer, a response read by Content-Length or chunked framing), as wrk does. Node's
+ * http client costs the generator several times more CPU per request, and on this machine the
+ * generator shares its two cores with the service and PostgreSQL.
+ */
+class LoadConnection {
+  private readonly socket: net.Socket;
+  private buffered: Buffer = Buffer.alloc(0);
+  private pending: PendingResponse | null = null;
+  private failure: Error | null = null;
+
+  constructor(private readonly url: URL) {
+    this.socket = net.connect({ host: url.hostname, port: Number(url.port || 80), noDelay: true });
+    this.socket.on("data", (chunk: Buffer) => {
+      this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
+      this.readResponse();
     });
-    request.on("error", reject);
-    if (body !== undefined) request.end(body);
-    else request.end();
-  });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      this.pending?.reject(error);
+      this.pending = null;
+    };
+    this.socket.on("error", fail);
+    this.socket.on("close", () => fail(new Error("connection closed")));
+  }
+
+  get usable(): boolean {
+    return this.failure === null;
+  }
+
+  send(method: string, headers: Record<string, string>, body: string | undefined): Promise<number> {
+    if (this.failure) return Promise.reject(this.failure);
+    let head = `${method} ${this.url.pathname}${this.url.search} HTTP/1.1\r\nhost: ${this.url.host}\r\n`;
+    for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
+    const payload = body === undefined ? "" : body;
+    head += `content-length: ${Buffer.byteLength(payload)}\r\n\r\n`;
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.socket.write(head + payload);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private readResponse(): void {
+    if (!this.pending) return;
+    const headerEnd = this.buffered.indexOf(HEADER_END);
+    if (headerEnd < 0) return;
+    const head = this.buffered.toString("latin1", 0, headerEnd);
+    const status = Number(head.slice(9, 12));
+    const bodyStart = headerEnd + HEADER_END.length;
+    const declared = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+    let responseEnd: number;
+    if (declared) {
+      responseEnd = bodyStart + Number(declared[1]);
+      if (this.buffered.length < responseEnd) return;
+    } else if (/\r\ntransfer-encoding:\s*chunked/i.test(head)) {
+      const end = chunkedBodyEnd(this.buffered, bodyStart);
+      if (end < 0) return;
+      responseEnd = end;
+    } else {
+      responseEnd = bodyStart;
+    }
+    this.buffered = this.buffered.subarray(responseEnd);
+    const { resolve } = this.pending;
+    this.pending = null;
+    resolve(status);
+  }
+}
+
+/** Where a chunked body that starts at `offset` ends, or -1 while it has not all arrived. */
+function chunkedBodyEnd(buffer: Buffer, offset: number): number {
+  let position = offset;
+  for (;;) {
+    const lineEnd = buffer.indexOf("\r\n", position);
+    if (lineEnd < 0) return -1;
+    const size = parseInt(buffer.toString("latin1", position, lineEnd), 16);
+    if (size === 0) {
+      const trailerEnd = buffer.indexOf(HEADER_END, lineEnd);
+      return trailerEnd < 0 ? -1 : trailerEnd + HEADER_END.length;
+    }
+    position = lineEnd + 2 + size + 2;
+    if (position > buffer.length) return -1;
+  }
 }
 
 /** Closed-loop load: `concurrency` clients each sending the next request as soon as the last answers. */
 export async function runLoad(target: LoadTarget, options: { concurrency: number; seconds: number; warmupSeconds: number }): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const isSuccess = target.isSuccess ?? ((status: number) => status === 200);
   const latencies: number[] = [];
   let errors = 0;
@@ -53,13 +136,19 @@ export async function runLoad(target: LoadTarget, options: { concurrency: number
   const end = warmupEnd + options.seconds * 1000;
   const urls = typeof target.url === "string" ? [target.url] : target.url;
   const client = async (clientIndex: number) => {
-    const url = urls[clientIndex % urls.length];
+    const url = new URL(urls[clientIndex % urls.length]);
+    let connection = new LoadConnection(url);
     while (Date.now() < end) {
+      if (!connection.usable) {
+        connection.close();
+        connection = new LoadConnection(url);
+      }
       const started = performance.now();
       let status = "network";
       let ok = false;
       try {
-        const code = await send(agent, target, url);
+        const { headers, body } = target.prepare();
+        const code = await connection.send(target.method, headers, body);
         status = String(code);
         ok = isSuccess(code);
       } catch {
@@ -74,9 +163,9 @@ export async function runLoad(target: LoadTarget, options: { concurrency: number
         }
       }
     }
+    connection.close();
   };
   await Promise.all(Array.from({ length: options.concurrency }, (_, clientIndex) => client(clientIndex)));
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     label: target.label,
