@@ -14,7 +14,6 @@ import { optionalText } from "@/lib/services/invoices/create-invoice-input";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
-
 const walletById = { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string() }) };
 
 /**
