@@ -2,7 +2,7 @@ import type { LoadResult } from "./load";
 import { MEMORY_GROWTH_NOISE, type MemoryUnderLoad, type RssSample } from "./memory";
 import type { PageFigure } from "./page";
 import type { SingleInsertFigure } from "./pg";
-import type { ScaleFigure } from "./scale";
+import type { ScaleFigure, ScaleOut } from "./scale";
 
 /** Every figure of one `npm run bench` run; a part that did not run leaves its field unset. */
 export interface BenchResults {
@@ -17,7 +17,7 @@ export interface BenchResults {
   page?: { ping: PageFigure; home: PageFigure; payment: PageFigure };
   idleRss?: RssSample;
   memory?: MemoryUnderLoad;
-  scale?: ScaleFigure[];
+  scale?: ScaleOut;
 }
 
 interface GoalLine {
@@ -35,6 +35,24 @@ function batchLine(goal: string, limitSeconds: number, batch: { size: number; se
   const seconds = (batch.seconds * GOAL_BATCH_SIZE) / batch.size;
   const figure = batch.size === GOAL_BATCH_SIZE ? `${seconds.toFixed(1)} s` : `≈ ${seconds.toFixed(1)} s (${batch.size} in ${batch.seconds.toFixed(1)} s, scaled)`;
   return { goal, figure, isMet: seconds <= limitSeconds };
+}
+
+/**
+ * Throughput grows with the number of web processes when each one added raises it and N of them
+ * serve at least 0.75 × N times what one serves (a quarter lost to what they share: PostgreSQL,
+ * the worker, the load generator), for signed reads and invoice creation alike.
+ */
+function scaleLine(scale: ScaleOut | undefined): GoalLine {
+  const goal = "throughput grows with web processes";
+  if (!scale) return { goal };
+  if ("unavailable" in scale.capped) return { goal, figure: `not run capped (${scale.capped.unavailable})` };
+  const { figures, cores } = scale.capped;
+  const series = (pick: (figure: ScaleFigure) => number) => figures.map((figure) => pick(figure) / pick(figures[0]));
+  const reads = series((figure) => figure.signedRead.requestsPerSecond);
+  const creates = series((figure) => figure.createInvoices.requestsPerSecond);
+  const grows = (ratios: number[]) => ratios.length > 1 && ratios.every((ratio, index) => index === 0 || (ratio > ratios[index - 1] && ratio >= 0.75 * (index + 1)));
+  const format = (ratios: number[]) => ratios.map((ratio) => `${ratio.toFixed(2)}×`).join(" → ");
+  return { goal, figure: `reads ${format(reads)}, creations ${format(creates)} (${cores} core each)`, isMet: grows(reads) && grows(creates) };
 }
 
 /** The performance issue's goals, each with this run's figure and whether it is met. */
@@ -93,6 +111,7 @@ export function listGoals(results: BenchResults): GoalLine[] {
   } else {
     lines.push({ goal: "memory: no growth over 10 minutes of load" });
   }
+  lines.push(scaleLine(results.scale));
   return lines;
 }
 

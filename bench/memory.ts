@@ -27,6 +27,13 @@ function listProcesses(): ProcessInfo[] {
     .filter((info): info is ProcessInfo => info !== undefined);
 }
 
+/** Every process of a process group: a service started detached with its node process and helpers. */
+export function processGroupPids(groupId: number): number[] {
+  return listProcesses()
+    .filter((info) => info.groupId === groupId)
+    .map((info) => info.pid);
+}
+
 /**
  * The `npm start` process that runs with this data directory. startService starts it detached, so it
  * leads its own process group; the operator CLI runs with the same environment but in the bench's group.

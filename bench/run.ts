@@ -27,6 +27,8 @@ const REFERENCE_INSERT_CLIENTS = 16;
 const MEMORY_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
 /** The scale part measures 1, 2 … this many web processes. */
 const SCALE_PROCESSES = Number(process.env.BENCH_SCALE_PROCESSES ?? 3);
+/** The CPU each web process gets in the scale part's capped series, in cores. */
+const SCALE_CORES_PER_PROCESS = Number(process.env.BENCH_SCALE_CORES ?? 0.25);
 /** Fresh page loads per figure of the page part (the LCP is their median). */
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 type BenchPart = "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
@@ -272,25 +274,29 @@ async function main(): Promise<void> {
         console.log("\nScale-out: not run (several web processes need a PostgreSQL server; the embedded database belongs to one process)");
       } else {
         console.log(`\nScale-out: web processes (GATEWAY_WORKER=off) and one npm run worker on one PostgreSQL database; ${CONCURRENCY} clients spread over the web processes round-robin:`);
-        const printScaleFigure = (figure: ScaleFigure, one: ScaleFigure) => {
+        const firsts = new Map<number | undefined, ScaleFigure>();
+        const printScaleFigure = (figure: ScaleFigure, cappedAt?: number) => {
+          if (!firsts.has(cappedAt)) firsts.set(cappedAt, figure);
+          const one = firsts.get(cappedAt)!;
           console.log(formatRow(figure.signedRead));
           console.log(formatRow(figure.createInvoices));
           if (figure.processes > 1) {
             console.log(
-              `${figure.processes} web processes: signed reads at ${(figure.signedRead.requestsPerSecond / one.signedRead.requestsPerSecond).toFixed(2)}× one process's throughput, ` +
+              `${figure.processes} web processes${cappedAt ? `, ${cappedAt} core each` : ""}: signed reads at ${(figure.signedRead.requestsPerSecond / one.signedRead.requestsPerSecond).toFixed(2)}× one process's throughput, ` +
                 `invoice creation at ${(figure.createInvoices.requestsPerSecond / one.createInvoices.requestsPerSecond).toFixed(2)}×`,
             );
           }
         };
-        let one: ScaleFigure | undefined;
         results.scale = await measureScaleOut(database.serverUrl, extraEnv, {
           maxProcesses: SCALE_PROCESSES,
+          coresPerProcess: SCALE_CORES_PER_PROCESS,
           concurrency: CONCURRENCY,
           seconds: SECONDS,
           warmupSeconds: WARMUP_SECONDS,
-          onFigure: (figure) => printScaleFigure(figure, (one ??= figure)),
+          onFigure: printScaleFigure,
         });
-        console.log(`(${os.cpus().length} cores shared by every web process, the worker, PostgreSQL and the load generator)`);
+        if ("unavailable" in results.scale.capped) console.log(`each web process capped: not run (${results.scale.capped.unavailable})`);
+        console.log(`(${os.cpus().length} cores shared by every web process, the worker, PostgreSQL and the load generator; capped, each web process stands for one on a machine of its own)`);
       }
     }
   } finally {
