@@ -89,4 +89,18 @@ describe("IP allow-list operations", () => {
     const removeForeign = await callSigned("/v1/api-allowlist/remove", { cidr: "192.0.2.1" }, two);
     expect(removeForeign.body.error.code).toBe("apiallow.not_found");
   });
+
+  it("answers concurrent reads of several merchants, read together, each with its own list and every write made before the read", async () => {
+    const merchants = await Promise.all([0, 1, 2].map(() => makeMerchant()));
+    await Promise.all(merchants.map((merchant, index) => callSigned("/v1/api-allowlist/add", { cidr: `192.0.2.${index + 1}` }, merchant)));
+    const readAll = () => Promise.all(Array.from({ length: 60 }, (_, call) => callSigned("/v1/api-allowlist/list", {}, merchants[call % 3])));
+    const before = await readAll();
+    before.forEach((response, call) => expect(response.body.result.entries, `call ${call}`).toEqual([`192.0.2.${(call % 3) + 1}`]));
+
+    await callSigned("/v1/api-allowlist/add", { cidr: "198.51.100.0/24" }, merchants[1]);
+    const after = await readAll();
+    after.forEach((response, call) =>
+      expect(response.body.result.entries, `call ${call}`).toEqual(call % 3 === 1 ? ["192.0.2.2", "198.51.100.0/24"] : [`192.0.2.${(call % 3) + 1}`]),
+    );
+  });
 });

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
 import { queryDirect } from "@/lib/db/direct-query";
+import { createCoalescer } from "@/lib/db/coalesce";
 import { withTransaction } from "@/lib/db/transaction";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 
@@ -25,17 +26,46 @@ export function canonicalCidrOrThrow(text: string): string {
   return formatCidr(range);
 }
 
+const ALLOWLIST_COLUMNS = `m.allowlist_enabled AS enabled,
+  COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries`;
+
+/** Merchants' allow-lists read at most in one coalesced statement. */
+const COALESCED_READS = 200;
+
+type AllowlistReader = (merchantId: string) => Promise<AllowlistView | undefined>;
+const allowlistReaders = new WeakMap<Db, AllowlistReader>();
+
+/**
+ * The allow-lists of the merchants whose reads meet in time, in one statement (see
+ * createCoalescer): every caller's statement is sent after its call, so it sees what committed before.
+ */
+function allowlistReaderOf(db: Db): AllowlistReader {
+  let read = allowlistReaders.get(db);
+  if (!read) {
+    const readMany = async (merchantIds: string[]) => {
+      const rows = await queryDirect<{ id: string; enabled: boolean; entries: string[] }>(
+        db,
+        `SELECT m.id::text AS id, ${ALLOWLIST_COLUMNS} FROM merchants m WHERE m.id = ANY($1::uuid[])`,
+        [[...new Set(merchantIds)]],
+      );
+      const byId = new Map(rows.map((row) => [row.id, { entries: row.entries, enabled: row.enabled }]));
+      return merchantIds.map((merchantId) => byId.get(merchantId.toLowerCase()));
+    };
+    read = createCoalescer<string, AllowlistView | undefined>({
+      maxBatch: COALESCED_READS,
+      runBatch: readMany,
+      runAlone: async (merchantId) => (await readMany([merchantId]))[0],
+    });
+    allowlistReaders.set(db, read);
+  }
+  return read;
+}
+
 /** The switch and the entries in one statement (a nested Prisma select would take two round trips). */
 export async function getAllowlist(db: Db, merchantId: string): Promise<AllowlistView> {
-  const rows = await queryDirect<{ enabled: boolean; entries: string[] }>(
-    db,
-    `SELECT m.allowlist_enabled AS enabled,
-            COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
-     FROM merchants m WHERE m.id = $1::uuid`,
-    [merchantId],
-  );
-  if (!rows[0]) throw new Error(`merchant ${merchantId} does not exist`);
-  return { entries: rows[0].entries, enabled: rows[0].enabled };
+  const allowlist = await allowlistReaderOf(db)(merchantId);
+  if (!allowlist) throw new Error(`merchant ${merchantId} does not exist`);
+  return allowlist;
 }
 
 /** Adds an entry (a repeat is a no-op). */
