@@ -35,20 +35,27 @@ export function processGroupPids(groupId: number): number[] {
 }
 
 /**
- * The `npm start` process that runs with this data directory. startService starts it detached, so it
- * leads its own process group; the operator CLI runs with the same environment but in the bench's group.
+ * The leaders of process groups started with this entry in their environment. startService and
+ * startWorkerProcess start their processes detached, each leading a group of its own; the operator
+ * CLI runs with the same environment but in the bench's group.
  */
+export function findProcessGroupLeaders(environmentEntry: string): number[] {
+  const marker = `\0${environmentEntry}\0`;
+  return listProcesses()
+    .filter((info) => info.pid === info.groupId)
+    .filter((info) => {
+      try {
+        return `\0${fs.readFileSync(`/proc/${info.pid}/environ`, "utf8")}`.includes(marker);
+      } catch {
+        return false; // Another user's process, or one that just ended.
+      }
+    })
+    .map((info) => info.pid);
+}
+
+/** The `npm start` process that runs with this data directory. */
 export function findServiceRootPid(dataDir: string): number | undefined {
-  const marker = `\0GATEWAY_DATA_DIR=${dataDir}\0`;
-  for (const info of listProcesses()) {
-    if (info.pid !== info.groupId) continue;
-    try {
-      if (`\0${fs.readFileSync(`/proc/${info.pid}/environ`, "utf8")}`.includes(marker)) return info.pid;
-    } catch {
-      // Another user's process, or one that just ended.
-    }
-  }
-  return undefined;
+  return findProcessGroupLeaders(`GATEWAY_DATA_DIR=${dataDir}`)[0];
 }
 
 export interface RssSample {

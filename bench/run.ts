@@ -13,7 +13,7 @@ import { createInvoiceTarget, runLoad, signedHeaders, signedReadTarget, type Loa
 import { measureWebhookDeliveries } from "./webhooks";
 import { BENCH_SESSION_SECRET, measureOverviewRender } from "./cabinet";
 import { printGoals, type BenchResults } from "./goals";
-import { findServiceRootPid, measureIdleRss, measureMemoryUnderLoad, MEMORY_GROWTH_NOISE } from "./memory";
+import { findProcessGroupLeaders, findServiceRootPid, measureIdleRss, measureMemoryUnderLoad, MEMORY_GROWTH_NOISE } from "./memory";
 import { measureHostedPage, type PageFigure } from "./page";
 import { measureSingleInsertRate } from "./pg";
 import { measureScaleOut, type ScaleFigure } from "./scale";
@@ -91,12 +91,37 @@ function formatRss(label: string, megabytes: number, note = ""): string {
   return `${label.padEnd(LABEL_WIDTH)} ${megabytes.toFixed(0).padStart(8)} MB${note ? `   ${note}` : ""}`;
 }
 
+/** Marks the processes this run starts, so an interrupted run can stop them. */
+const BENCH_RUN_VARIABLE = "BENCH_RUN_PID";
+
+/**
+ * Ctrl-C reaches only the bench's own process group, and the services it started run detached in
+ * groups of their own: without this they would go on running (and holding their ports) after it.
+ * The scratch databases stay behind (`gateway_bench_<pid>`).
+ */
+function stopStartedProcessesOnSignal(): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      for (const leader of findProcessGroupLeaders(`${BENCH_RUN_VARIABLE}=${process.pid}`)) {
+        try {
+          process.kill(-leader, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+      process.exit(130);
+    });
+  }
+}
+
 async function main(): Promise<void> {
+  stopStartedProcessesOnSignal();
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
   const results: BenchResults = { concurrency: CONCURRENCY };
   // Sandbox chains serve every network, so invoices can be created on the PostgreSQL server too.
   const extraEnv: Record<string, string> = {
+    [BENCH_RUN_VARIABLE]: String(process.pid),
     GATEWAY_SANDBOX: "1",
     GATEWAY_RATE_LIMIT_RPS: "1000000",
     GATEWAY_RATE_LIMIT_BURST: "1000000",
