@@ -20,16 +20,12 @@ const PERIOD_US = 10_000;
 const V2_ROOT = "/sys/fs/cgroup";
 const V1_CPU_ROOT = "/sys/fs/cgroup/cpu";
 
-function writeFile(file: string, value: string): void {
-  fs.writeFileSync(file, value);
-}
-
 /** Where a cgroup with a CPU quota can be made on this machine, or why none can. */
 function cgroupRoot(): { root: string; version: 1 | 2 } | { unavailable: string } {
   try {
     if (fs.existsSync(path.join(V2_ROOT, "cgroup.controllers"))) {
       if (!fs.readFileSync(path.join(V2_ROOT, "cgroup.controllers"), "utf8").split(/\s+/).includes("cpu")) return { unavailable: "cgroup v2 without the cpu controller" };
-      if (!fs.readFileSync(path.join(V2_ROOT, "cgroup.subtree_control"), "utf8").split(/\s+/).includes("cpu")) writeFile(path.join(V2_ROOT, "cgroup.subtree_control"), "+cpu");
+      if (!fs.readFileSync(path.join(V2_ROOT, "cgroup.subtree_control"), "utf8").split(/\s+/).includes("cpu")) fs.writeFileSync(path.join(V2_ROOT, "cgroup.subtree_control"), "+cpu");
       return { root: V2_ROOT, version: 2 };
     }
     if (fs.existsSync(path.join(V1_CPU_ROOT, "cpu.cfs_quota_us"))) return { root: V1_CPU_ROOT, version: 1 };
@@ -48,13 +44,13 @@ export function openCpuCap(name: string, cores: number): CpuCap | { unavailable:
   try {
     fs.mkdirSync(directory);
     if (located.version === 2) {
-      writeFile(path.join(directory, "cpu.max"), `${quota} ${PERIOD_US}`);
+      fs.writeFileSync(path.join(directory, "cpu.max"), `${quota} ${PERIOD_US}`);
     } else {
-      writeFile(path.join(directory, "cpu.cfs_period_us"), String(PERIOD_US));
-      writeFile(path.join(directory, "cpu.cfs_quota_us"), quota);
+      fs.writeFileSync(path.join(directory, "cpu.cfs_period_us"), String(PERIOD_US));
+      fs.writeFileSync(path.join(directory, "cpu.cfs_quota_us"), quota);
     }
   } catch (error) {
-    fs.rmSync(directory, { recursive: false, force: true });
+    if (fs.existsSync(directory)) fs.rmdirSync(directory);
     return { unavailable: `cannot make a cgroup with a CPU quota (${(error as NodeJS.ErrnoException).code ?? String(error)}; run as root)` };
   }
   const procsFile = path.join(directory, "cgroup.procs");
@@ -62,7 +58,7 @@ export function openCpuCap(name: string, cores: number): CpuCap | { unavailable:
     add(pids) {
       for (const pid of pids) {
         try {
-          writeFile(procsFile, String(pid));
+          fs.writeFileSync(procsFile, String(pid));
         } catch (error) {
           // A helper process that ended in between is not worth failing the figure for.
           if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
@@ -71,7 +67,7 @@ export function openCpuCap(name: string, cores: number): CpuCap | { unavailable:
     },
     close() {
       try {
-        for (const pid of fs.readFileSync(procsFile, "utf8").split("\n").filter(Boolean)) writeFile(path.join(located.root, "cgroup.procs"), pid);
+        for (const pid of fs.readFileSync(procsFile, "utf8").split("\n").filter(Boolean)) fs.writeFileSync(path.join(located.root, "cgroup.procs"), pid);
         fs.rmdirSync(directory);
       } catch {
         // Processes still exiting keep the directory; an empty cgroup costs nothing and the next run's name differs.

@@ -26,9 +26,6 @@ export function canonicalCidrOrThrow(text: string): string {
   return formatCidr(range);
 }
 
-const ALLOWLIST_COLUMNS = `m.allowlist_enabled AS enabled,
-  COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries`;
-
 /** Merchants' allow-lists read at most in one coalesced statement. */
 const COALESCED_READS = 200;
 
@@ -45,11 +42,17 @@ function allowlistReaderOf(db: Db): AllowlistReader {
     const readMany = async (merchantIds: string[]) => {
       const rows = await queryDirect<{ id: string; enabled: boolean; entries: string[] }>(
         db,
-        `SELECT m.id::text AS id, ${ALLOWLIST_COLUMNS} FROM merchants m WHERE m.id = ANY($1::uuid[])`,
+        `SELECT m.id::text AS id, m.allowlist_enabled AS enabled,
+                COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
+         FROM merchants m WHERE m.id = ANY($1::uuid[])`,
         [[...new Set(merchantIds)]],
       );
-      const byId = new Map(rows.map((row) => [row.id, { entries: row.entries, enabled: row.enabled }]));
-      return merchantIds.map((merchantId) => byId.get(merchantId.toLowerCase()));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      // Each caller its own view: callers of the same merchant in one batch share no array.
+      return merchantIds.map((merchantId) => {
+        const row = byId.get(merchantId.toLowerCase());
+        return row && { entries: [...row.entries], enabled: row.enabled };
+      });
     };
     read = createCoalescer<string, AllowlistView | undefined>({
       maxBatch: COALESCED_READS,
