@@ -10,7 +10,7 @@ const ROOT = process.cwd();
 const CLIENT_STAMP = path.join(ROOT, "generated", "prisma", ".schema-sha256");
 /** Inputs of the Next build: rebuild when any of them changes. */
 const BUILD_STAMP = path.join(ROOT, ".next", "gateway-build-fingerprint");
-const BUILD_INPUTS = ["app", "components", "lib", "inngest", "public", "generated", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const BUILD_INPUTS = ["app", "components", "lib", "inngest", "public", "generated", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
 
 function run(command: string, args: string[], env: Record<string, string> = {}): void {
   // The child's stdout goes to stderr: the operator CLI keeps stdout for its one JSON object.
