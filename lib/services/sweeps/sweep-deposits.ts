@@ -37,14 +37,16 @@ function isGivenUp(status: string): boolean {
 
 interface Keys {
   key(index: number): SigningKey;
-  hot: SigningKey;
+  /** Derived on first use: a pass with nothing to sweep derives no key (two BIP32 derivations per network every 30 s). */
+  hot(): SigningKey;
 }
 
 async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
   const material = await loadKeyMaterial(deps.db, deps.secretBox);
   const chain = addressChainOf(deps.config, network);
   const seed = material.openSeed();
-  return { key: (index) => deriveSigningKey(seed, network, index, chain), hot: deriveSigningKey(seed, network, HOT_WALLET_INDEX, chain) };
+  let hot: SigningKey | undefined;
+  return { key: (index) => deriveSigningKey(seed, network, index, chain), hot: () => (hot ??= deriveSigningKey(seed, network, HOT_WALLET_INDEX, chain)) };
 }
 
 /**
@@ -57,7 +59,7 @@ async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
  */
 export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: ChainSender): Promise<{ planned: number; sent: number; confirmed: number }> {
   const keys = await keysFor(deps, network);
-  const keyFor = (transfer: { fromIndex: number }) => (transfer.fromIndex === HOT_WALLET_INDEX ? keys.hot : keys.key(transfer.fromIndex));
+  const keyFor = (transfer: { fromIndex: number }) => (transfer.fromIndex === HOT_WALLET_INDEX ? keys.hot() : keys.key(transfer.fromIndex));
   const planned = await planSweeps(deps, network, sender, keys);
   // The sweeper's own transfers; payouts from the hot wallet are the payout job's.
   const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
@@ -121,16 +123,17 @@ async function planDepositSweep(
   const remaining = toMinor(credited._sum.amountMinor) - swept;
   if (remaining <= 0n) return 0;
   const from = keys.key(deposit.addressIndex);
-  const transfer = { currency, toAddress: keys.hot.address, amountMinor: remaining, changeAddress: keys.hot.address };
+  const hot = keys.hot();
+  const transfer = { currency, toAddress: hot.address, amountMinor: remaining, changeAddress: hot.address };
   // A deposit with no native coin yet may not be able to simulate its own transfer (TON): the
   // same transfer from the hot wallet costs the same and sizes the gas.
-  const fee = (await sender.estimateFee(from, transfer).catch(() => sender.estimateFee(keys.hot, transfer))).feeMinor;
+  const fee = (await sender.estimateFee(from, transfer).catch(() => sender.estimateFee(hot, transfer))).feeMinor;
   const attempt = outgoing.length;
   // Change (UTXO) goes to the hot wallet: a deposit address never receives the service's own coins back.
   const sweep = (amountMinor: bigint) =>
     planOutgoingTransfer(
       deps.db,
-      { kind: "sweep", reference: `sweep:${deposit.id}:${attempt}`, network, currency, fromAddress: from.address, fromIndex: deposit.addressIndex, toAddress: keys.hot.address, changeAddress: keys.hot.address, amountMinor, coveredMinor: remaining },
+      { kind: "sweep", reference: `sweep:${deposit.id}:${attempt}`, network, currency, fromAddress: from.address, fromIndex: deposit.addressIndex, toAddress: hot.address, changeAddress: hot.address, amountMinor, coveredMinor: remaining },
       deps.now(),
     );
   if (asset.kind === "native") {
@@ -149,7 +152,7 @@ async function planDepositSweep(
       const reference = gasTransfers.length === 0 ? `gas:${deposit.id}:${attempt}` : `gas:${deposit.id}:${attempt}:${gasTransfers.length}`;
       return planOutgoingTransfer(
         deps.db,
-        { kind: "gas", reference, network, currency: nativeSymbol, fromAddress: keys.hot.address, fromIndex: HOT_WALLET_INDEX, toAddress: from.address, amountMinor: amount, coveredMinor: amount },
+        { kind: "gas", reference, network, currency: nativeSymbol, fromAddress: hot.address, fromIndex: HOT_WALLET_INDEX, toAddress: from.address, amountMinor: amount, coveredMinor: amount },
         deps.now(),
       );
     }
