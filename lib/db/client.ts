@@ -2,14 +2,21 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { getConfig } from "@/lib/config/env";
+import { allowsNamedStatements } from "./connection-url";
 
 export type Db = PrismaClient;
 /** A Prisma client bound to an open interactive transaction. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
 /** On globalThis like the client itself (see getDb): a copy of this module must find the pool of a client another copy made. */
-const globalForPools = globalThis as unknown as { gatewayConnectionPools?: WeakMap<Db, pg.Pool> };
-const connectionPools = (globalForPools.gatewayConnectionPools ??= new WeakMap<Db, pg.Pool>());
+const globalForPools = globalThis as unknown as { gatewayConnectionPools?: WeakMap<Db, ConnectionPool> };
+const connectionPools = (globalForPools.gatewayConnectionPools ??= new WeakMap<Db, ConnectionPool>());
+
+/** The driver's pool under a client, and whether its connections may keep statements prepared by name. */
+export interface ConnectionPool {
+  pool: pg.Pool;
+  allowsNamedStatements: boolean;
+}
 
 /**
  * Opens a Prisma client on a PostgreSQL server (a real one, or the embedded one's socket). Its
@@ -19,7 +26,7 @@ const connectionPools = (globalForPools.gatewayConnectionPools ??= new WeakMap<D
 export function createDb(connectionString: string, options: { poolSize?: number } = {}): Db {
   const pool = new pg.Pool({ connectionString, max: options.poolSize ?? 10 });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  connectionPools.set(db, pool);
+  connectionPools.set(db, { pool, allowsNamedStatements: allowsNamedStatements(connectionString) });
   return db;
 }
 
@@ -29,7 +36,7 @@ export function hasConnectionPool(client: Db | Tx): client is Db {
 }
 
 /** The driver's pool under a client made by createDb. */
-export function connectionPoolOf(db: Db): pg.Pool {
+export function connectionPoolOf(db: Db): ConnectionPool {
   const pool = connectionPools.get(db);
   if (!pool) throw new Error("not a client made by createDb");
   return pool;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { embeddedConnectionUrl } from "./connection-url";
 import { servePglite } from "./pglite-server";
 
 /**
@@ -32,17 +33,13 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-function connectionUrl(port: number): string {
-  return `postgresql://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
-}
-
 /** The socket URL of an embedded database another live process is serving, if any. */
 export function findRunningEmbeddedDatabase(dataDir: string): string | undefined {
   const file = path.join(dataDir, STATE_FILE);
   if (!fs.existsSync(file)) return undefined;
   try {
     const state = JSON.parse(fs.readFileSync(file, "utf8")) as EmbeddedState;
-    if (state.pid !== process.pid && isProcessAlive(state.pid)) return connectionUrl(state.port);
+    if (state.pid !== process.pid && isProcessAlive(state.pid)) return embeddedConnectionUrl(state.port);
   } catch {
     // An unreadable state file is treated as no running database.
   }
@@ -63,7 +60,7 @@ export async function startEmbeddedDatabase(dataDir: string, options: { port?: n
   fs.writeFileSync(stateFile, JSON.stringify({ pid: process.pid, port } satisfies EmbeddedState));
   let closed = false;
   return {
-    url: connectionUrl(port),
+    url: embeddedConnectionUrl(port),
     async close() {
       if (closed) return;
       closed = true;
