@@ -1,15 +1,15 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
-import { createDb, connectionPoolOf } from "./client";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { connectionPoolOf, createDb, type Db } from "./client";
 import { queryDirect } from "./direct-query";
 
+const clients: Db[] = [];
+
 /** A client of its own with this many connections, so the test knows what every connection holds. */
-function openClient(poolSize: number) {
+function openClient(poolSize: number): Db {
   const db = createDb(inject("databaseUrl"), { poolSize });
   clients.push(db);
   return db;
 }
-const clients: ReturnType<typeof createDb>[] = [];
 afterAll(() => Promise.all(clients.map((db) => db.$disconnect())));
 
 const STATEMENT = "SELECT $1::int * 2 AS doubled";
