@@ -1,5 +1,5 @@
 import type { Db, Tx } from "@/lib/db/client";
-import { createKeyedCoalescer } from "@/lib/db/coalesce";
+import { createKeyedCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { queryRows } from "@/lib/db/direct-query";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
@@ -28,8 +28,18 @@ export async function allocateDepositAddress(db: Db | Tx, keys: KeyMaterial, net
 /** Addresses of one coalesced take at most. */
 const COALESCED_TAKE_ADDRESSES = 250;
 
-type AddressTaker = (request: { network: NetworkId; chain: AddressChain }) => Promise<AllocatedAddress>;
-const addressTakers = new WeakMap<Db, WeakMap<KeyMaterial, AddressTaker>>();
+/** Per database client and key material, a coalescer per network and chain. */
+const addressTakerOf = onePerOwner((db: Db) =>
+  onePerOwner((keys: KeyMaterial) =>
+    createKeyedCoalescer(
+      (request: { network: NetworkId; chain: AddressChain }) => `${request.network}|${request.chain}`,
+      () => ({
+        maxBatch: COALESCED_TAKE_ADDRESSES,
+        runBatch: (requests) => allocateDepositAddresses(db, keys, requests[0].network, requests.length, requests[0].chain),
+      }),
+    ),
+  ),
+);
 
 /**
  * allocateDepositAddress outside any transaction, taken with the addresses other requests take
@@ -37,20 +47,7 @@ const addressTakers = new WeakMap<Db, WeakMap<KeyMaterial, AddressTaker>>();
  * of them, and the addresses the pool lacked are derived together.
  */
 export function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
-  let byKeys = addressTakers.get(db);
-  if (!byKeys) addressTakers.set(db, (byKeys = new WeakMap()));
-  let take = byKeys.get(keys);
-  if (!take) {
-    take = createKeyedCoalescer(
-      (request: { network: NetworkId; chain: AddressChain }) => `${request.network}|${request.chain}`,
-      () => ({
-        maxBatch: COALESCED_TAKE_ADDRESSES,
-        runBatch: (requests) => allocateDepositAddresses(db, keys, requests[0].network, requests.length, requests[0].chain),
-      }),
-    );
-    byKeys.set(keys, take);
-  }
-  return take({ network, chain });
+  return addressTakerOf(db)(keys)({ network, chain });
 }
 
 /**

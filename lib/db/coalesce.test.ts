@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCoalescer, createKeyedCoalescer } from "./coalesce";
+import { createCoalescer, createKeyedCoalescer, onePerOwner } from "./coalesce";
 
 /** A batch runner that records each batch and answers when released. */
 function recordingRunner() {
@@ -107,5 +107,25 @@ describe("createKeyedCoalescer", () => {
     const answers = await Promise.all(["a:1", "b:1", "a:2", "a:3", "b:2"].map((item) => run(item)));
     expect(answers).toEqual(["A:1", "B:1", "A:2", "A:3", "B:2"]);
     expect(batches).toEqual([["a:1"], ["b:1"], ["a:2", "a:3"], ["b:2"]]);
+  });
+});
+
+describe("onePerOwner", () => {
+  it("makes one per owner, on first use, and hands the same back after", () => {
+    const made: object[] = [];
+    const counterOf = onePerOwner((owner: object) => {
+      made.push(owner);
+      return { owner, calls: 0 };
+    });
+    const first = {};
+    const second = {};
+    expect(made).toEqual([]);
+    counterOf(first).calls++;
+    counterOf(first).calls++;
+    counterOf(second).calls++;
+    expect(made).toEqual([first, second]);
+    expect(counterOf(first)).toEqual({ owner: first, calls: 2 });
+    expect(counterOf(second)).toEqual({ owner: second, calls: 1 });
+    expect(made).toHaveLength(2);
   });
 });

@@ -80,3 +80,16 @@ export function createKeyedCoalescer<In, Out>(keyOf: (item: In) => string, optio
     }
   };
 }
+
+/**
+ * A coalescer (or anything else) made once per owner — a database client, key material — on
+ * first use, and dropped with the owner: requests meet only if they share what runs them.
+ */
+export function onePerOwner<Owner extends object, Made>(make: (owner: Owner) => Made): (owner: Owner) => Made {
+  const made = new WeakMap<Owner, Made>();
+  return (owner) => {
+    let found = made.get(owner);
+    if (!found) made.set(owner, (found = make(owner)));
+    return found;
+  };
+}

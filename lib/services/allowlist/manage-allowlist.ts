@@ -3,7 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
 import { queryDirect } from "@/lib/db/direct-query";
-import { createCoalescer } from "@/lib/db/coalesce";
+import { createCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { withTransaction } from "@/lib/db/transaction";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 
@@ -29,40 +29,32 @@ export function canonicalCidrOrThrow(text: string): string {
 /** Merchants' allow-lists read at most in one coalesced statement. */
 const COALESCED_READS = 200;
 
-type AllowlistReader = (merchantId: string) => Promise<AllowlistView | undefined>;
-const allowlistReaders = new WeakMap<Db, AllowlistReader>();
-
 /**
  * The allow-lists of the merchants whose reads meet in time, in one statement (see
  * createCoalescer): every caller's statement is sent after its call, so it sees what committed before.
  */
-function allowlistReaderOf(db: Db): AllowlistReader {
-  let read = allowlistReaders.get(db);
-  if (!read) {
-    const readMany = async (merchantIds: string[]) => {
-      const rows = await queryDirect<{ id: string; enabled: boolean; entries: string[] }>(
-        db,
-        `SELECT m.id::text AS id, m.allowlist_enabled AS enabled,
-                COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
-         FROM merchants m WHERE m.id = ANY($1::uuid[])`,
-        [[...new Set(merchantIds)]],
-      );
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      // Each caller its own view: callers of the same merchant in one batch share no array.
-      return merchantIds.map((merchantId) => {
-        const row = byId.get(merchantId.toLowerCase());
-        return row && { entries: [...row.entries], enabled: row.enabled };
-      });
-    };
-    read = createCoalescer<string, AllowlistView | undefined>({
-      maxBatch: COALESCED_READS,
-      runBatch: readMany,
-      runAlone: async (merchantId) => (await readMany([merchantId]))[0],
+const allowlistReaderOf = onePerOwner((db: Db) => {
+  const readMany = async (merchantIds: string[]) => {
+    const rows = await queryDirect<{ id: string; enabled: boolean; entries: string[] }>(
+      db,
+      `SELECT m.id::text AS id, m.allowlist_enabled AS enabled,
+              COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
+       FROM merchants m WHERE m.id = ANY($1::uuid[])`,
+      [[...new Set(merchantIds)]],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // Each caller its own view: callers of the same merchant in one batch share no array.
+    return merchantIds.map((merchantId) => {
+      const row = byId.get(merchantId.toLowerCase());
+      return row && { entries: [...row.entries], enabled: row.enabled };
     });
-    allowlistReaders.set(db, read);
-  }
-  return read;
-}
+  };
+  return createCoalescer<string, AllowlistView | undefined>({
+    maxBatch: COALESCED_READS,
+    runBatch: readMany,
+    runAlone: async (merchantId) => (await readMany([merchantId]))[0],
+  });
+});
 
 /** The switch and the entries in one statement (a nested Prisma select would take two round trips). */
 export async function getAllowlist(db: Db, merchantId: string): Promise<AllowlistView> {
