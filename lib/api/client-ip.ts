@@ -24,7 +24,9 @@ export function vouchedPeerAddress(headers: HeaderReader, expectedToken: string 
  * the right-most X-Forwarded-For entry that is not itself a trusted proxy.
  */
 export function resolveClientIp(peerAddress: string | null, forwardedFor: string | null, trustedProxies: readonly CidrRange[]): string {
-  const peer = peerAddress ? parseIp(peerAddress) : null;
+  if (!peerAddress) return "";
+  if (!forwardedFor || trustedProxies.length === 0) return canonicalPeerAddress(peerAddress);
+  const peer = parseIp(peerAddress);
   if (!peer) return "";
   const isTrusted = (text: string) => {
     const address = parseIp(text);
@@ -39,6 +41,22 @@ export function resolveClientIp(peerAddress: string | null, forwardedFor: string
     }
   }
   return formatIp(peer);
+}
+
+/** Canonical forms of recent peer addresses ("" for none): a client sends many requests from one. */
+const canonicalPeers = new Map<string, string>();
+const CANONICAL_PEERS_LIMIT = 1_000;
+
+function canonicalPeerAddress(peerAddress: string): string {
+  let canonical = canonicalPeers.get(peerAddress);
+  if (canonical === undefined) {
+    const peer = parseIp(peerAddress);
+    canonical = peer ? formatIp(peer) : "";
+    // Dropped all at once when full: cheaper than tracking age, and refilled by the next requests.
+    if (canonicalPeers.size >= CANONICAL_PEERS_LIMIT) canonicalPeers.clear();
+    canonicalPeers.set(peerAddress, canonical);
+  }
+  return canonical;
 }
 
 /** How the caller's address is found in this deployment (ApiDeps). */

@@ -53,6 +53,15 @@ describe("client address", () => {
     expect(resolveClientIp(peer, forwarded, proxies)).toBe(expected);
   });
 
+  it("answers the peer in canonical form, the same on every request, when no trusted proxy forwards", () => {
+    for (let request = 0; request < 3; request++) {
+      expect(resolveClientIp("::FFFF:198.51.100.7", null, proxies)).toBe(resolveClientIp("198.51.100.7", null, proxies));
+      expect(resolveClientIp("2001:DB8:0:0::1", "203.0.113.9", [])).toBe("2001:db8::1");
+      expect(resolveClientIp("not an address", null, proxies)).toBe("");
+      expect(resolveClientIp("10.1.1.1", "203.0.113.9", [])).toBe("10.1.1.1");
+    }
+  });
+
   it("believes the peer header only with this process's token", () => {
     const headers = new Headers({ "x-gateway-peer-address": "198.51.100.1", "x-gateway-peer-token": "secret" });
     expect(vouchedPeerAddress(headers, "secret")).toBe("198.51.100.1");
