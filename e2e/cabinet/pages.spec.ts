@@ -206,8 +206,8 @@ test("another store's invoices and payouts are not found: their pages, the searc
 });
 
 test("payment links, payout links and static wallets: create, copy, QR code, switch off, cancel, block", async ({ page, context }) => {
-  // Three objects' whole lives through the pages, funding included: about 55 s here, twice that on
-  // a slower machine, close to the default 120 s.
+  // 57 s in the full browser pass here (7 s alone), about twice that on CI's slower machine: close
+  // to the default 120 s.
   test.slow();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
   await signInOwner(page);
