@@ -5,8 +5,7 @@ import { isNetworkId, type NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
 import { ADDRESS_CHAINS, type AddressChain } from "./addresses";
 import { getKeyTree } from "./addresses/derivation-paths";
-import { renderQrCode } from "./addresses/qr-code";
-import { deriveAddressesAt, reserveAddressIndexes } from "./allocate-address";
+import { deriveAddressesWithQrCodesAt, reserveAddressIndexes } from "./allocate-address";
 import { loadKeyMaterial, type KeyMaterial } from "./key-material";
 
 /** How many ready addresses each pool in use is filled to at first, and at least. */
@@ -97,9 +96,7 @@ export async function topUpAddressPool(db: Db, keys: KeyMaterial, network: Netwo
   const keyTree = getKeyTree(network);
   const entries: { index: number; address: string; qrCode: string }[] = [];
   for (let start = 0; start < indexes.length; start += DERIVE_SLICE) {
-    for (const { address, index } of deriveAddressesAt(keys, network, chain, indexes.slice(start, start + DERIVE_SLICE))) {
-      entries.push({ index, address, qrCode: await renderQrCode(address) });
-    }
+    entries.push(...(await deriveAddressesWithQrCodesAt(keys, network, chain, indexes.slice(start, start + DERIVE_SLICE))));
     await yieldToEventLoop();
   }
   for (let start = 0; start < entries.length; start += INSERT_CHUNK) {

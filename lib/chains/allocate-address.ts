@@ -2,9 +2,11 @@ import type { Db, Tx } from "@/lib/db/client";
 import { createKeyedCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { queryRows } from "@/lib/db/direct-query";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
-import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
+import { deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
-import { rememberQrCode } from "./addresses/qr-code";
+import { deriveWithQrCodes } from "./addresses/derivation-threads";
+import { rememberQrCode, renderQrCode } from "./addresses/qr-code";
+import { AddressReserve, type AddressReserveOptions } from "./address-reserve";
 import type { KeyMaterial } from "./key-material";
 
 export interface AllocatedAddress {
@@ -42,12 +44,42 @@ const addressTakerOf = onePerOwner((db: Db) =>
 );
 
 /**
- * allocateDepositAddress outside any transaction, taken with the addresses other requests take
- * at the same moment (see createCoalescer): one statement moves the pool and the counter for all
- * of them, and the addresses the pool lacked are derived together.
+ * allocateDepositAddress outside any transaction: one this process holds ahead when invoices of
+ * the network come in quick succession (see AddressReserve), otherwise taken with the addresses
+ * other requests take at the same moment (see createCoalescer): one statement moves the pool and
+ * the counter for all of them, and the addresses the pool lacked are derived together.
  */
-export function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
-  return addressTakerOf(db)(keys)({ network, chain });
+export async function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
+  const ready = addressReserveOf(db)(keys)(`${network}|${chain}`).take();
+  if (!ready) return addressTakerOf(db)(keys)({ network, chain });
+  rememberQrCode(ready.address, ready.qrCode);
+  return { address: ready.address, index: ready.index };
+}
+
+/** Per database client and key material, the addresses held ahead per network and chain (see AddressReserve). */
+const addressReserveOf = onePerOwner((db: Db) =>
+  onePerOwner((keys: KeyMaterial) => {
+    const reserves = new Map<string, AddressReserve>();
+    return (poolKey: `${NetworkId}|${AddressChain}`) => {
+      let reserve = reserves.get(poolKey);
+      if (!reserve) {
+        const [network, chain] = poolKey.split("|") as [NetworkId, AddressChain];
+        reserves.set(poolKey, (reserve = createAddressReserve(db, keys, network, chain)));
+      }
+      return reserve;
+    };
+  }),
+);
+
+/** Addresses of a network held ahead by this process (see AddressReserve): indexes from the key tree's counter, derived off the request thread. */
+export function createAddressReserve(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain, options?: AddressReserveOptions): AddressReserve {
+  return new AddressReserve(
+    {
+      reserveIndexes: (count) => reserveAddressIndexes(db, network, count),
+      derive: (indexes) => deriveAddressesWithQrCodesAt(keys, network, chain, indexes),
+    },
+    options,
+  );
 }
 
 /**
@@ -58,7 +90,10 @@ export function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId
 export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
   if (count <= 0) return [];
   const { pooled, reserved } = await takePooledOrReserve(db, network, chain, count);
-  return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
+  if (reserved.length === 0) return pooled;
+  const derived = await deriveAddressesWithQrCodesAt(keys, network, chain, reserved);
+  for (const { address, qrCode } of derived) rememberQrCode(address, qrCode);
+  return [...pooled, ...derived.map(({ address, index }) => ({ address, index }))];
 }
 
 /** See takePooledOrReserve. $1 network, $2 chain, $3 count, $4 key tree. */
@@ -131,16 +166,31 @@ export async function reserveAddressIndexes(db: Db | Tx, network: NetworkId, cou
   return Array.from({ length: count }, (_, offset) => first + offset);
 }
 
-/** The deposit addresses of a network at the given indexes (no I/O). */
-export function deriveAddressesAt(keys: KeyMaterial, network: NetworkId, chain: AddressChain, indexes: readonly number[]): AllocatedAddress[] {
+/**
+ * The deposit addresses of a network at the given indexes with their QR codes: those of xpub
+ * networks made on a derivation thread (see derivation-threads.ts), those of ed25519 networks,
+ * which need the seed, here.
+ */
+export async function deriveAddressesWithQrCodesAt(
+  keys: KeyMaterial,
+  network: NetworkId,
+  chain: AddressChain,
+  indexes: readonly number[],
+): Promise<(AllocatedAddress & { qrCode: string })[]> {
   const family = findNetwork(network)?.family;
   if (!family) throw new Error(`unknown network ${network}`);
   if (indexes.length === 0) return [];
   if (ED25519_FAMILIES.has(family)) {
     const seed = keys.openSeed();
-    return indexes.map((index) => ({ address: deriveEd25519DepositAddress({ network, seed, index, chain }).address, index }));
+    return Promise.all(
+      indexes.map(async (index) => {
+        const { address } = deriveEd25519DepositAddress({ network, seed, index, chain });
+        return { address, index, qrCode: await renderQrCode(address) };
+      }),
+    );
   }
   const accountXpub = keys.xpubsFor(chain)[network];
   if (!accountXpub) throw new Error(`no account key for ${network}`);
-  return deriveDepositAddresses({ network, accountXpub, indexes, chain }).map((derived, position) => ({ address: derived.address, index: indexes[position] }));
+  const { addresses, qrCodes } = await deriveWithQrCodes({ network, chain, accountXpub, indexes });
+  return addresses.map((address, position) => ({ address, index: indexes[position], qrCode: qrCodes[position] }));
 }

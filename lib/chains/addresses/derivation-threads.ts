@@ -1,0 +1,126 @@
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { NetworkId } from "@/lib/catalogue";
+import { log } from "@/lib/log";
+import type { AddressChain } from "./address-chain";
+import { deriveDepositAddresses } from "./derive-address";
+import { renderQrCode } from "./qr-code";
+
+/** What a derivation thread is asked: the addresses of an xpub network at some indexes. */
+export interface DerivationRequest {
+  id: number;
+  network: NetworkId;
+  chain: AddressChain;
+  accountXpub: string;
+  indexes: readonly number[];
+}
+
+export type DerivationReply = { id: number; addresses: string[]; qrCodes: string[] } | { id: number; error: string };
+
+/** Addresses of an xpub network with their QR codes (`data:` URIs), in the order of the indexes asked. */
+export interface DerivedWithQrCodes {
+  addresses: string[];
+  qrCodes: string[];
+}
+
+type Job = Omit<DerivationRequest, "id">;
+
+/** Found from the working directory, the project's root, as the same code runs bundled by Next.js too. */
+const DERIVATION_THREAD_BODY = pathToFileURL(path.join(process.cwd(), "lib", "chains", "addresses", "derivation-thread.ts")).href;
+
+/** A thread that dies this many times is not started again: derivation stays on the calling thread. */
+const MAX_THREAD_FAILURES = 3;
+
+/**
+ * Deposit addresses and their QR codes made on other threads: under invoice creation they are a
+ * quarter of the request thread's work (an elliptic-curve step, a keccak or two hashes, a QR
+ * symbol per address), and the request thread is what caps throughput. One thread per core but
+ * the request thread's, at least one. A thread that fails answers its pending jobs on the calling
+ * thread instead, so a caller never sees the difference but in time.
+ */
+export class DerivationThreads {
+  private readonly threads: Worker[] = [];
+  private readonly pending = new Map<number, { job: Job; resolve(result: DerivedWithQrCodes): void; reject(error: Error): void }>();
+  private nextId = 1;
+  private nextThread = 0;
+  private failures = 0;
+
+  constructor(
+    private readonly size: number,
+    /** The module a thread runs (a file URL); derivation-thread.ts but in tests. */
+    private readonly body = DERIVATION_THREAD_BODY,
+  ) {}
+
+  derive(job: Job): Promise<DerivedWithQrCodes> {
+    const thread = this.pickThread();
+    if (!thread) return deriveHere(job);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { job, resolve, reject });
+      // Referenced while it holds a job, so the process waits for the answer; idle threads keep no process alive.
+      thread.ref();
+      thread.postMessage({ id, ...job } satisfies DerivationRequest);
+    });
+  }
+
+  private pickThread(): Worker | undefined {
+    if (this.failures >= MAX_THREAD_FAILURES) return undefined;
+    while (this.threads.length < this.size) this.threads.push(this.startThread());
+    this.nextThread = (this.nextThread + 1) % this.threads.length;
+    return this.threads[this.nextThread];
+  }
+
+  private startThread(): Worker {
+    // The service runs through tsx's loader; a thread registers it before importing its body.
+    const thread = new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(this.body)}); });`, {
+      eval: true,
+      execArgv: [],
+    });
+    thread.unref();
+    thread.on("message", (reply: DerivationReply) => this.settle(reply));
+    thread.on("error", (error) => log.warn("a derivation thread failed; its jobs run on the request thread", { error }));
+    thread.on("exit", () => this.replace(thread));
+    return thread;
+  }
+
+  /** Threads running now. */
+  get running(): number {
+    return this.threads.length;
+  }
+
+  private settle(reply: DerivationReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) for (const each of this.threads) each.unref();
+    if ("error" in reply) waiting.reject(new Error(reply.error));
+    else waiting.resolve({ addresses: reply.addresses, qrCodes: reply.qrCodes });
+  }
+
+  /** A thread gone: its jobs (which thread held which is not kept) are all answered here, once. */
+  private replace(thread: Worker): void {
+    const position = this.threads.indexOf(thread);
+    if (position < 0) return;
+    this.failures++;
+    this.threads.splice(position, 1);
+    const orphans = [...this.pending.values()];
+    this.pending.clear();
+    for (const { job, resolve, reject } of orphans) deriveHere(job).then(resolve, reject);
+  }
+}
+
+/** The same work on the calling thread. */
+async function deriveHere(job: Job): Promise<DerivedWithQrCodes> {
+  const addresses = deriveDepositAddresses(job).map((entry) => entry.address);
+  return { addresses, qrCodes: await Promise.all(addresses.map(renderQrCode)) };
+}
+
+let shared: DerivationThreads | undefined;
+
+/** Addresses of an xpub network and their QR codes, made on a derivation thread (see DerivationThreads). */
+export function deriveWithQrCodes(job: Job): Promise<DerivedWithQrCodes> {
+  shared ??= new DerivationThreads(Math.min(4, Math.max(1, os.availableParallelism() - 1)));
+  return shared.derive(job);
+}
