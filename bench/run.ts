@@ -194,30 +194,6 @@ async function main(): Promise<void> {
       );
     }
 
-    if (serviceRootPid !== undefined && results.idleRss) {
-      const memory = await measureMemoryUnderLoad(serviceRootPid, service.baseUrl, key, { concurrency: CONCURRENCY, seconds: MEMORY_SECONDS });
-      results.memory = memory;
-      const [reads, creates] = memory.loads;
-      console.log(`\nMemory: RSS of the npm start process tree, sampled every 10 s:`);
-      const idleBreakdown = results.idleRss.processes.map((entry) => `${entry.name} ${entry.mb.toFixed(0)}`).join(", ");
-      console.log(formatRss("idle (45 s after ready)", results.idleRss.totalMb, `(${idleBreakdown} MB)`));
-      console.log(formatRss("first minute of load (median)", memory.firstMinuteMb));
-      if (memory.secondMinuteMb !== undefined) console.log(formatRss("second minute of load (median)", memory.secondMinuteMb));
-      console.log(formatRss("last minute of load (median)", memory.lastMinuteMb, `(server process ${memory.samples[memory.samples.length - 1].serverMb.toFixed(0)} MB at the end)`));
-      console.log(formatRss("30 s after the load (median)", memory.afterLoadMb));
-      console.log(
-        `mixed load for ${memory.seconds.toFixed(0)} s: ${reads.requests} signed reads (${reads.requestsPerSecond.toFixed(0)} req/s, ${reads.errors} errors) ` +
-          `and ${creates.requests} invoices (${creates.requestsPerSecond.toFixed(0)} req/s, ${creates.errors} errors)`,
-      );
-      const slope = `slope ${memory.slopeMbPerMinute >= 0 ? "+" : ""}${memory.slopeMbPerMinute.toFixed(1)} MB/min`;
-      if (memory.growth === undefined) {
-        console.log(`growth: ${slope} over the whole load; too short to judge growth (needs ≥ 3 min: the last minute against the second)`);
-      } else {
-        const verdict = memory.growth > MEMORY_GROWTH_NOISE ? `grows (more than +${MEMORY_GROWTH_NOISE * 100} %)` : `no growth beyond noise (≤ +${MEMORY_GROWTH_NOISE * 100} %)`;
-        console.log(`growth: last minute ${memory.growth >= 0 ? "+" : ""}${(memory.growth * 100).toFixed(1)} % over the second minute, ${slope} after the first minute → ${verdict}`);
-      }
-    }
-
     const batchSize = Number(process.env.BENCH_BATCH_SIZE ?? 5000);
     if (wants("batches")) {
       const payments = Array.from({ length: batchSize }, (_, i) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", order_id: `bench-${i}` }));
@@ -273,6 +249,31 @@ async function main(): Promise<void> {
         console.log(`${figure.label.padEnd(LABEL_WIDTH)} p50 ${figure.p50Ms.toFixed(1).padStart(7)} ms   p99 ${figure.p99Ms.toFixed(1).padStart(7)} ms   (${figure.samples} renders)`);
       }
       console.log(`with ${invoiceCount.toLocaleString("en")} invoices the overview takes ${(overview.busy.p50Ms / overview.quiet.p50Ms).toFixed(2)}× the quiet store's p50 (${(overview.busy.p50Ms / bare.p50Ms).toFixed(1)}× the bare route's p50 under load)`);
+    }
+    // The soak last of the service's parts: the 10-minute load leaves the database some 400 000
+    // invoices heavier and autovacuum at work, which the figures above would otherwise pay for.
+    if (serviceRootPid !== undefined && results.idleRss) {
+      const memory = await measureMemoryUnderLoad(serviceRootPid, service.baseUrl, key, { concurrency: CONCURRENCY, seconds: MEMORY_SECONDS });
+      results.memory = memory;
+      const [reads, creates] = memory.loads;
+      console.log(`\nMemory: RSS of the npm start process tree, sampled every 10 s:`);
+      const idleBreakdown = results.idleRss.processes.map((entry) => `${entry.name} ${entry.mb.toFixed(0)}`).join(", ");
+      console.log(formatRss("idle (45 s after ready)", results.idleRss.totalMb, `(${idleBreakdown} MB)`));
+      console.log(formatRss("first minute of load (median)", memory.firstMinuteMb));
+      if (memory.secondMinuteMb !== undefined) console.log(formatRss("second minute of load (median)", memory.secondMinuteMb));
+      console.log(formatRss("last minute of load (median)", memory.lastMinuteMb, `(server process ${memory.samples[memory.samples.length - 1].serverMb.toFixed(0)} MB at the end)`));
+      console.log(formatRss("30 s after the load (median)", memory.afterLoadMb));
+      console.log(
+        `mixed load for ${memory.seconds.toFixed(0)} s: ${reads.requests} signed reads (${reads.requestsPerSecond.toFixed(0)} req/s, ${reads.errors} errors) ` +
+          `and ${creates.requests} invoices (${creates.requestsPerSecond.toFixed(0)} req/s, ${creates.errors} errors)`,
+      );
+      const slope = `slope ${memory.slopeMbPerMinute >= 0 ? "+" : ""}${memory.slopeMbPerMinute.toFixed(1)} MB/min`;
+      if (memory.growth === undefined) {
+        console.log(`growth: ${slope} over the whole load; too short to judge growth (needs ≥ 3 min: the last minute against the second)`);
+      } else {
+        const verdict = memory.growth > MEMORY_GROWTH_NOISE ? `grows (more than +${MEMORY_GROWTH_NOISE * 100} %)` : `no growth beyond noise (≤ +${MEMORY_GROWTH_NOISE * 100} %)`;
+        console.log(`growth: last minute ${memory.growth >= 0 ? "+" : ""}${(memory.growth * 100).toFixed(1)} % over the second minute, ${slope} after the first minute → ${verdict}`);
+      }
     }
   } finally {
     await service.stop();
