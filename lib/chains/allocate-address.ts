@@ -2,7 +2,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { createKeyedCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { queryRows } from "@/lib/db/direct-query";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
-import { deriveEd25519DepositAddress, type AddressChain } from "./addresses";
+import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
 import { deriveWithQrCodes } from "./addresses/derivation-threads";
 import { rememberQrCode, renderQrCode } from "./addresses/qr-code";
@@ -90,10 +90,8 @@ export function createAddressReserve(db: Db, keys: KeyMaterial, network: Network
 export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
   if (count <= 0) return [];
   const { pooled, reserved } = await takePooledOrReserve(db, network, chain, count);
-  if (reserved.length === 0) return pooled;
-  const derived = await deriveAddressesWithQrCodesAt(keys, network, chain, reserved);
-  for (const { address, qrCode } of derived) rememberQrCode(address, qrCode);
-  return [...pooled, ...derived.map(({ address, index }) => ({ address, index }))];
+  // Here, not on a derivation thread: the requests are waiting, and a hop to a thread (or its start) would add to their wait.
+  return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
 }
 
 /** See takePooledOrReserve. $1 network, $2 chain, $3 count, $4 key tree. */
@@ -166,10 +164,36 @@ export async function reserveAddressIndexes(db: Db | Tx, network: NetworkId, cou
   return Array.from({ length: count }, (_, offset) => first + offset);
 }
 
+/** The deposit addresses of a network at the given indexes (no I/O). */
+export function deriveAddressesAt(keys: KeyMaterial, network: NetworkId, chain: AddressChain, indexes: readonly number[]): AllocatedAddress[] {
+  const family = familyOf(network);
+  if (indexes.length === 0) return [];
+  if (ED25519_FAMILIES.has(family)) {
+    const seed = keys.openSeed();
+    return indexes.map((index) => ({ address: deriveEd25519DepositAddress({ network, seed, index, chain }).address, index }));
+  }
+  return deriveDepositAddresses({ network, accountXpub: accountXpubOf(keys, network, chain), indexes, chain }).map((derived, position) => ({
+    address: derived.address,
+    index: indexes[position],
+  }));
+}
+
+function familyOf(network: NetworkId) {
+  const family = findNetwork(network)?.family;
+  if (!family) throw new Error(`unknown network ${network}`);
+  return family;
+}
+
+function accountXpubOf(keys: KeyMaterial, network: NetworkId, chain: AddressChain): string {
+  const accountXpub = keys.xpubsFor(chain)[network];
+  if (!accountXpub) throw new Error(`no account key for ${network}`);
+  return accountXpub;
+}
+
 /**
- * The deposit addresses of a network at the given indexes with their QR codes: those of xpub
- * networks made on a derivation thread (see derivation-threads.ts), those of ed25519 networks,
- * which need the seed, here.
+ * The deposit addresses of a network at the given indexes with their QR codes, for addresses made
+ * ahead (the pool, a process's reserve): those of xpub networks made on a derivation thread (see
+ * derivation-threads.ts), those of ed25519 networks, which need the seed, here.
  */
 export async function deriveAddressesWithQrCodesAt(
   keys: KeyMaterial,
@@ -177,20 +201,10 @@ export async function deriveAddressesWithQrCodesAt(
   chain: AddressChain,
   indexes: readonly number[],
 ): Promise<(AllocatedAddress & { qrCode: string })[]> {
-  const family = findNetwork(network)?.family;
-  if (!family) throw new Error(`unknown network ${network}`);
   if (indexes.length === 0) return [];
-  if (ED25519_FAMILIES.has(family)) {
-    const seed = keys.openSeed();
-    return Promise.all(
-      indexes.map(async (index) => {
-        const { address } = deriveEd25519DepositAddress({ network, seed, index, chain });
-        return { address, index, qrCode: await renderQrCode(address) };
-      }),
-    );
+  if (ED25519_FAMILIES.has(familyOf(network))) {
+    return Promise.all(deriveAddressesAt(keys, network, chain, indexes).map(async (derived) => ({ ...derived, qrCode: await renderQrCode(derived.address) })));
   }
-  const accountXpub = keys.xpubsFor(chain)[network];
-  if (!accountXpub) throw new Error(`no account key for ${network}`);
-  const { addresses, qrCodes } = await deriveWithQrCodes({ network, chain, accountXpub, indexes });
+  const { addresses, qrCodes } = await deriveWithQrCodes({ network, chain, accountXpub: accountXpubOf(keys, network, chain), indexes });
   return addresses.map((address, position) => ({ address, index: indexes[position], qrCode: qrCodes[position] }));
 }
