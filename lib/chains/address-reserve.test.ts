@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AddressReserve, DEFAULT_ADDRESS_RESERVE, type AddressReserveOptions, type ReadyAddress } from "./address-reserve";
 
 /** A key tree's counter and a derivation that names each index, with a clock the test moves. */
-function makeSource(options: { failReserves?: number } = {}) {
+function makeSource(options: { failReserves?: number; failDerivations?: number } = {}) {
   let counter = 0;
   let failuresLeft = options.failReserves ?? 0;
+  let derivationFailuresLeft = options.failDerivations ?? 0;
+  let derivations = 0;
   const reserveCalls: number[] = [];
   return {
     reserveCalls,
@@ -21,6 +23,11 @@ function makeSource(options: { failReserves?: number } = {}) {
         return Array.from({ length: count }, (_, offset) => first + offset);
       },
       async derive(indexes: number[]): Promise<ReadyAddress[]> {
+        // The second slice of a refill fails while failures are left.
+        if (derivations++ % 2 === 1 && derivationFailuresLeft > 0) {
+          derivationFailuresLeft--;
+          throw new Error("derivation thread gone");
+        }
         return indexes.map((index) => ({ index, address: `address-${index}`, qrCode: `qr-${index}` }));
       },
     },
@@ -85,5 +92,21 @@ describe("the address reserve", () => {
     const later = await takeAtRate(reserve, made.clock, 400, 1);
     expect(made.reserveCalls.length).toBeGreaterThan(1);
     expect(later.some((address) => address !== undefined)).toBe(true);
+  });
+
+  it("keeps what a refill derived before it failed, skips the rest of its indexes, and refills again later", async () => {
+    const made = makeSource({ failDerivations: 1 });
+    const reserve = reserveWith(made, { deriveSlice: 50, retryAfterMs: 1000 });
+    await takeAtRate(reserve, made.clock, 400, 1);
+    // 200 indexes reserved; the first slice of 50 derived, the second failed.
+    expect(made.reserveCalls).toEqual([200]);
+    expect(reserve.heldCount).toBe(50);
+    const meanwhile = (await takeAtRate(reserve, made.clock, 100, 0.5)).filter((address) => address !== undefined);
+    expect(meanwhile.map((address) => address.index)).toEqual(Array.from({ length: 50 }, (_, index) => index));
+    const later = (await takeAtRate(reserve, made.clock, 400, 1)).filter((address) => address !== undefined);
+    expect(made.reserveCalls.length).toBeGreaterThan(1);
+    // The failed refill's other indexes (50 to 199) are never handed out.
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((address) => address.index >= 200)).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { log } from "@/lib/log";
 
 /** A deposit address held ready, with its QR code. */
@@ -98,6 +99,8 @@ export class AddressReserve {
       const indexes = await this.source.reserveIndexes(count);
       for (let start = 0; start < indexes.length; start += this.options.deriveSlice) {
         this.held.push(...(await this.source.derive(indexes.slice(start, start + this.options.deriveSlice))));
+        // Where a slice is derived on this thread (ed25519 networks), requests get their turn between slices.
+        await yieldToEventLoop();
       }
     } catch (error) {
       // The indexes not derived are skipped, as those of an invoice that was not created.

@@ -75,7 +75,11 @@ const addressReserveOf = onePerOwner((db: Db) =>
 export function createAddressReserve(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain, options?: AddressReserveOptions): AddressReserve {
   return new AddressReserve(
     {
-      reserveIndexes: (count) => reserveAddressIndexes(db, network, count),
+      reserveIndexes: async (count) => {
+        // A network this key material cannot derive fails before the counter moves, not after.
+        if (!ED25519_FAMILIES.has(familyOf(network))) accountXpubOf(keys, network, chain);
+        return reserveAddressIndexes(db, network, count);
+      },
       derive: (indexes) => deriveAddressesWithQrCodesAt(keys, network, chain, indexes),
     },
     options,
@@ -206,5 +210,6 @@ export async function deriveAddressesWithQrCodesAt(
     return Promise.all(deriveAddressesAt(keys, network, chain, indexes).map(async (derived) => ({ ...derived, qrCode: await renderQrCode(derived.address) })));
   }
   const { addresses, qrCodes } = await deriveWithQrCodes({ network, chain, accountXpub: accountXpubOf(keys, network, chain), indexes });
+  if (addresses.length !== indexes.length || qrCodes.length !== indexes.length) throw new Error(`a derivation answered ${addresses.length} addresses for ${indexes.length} indexes`);
   return addresses.map((address, position) => ({ address, index: indexes[position], qrCode: qrCodes[position] }));
 }

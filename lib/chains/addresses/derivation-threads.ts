@@ -58,10 +58,10 @@ export class DerivationThreads {
     if (!thread) return deriveHere(job);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      thread.postMessage({ id, ...job } satisfies DerivationRequest);
       this.pending.set(id, { job, resolve, reject });
       // Referenced while it holds a job, so the process waits for the answer; idle threads keep no process alive.
       thread.ref();
-      thread.postMessage({ id, ...job } satisfies DerivationRequest);
     });
   }
 
@@ -92,9 +92,10 @@ export class DerivationThreads {
 
   private settle(reply: DerivationReply): void {
     const waiting = this.pending.get(reply.id);
-    if (!waiting) return;
     this.pending.delete(reply.id);
-    if (this.pending.size === 0) for (const each of this.threads) each.unref();
+    this.unrefWhenIdle();
+    // A job already answered here after another thread died (see replace).
+    if (!waiting) return;
     if ("error" in reply) waiting.reject(new Error(reply.error));
     else waiting.resolve({ addresses: reply.addresses, qrCodes: reply.qrCodes });
   }
@@ -107,7 +108,12 @@ export class DerivationThreads {
     this.threads.splice(position, 1);
     const orphans = [...this.pending.values()];
     this.pending.clear();
+    this.unrefWhenIdle();
     for (const { job, resolve, reject } of orphans) deriveHere(job).then(resolve, reject);
+  }
+
+  private unrefWhenIdle(): void {
+    if (this.pending.size === 0) for (const thread of this.threads) thread.unref();
   }
 }
 
