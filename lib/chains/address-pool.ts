@@ -5,6 +5,7 @@ import { isNetworkId, type NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
 import { ADDRESS_CHAINS, type AddressChain } from "./addresses";
 import { getKeyTree } from "./addresses/derivation-paths";
+import type { ReadyAddress } from "./address-reserve";
 import { deriveAddressesWithQrCodesAt, reserveAddressIndexes } from "./allocate-address";
 import { loadKeyMaterial, type KeyMaterial } from "./key-material";
 
@@ -94,7 +95,7 @@ export async function topUpAddressPool(db: Db, keys: KeyMaterial, network: Netwo
   if (count <= 0) return [];
   const indexes = await reserveAddressIndexes(db, network, count);
   const keyTree = getKeyTree(network);
-  const entries: { index: number; address: string; qrCode: string }[] = [];
+  const entries: ReadyAddress[] = [];
   for (let start = 0; start < indexes.length; start += DERIVE_SLICE) {
     entries.push(...(await deriveAddressesWithQrCodesAt(keys, network, chain, indexes.slice(start, start + DERIVE_SLICE))));
     await yieldToEventLoop();

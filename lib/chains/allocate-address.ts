@@ -6,7 +6,7 @@ import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain 
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
 import { deriveWithQrCodes } from "./addresses/derivation-threads";
 import { rememberQrCode, renderQrCode } from "./addresses/qr-code";
-import { AddressReserve, type AddressReserveOptions } from "./address-reserve";
+import { AddressReserve, type AddressReserveOptions, type ReadyAddress } from "./address-reserve";
 import type { KeyMaterial } from "./key-material";
 
 export interface AllocatedAddress {
@@ -50,7 +50,7 @@ const addressTakerOf = onePerOwner((db: Db) =>
  * the counter for all of them, and the addresses the pool lacked are derived together.
  */
 export async function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
-  const ready = addressReserveOf(db)(keys)(`${network}|${chain}`).take();
+  const ready = addressReserveOf(db)(keys)(network, chain).take();
   if (!ready) return addressTakerOf(db)(keys)({ network, chain });
   rememberQrCode(ready.address, ready.qrCode);
   return { address: ready.address, index: ready.index };
@@ -60,12 +60,10 @@ export async function takeDepositAddress(db: Db, keys: KeyMaterial, network: Net
 const addressReserveOf = onePerOwner((db: Db) =>
   onePerOwner((keys: KeyMaterial) => {
     const reserves = new Map<string, AddressReserve>();
-    return (poolKey: `${NetworkId}|${AddressChain}`) => {
+    return (network: NetworkId, chain: AddressChain) => {
+      const poolKey = `${network}|${chain}`;
       let reserve = reserves.get(poolKey);
-      if (!reserve) {
-        const [network, chain] = poolKey.split("|") as [NetworkId, AddressChain];
-        reserves.set(poolKey, (reserve = createAddressReserve(db, keys, network, chain)));
-      }
+      if (!reserve) reserves.set(poolKey, (reserve = createAddressReserve(db, keys, network, chain)));
       return reserve;
     };
   }),
@@ -204,7 +202,7 @@ export async function deriveAddressesWithQrCodesAt(
   network: NetworkId,
   chain: AddressChain,
   indexes: readonly number[],
-): Promise<(AllocatedAddress & { qrCode: string })[]> {
+): Promise<ReadyAddress[]> {
   if (indexes.length === 0) return [];
   if (ED25519_FAMILIES.has(familyOf(network))) {
     return Promise.all(deriveAddressesAt(keys, network, chain, indexes).map(async (derived) => ({ ...derived, qrCode: await renderQrCode(derived.address) })));

@@ -4,16 +4,13 @@
  * material only: the seed never crosses to this thread.
  */
 import { parentPort } from "node:worker_threads";
-import { deriveDepositAddresses } from "./derive-address";
-import { renderQrCode } from "./qr-code";
 import type { DerivationReply, DerivationRequest } from "./derivation-threads";
+import { deriveXpubAddressesWithQrCodes } from "./derive-with-qr-codes";
 
 parentPort!.on("message", async (request: DerivationRequest) => {
   let reply: DerivationReply;
   try {
-    const derived = deriveDepositAddresses(request);
-    const addresses = derived.map((entry) => entry.address);
-    reply = { id: request.id, addresses, qrCodes: await Promise.all(addresses.map(renderQrCode)) };
+    reply = { id: request.id, ...(await deriveXpubAddressesWithQrCodes(request)) };
   } catch (error) {
     reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -2,30 +2,13 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
-import type { AddressChain } from "./address-chain";
-import { deriveDepositAddresses } from "./derive-address";
-import { renderQrCode } from "./qr-code";
+import { deriveXpubAddressesWithQrCodes, type DerivedWithQrCodes, type XpubDerivationJob } from "./derive-with-qr-codes";
 
-/** What a derivation thread is asked: the addresses of an xpub network at some indexes. */
-export interface DerivationRequest {
-  id: number;
-  network: NetworkId;
-  chain: AddressChain;
-  accountXpub: string;
-  indexes: readonly number[];
-}
+/** A job as posted to a derivation thread. */
+export type DerivationRequest = XpubDerivationJob & { id: number };
 
-export type DerivationReply = { id: number; addresses: string[]; qrCodes: string[] } | { id: number; error: string };
-
-/** Addresses of an xpub network with their QR codes (`data:` URIs), in the order of the indexes asked. */
-export interface DerivedWithQrCodes {
-  addresses: string[];
-  qrCodes: string[];
-}
-
-type Job = Omit<DerivationRequest, "id">;
+export type DerivationReply = ({ id: number } & DerivedWithQrCodes) | { id: number; error: string };
 
 /** Found from the working directory, the project's root, as the same code runs bundled by Next.js too. */
 const DERIVATION_THREAD_BODY = pathToFileURL(path.join(process.cwd(), "lib", "chains", "addresses", "derivation-thread.ts")).href;
@@ -42,7 +25,7 @@ const MAX_THREAD_FAILURES = 3;
  */
 export class DerivationThreads {
   private readonly threads: Worker[] = [];
-  private readonly pending = new Map<number, { job: Job; resolve(result: DerivedWithQrCodes): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { job: XpubDerivationJob; resolve(result: DerivedWithQrCodes): void; reject(error: Error): void }>();
   private nextId = 1;
   private nextThread = 0;
   private failures = 0;
@@ -53,9 +36,9 @@ export class DerivationThreads {
     private readonly body = DERIVATION_THREAD_BODY,
   ) {}
 
-  derive(job: Job): Promise<DerivedWithQrCodes> {
+  derive(job: XpubDerivationJob): Promise<DerivedWithQrCodes> {
     const thread = this.pickThread();
-    if (!thread) return deriveHere(job);
+    if (!thread) return deriveXpubAddressesWithQrCodes(job);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       thread.postMessage({ id, ...job } satisfies DerivationRequest);
@@ -109,7 +92,7 @@ export class DerivationThreads {
     const orphans = [...this.pending.values()];
     this.pending.clear();
     this.unrefWhenIdle();
-    for (const { job, resolve, reject } of orphans) deriveHere(job).then(resolve, reject);
+    for (const { job, resolve, reject } of orphans) deriveXpubAddressesWithQrCodes(job).then(resolve, reject);
   }
 
   private unrefWhenIdle(): void {
@@ -117,16 +100,10 @@ export class DerivationThreads {
   }
 }
 
-/** The same work on the calling thread. */
-async function deriveHere(job: Job): Promise<DerivedWithQrCodes> {
-  const addresses = deriveDepositAddresses(job).map((entry) => entry.address);
-  return { addresses, qrCodes: await Promise.all(addresses.map(renderQrCode)) };
-}
-
 let shared: DerivationThreads | undefined;
 
 /** Addresses of an xpub network and their QR codes, made on a derivation thread (see DerivationThreads). */
-export function deriveWithQrCodes(job: Job): Promise<DerivedWithQrCodes> {
+export function deriveWithQrCodes(job: XpubDerivationJob): Promise<DerivedWithQrCodes> {
   shared ??= new DerivationThreads(Math.min(4, Math.max(1, os.availableParallelism() - 1)));
   return shared.derive(job);
 }
