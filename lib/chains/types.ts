@@ -85,6 +85,11 @@ export interface SentTransactionState {
    * (a reverted EVM call pays its gas too); absent where the family cannot read it.
    */
   feeMinor?: bigint;
+  /**
+   * With "failed": the recipient refused what was sent (a bounced TON message, a jetton wallet
+   * that would not take it). Sending the same again would be refused again.
+   */
+  isRefusedByRecipient?: boolean;
 }
 
 /**
@@ -107,6 +112,20 @@ export interface ConsumedResources {
    */
   validUntilHeight?: number;
   validUntilMs?: number;
+  /**
+   * TON: the chain time (Unix milliseconds) the message was signed at. It cannot be in an earlier
+   * transaction, so a search of the wallet's history for it stops there.
+   */
+  signedAtMs?: number;
+}
+
+/**
+ * A sent transaction as the service's database records it: what a family needs to find it again
+ * from any process, after any restart (a TON message hash names no wallet and no time).
+ */
+export interface SentRecord {
+  fromAddress: string;
+  consumes: ConsumedResources;
 }
 
 /** A transaction signed and not yet broadcast: exactly the bytes to send, again and again if need be. */
@@ -158,11 +177,17 @@ export interface ChainSender {
   /** Builds and signs one transfer; throws ChainError on a refusal (bad input, missing funds). */
   sign(from: SigningKey, transfer: OutgoingTransfer, context: SigningContext): Promise<SignedTransaction>;
   broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome>;
-  getTransaction(txid: string): Promise<SentTransactionState>;
+  /**
+   * Where a transaction stands. `sent`, the database's record of it, is required by families
+   * whose transaction ids do not say where to look (TON); the others ignore it.
+   */
+  getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState>;
   /**
    * Whether a transaction that the chain does not report (not in a block, not pending) can still
    * land: false once it provably cannot — its nonce or seqno used by another, an input spent
-   * elsewhere, its reference block, blockhash or lifetime expired.
+   * elsewhere, its reference block, blockhash or lifetime expired. Only a chain fact answers
+   * false, read so that one lagging node cannot fake it; an answer that settles nothing (history
+   * behind the state, a node without the block asked for) is true: the caller waits and asks again.
    */
   canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean>;
   /**

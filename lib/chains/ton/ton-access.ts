@@ -15,6 +15,13 @@ export interface TonAccountState {
   status: "active" | "uninit" | "frozen" | "nonexist";
   /** Nanotons. */
   balance: bigint;
+  /** The contract's persistent data (a wallet's seqno among it), when active. */
+  data: Cell | null;
+  /**
+   * Unix time (seconds) of the block this state was read at: state and time come from one
+   * answer, so "at time T the wallet had not applied seqno N" is one node's single fact.
+   */
+  atTime: number;
 }
 
 export interface TonAccess {

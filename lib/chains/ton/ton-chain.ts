@@ -14,8 +14,6 @@ export interface TonHttpChainInput {
   chain?: AddressChain;
   /** The service's TON deposit addresses; see `TonAdapterOptions.watchedAddresses`. */
   watchedAddresses: () => Promise<string[]>;
-  /** The hot wallet addresses; see `TonSenderOptions.listHotWallets`. */
-  listHotWallets?: () => Promise<string[]>;
   timeoutMs?: number;
 }
 
@@ -24,6 +22,6 @@ export function createTonHttpChain(input: TonHttpChainInput): { adapter: ChainAd
   const access = createTonHttpAccess(input.endpoint, input.apiKey);
   return {
     adapter: createTonAdapter({ access, watchedAddresses: input.watchedAddresses, jettons: input.jettons, chain: input.chain, timeoutMs: input.timeoutMs }),
-    sender: createTonSender({ access, jettons: input.jettons, chain: input.chain, listHotWallets: input.listHotWallets, timeoutMs: input.timeoutMs }),
+    sender: createTonSender({ access, jettons: input.jettons, chain: input.chain, timeoutMs: input.timeoutMs }),
   };
 }

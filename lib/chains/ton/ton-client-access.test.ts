@@ -5,6 +5,7 @@ import { ChainError } from "@/lib/chains/types";
 import { createTonClientAccess, type TonHttpClient } from "@/lib/chains/ton/ton-client-access";
 import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
+import { readWalletV4Seqno } from "@/lib/chains/ton/ton-messages";
 
 const SEED = deriveMasterSeed("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about");
 const DEPOSIT = deriveEd25519DepositAddress({ network: "ton", seed: SEED, index: 0 }).address;
@@ -32,8 +33,8 @@ describe("TON HTTP access layer with a fake TonClient", () => {
     const adapter = createTonAdapter({ access, watchedAddresses: async () => [DEPOSIT], timeoutMs: 20 });
     await expect(adapter.getTip()).rejects.toMatchObject({ name: "ChainError", retryable: true, message: expect.stringMatching(/timed out/) });
     await expect(adapter.scanTransfers({ afterHeight: 0 })).rejects.toMatchObject({ retryable: true });
-    const sender = createTonSender({ access, timeoutMs: 20, listHotWallets: async () => [DEPOSIT] });
-    await expect(sender.getTransaction("ab".repeat(32))).rejects.toMatchObject({ retryable: true });
+    const sender = createTonSender({ access, timeoutMs: 20 });
+    await expect(sender.getTransaction("ab".repeat(32), { fromAddress: DEPOSIT, consumes: { seqno: 0, validUntilMs: 1_800_000_060_000 } })).rejects.toMatchObject({ retryable: true });
   });
 
   it("a failing API (HTTP 502): retryable, with the cause kept", async () => {
@@ -45,9 +46,13 @@ describe("TON HTTP access layer with a fake TonClient", () => {
 
   it("maps the client's answers: states, paging arguments, fee sum, BOC upload, chain time", async () => {
     const calls: unknown[] = [];
+    const walletData = beginCell().storeUint(42, 32).storeUint(698983191, 32).storeBuffer(Buffer.alloc(32, 1)).storeBit(false).endCell();
     const access = createTonClientAccess(
       fakeClient(hang, {
-        getContractState: async (address) => ({ balance: 5n, state: address.hash.every((byte) => byte === 0) ? "active" : "uninitialized", timestampt: 1_800_000_123 }),
+        getContractState: async (address) =>
+          address.hash.every((byte) => byte === 0)
+            ? { balance: 5n, state: "active", data: walletData.toBoc(), timestampt: 1_800_000_123 }
+            : { balance: 5n, state: "uninitialized", data: null, timestampt: 1_800_000_124 },
         getTransactions: async (address, opts) => {
           calls.push(opts);
           return [];
@@ -59,7 +64,11 @@ describe("TON HTTP access layer with a fake TonClient", () => {
     );
     const deposit = Address.parse(DEPOSIT);
     expect(await access.getChainTime()).toBe(1_800_000_123);
-    expect(await access.getAccountState(deposit)).toEqual({ status: "uninit", balance: 5n });
+    expect(await access.getAccountState(deposit)).toEqual({ status: "uninit", balance: 5n, data: null, atTime: 1_800_000_124 });
+    // State and the time it is true at come from one answer; a wallet's data is parsed as a cell.
+    const active = await access.getAccountState(Address.parse(`0:${"0".repeat(64)}`));
+    expect(active).toMatchObject({ status: "active", atTime: 1_800_000_123 });
+    expect(readWalletV4Seqno(active.data!)).toBe(42);
     expect((await access.runGetMethod(deposit, "seqno", [])).readNumber()).toBe(3);
     expect(await access.estimateExternalFee(deposit, { body: beginCell().endCell(), init: null })).toBe(4321n);
 

@@ -1,4 +1,4 @@
-import { Address, type Cell, type StateInit, type Transaction, type TupleItem, type TupleReader } from "@ton/core";
+import { Address, Cell, type StateInit, type Transaction, type TupleItem, type TupleReader } from "@ton/core";
 import { TonClient } from "@ton/ton";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 
@@ -7,7 +7,7 @@ import type { TonAccess } from "@/lib/chains/ton/ton-access";
  * satisfies it; the tests pass failing or hanging fakes.
  */
 export interface TonHttpClient {
-  getContractState(address: Address): Promise<{ balance: bigint; state: "active" | "uninitialized" | "frozen"; timestampt: number }>;
+  getContractState(address: Address): Promise<{ balance: bigint; state: "active" | "uninitialized" | "frozen"; data: Buffer | null; timestampt: number }>;
   getTransactions(address: Address, opts: { limit: number; lt?: string; hash?: string; archival?: boolean }): Promise<Transaction[]>;
   runMethod(address: Address, name: string, stack?: TupleItem[]): Promise<{ stack: TupleReader }>;
   sendFile(src: Buffer): Promise<void>;
@@ -45,7 +45,8 @@ export function createTonClientAccess(client: TonHttpClient): TonAccess {
       const state = await client.getContractState(address);
       // toncenter reports accounts that never existed as "uninitialized" with balance 0.
       const status = state.state === "uninitialized" ? "uninit" : state.state;
-      return { status, balance: state.balance };
+      const data = status === "active" && state.data ? Cell.fromBoc(state.data)[0] : null;
+      return { status, balance: state.balance, data, atTime: state.timestampt };
     },
 
     async runGetMethod(address, method, args) {

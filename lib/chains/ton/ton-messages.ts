@@ -107,3 +107,20 @@ export function normalizedHashOfMessage(message: Message | null | undefined): st
   if (!message || message.info.type !== "external-in") return null;
   return normalizedExternalHash(message.info.dest, message.body);
 }
+
+/** A wallet v4's seqno: the first 32 bits of its persistent data (seqno, subwallet id, public key, plugins). */
+export function readWalletV4Seqno(data: Cell): number {
+  return data.beginParse().loadUint(32);
+}
+
+/**
+ * The seqno a wallet v4 external message carries (signature:bits512 subwallet_id:uint32
+ * valid_until:uint32 seqno:uint32 …), or null for a message that is not one.
+ */
+export function seqnoOfWalletV4External(message: Message | null | undefined): number | null {
+  if (!message || message.info.type !== "external-in") return null;
+  const body = message.body.beginParse();
+  if (body.remainingBits < 512 + 96) return null;
+  body.skip(512 + 32 + 32);
+  return body.loadUint(32);
+}

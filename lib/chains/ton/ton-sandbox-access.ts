@@ -53,8 +53,9 @@ export function createTonSandboxAccess(blockchain: Blockchain): TonSandboxChain 
 
     async getAccountState(address) {
       const contract = await blockchain.getContract(address);
-      const type = contract.accountState?.type;
-      return { status: type ?? "nonexist", balance: contract.balance };
+      const state = contract.accountState;
+      const data = state?.type === "active" ? (state.state.data ?? null) : null;
+      return { status: state?.type ?? "nonexist", balance: contract.balance, data, atTime: chainTime() };
     },
 
     async runGetMethod(address, method, args) {

@@ -1,11 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { Address, beginCell, Cell, comment, external, internal, SendMode, storeMessage, toNano, type Message, type MessageRelaxed, type StateInit, type Transaction } from "@ton/core";
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
-import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type ConsumedResources, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import {
+  ChainError,
+  type BalanceReadOptions,
+  type BroadcastOutcome,
+  type ChainSender,
+  type ConsumedResources,
+  type FeeEstimate,
+  type OutgoingTransfer,
+  type SentRecord,
+  type SentTransactionState,
+  type SignedTransaction,
+  type SigningContext,
+  type SigningKey,
+} from "@/lib/chains/types";
 import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL } from "@/lib/chains/ton/ton-assets";
-import { buildJettonTransferBody, normalizedExternalHash, normalizedHashOfMessage, OP_JETTON_INTERNAL_TRANSFER, OP_JETTON_TRANSFER } from "@/lib/chains/ton/ton-messages";
+import {
+  buildJettonTransferBody,
+  normalizedExternalHash,
+  normalizedHashOfMessage,
+  OP_JETTON_INTERNAL_TRANSFER,
+  OP_JETTON_TRANSFER,
+  readWalletV4Seqno,
+  seqnoOfWalletV4External,
+} from "@/lib/chains/ton/ton-messages";
 import { openTonHotWallet, type TonHotWallet } from "@/lib/chains/ton/open-ton-hot-wallet";
 
 export interface TonSenderOptions {
@@ -15,11 +36,6 @@ export interface TonSenderOptions {
   /** Which instance's addresses are accepted; "main" refuses testnet-only ones. Defaults to "main". */
   chain?: AddressChain;
   timeoutMs?: number;
-  /**
-   * The hot wallet addresses, for `getTransaction` of a txid this process did not send (after a
-   * restart): a TON message hash does not say which wallet it went to.
-   */
-  listHotWallets?: () => Promise<string[]>;
   /** TON attached to a jetton transfer for the jetton wallets' gas; the rest comes back as excess. Default 0.05 TON. */
   jettonTransferTonAmount?: bigint;
   /** TON forwarded with the recipient's transfer_notification. Default and minimum 1 nanoton (networks.md §6). */
@@ -49,6 +65,8 @@ interface WalletState {
   seqno: number;
   isDeployed: boolean;
   balance: bigint;
+  /** The time of the block the state was read at (seconds): the chain time it is true for. */
+  atTime: number;
 }
 
 interface SignedExternal {
@@ -58,19 +76,27 @@ interface SignedExternal {
   txid: string;
 }
 
-/** Where to look for a sent message: its wallet and until when it could apply. */
-interface SentMessage {
-  wallet: Address;
-  validUntil: number;
-}
+/** Where what a wallet transaction sent got to: `returned`, nanotons back in the wallet net of the fees of taking them in. */
+type Delivery =
+  | { kind: "pending" }
+  | { kind: "delivered"; returned: bigint; toncoinDelivered: bigint }
+  /** `byRecipient`: the recipient's side refused it; else the hot wallet's own jetton wallet did (it lacked the jettons). */
+  | { kind: "bounced"; returned: bigint; byRecipient: boolean };
 
-const MAX_REMEMBERED = 10_000;
+/** Where a sent message can be: its wallet's transactions between its signing and its valid_until. */
+interface MessageWindow {
+  wallet: Address;
+  /** Seconds: the chain time at signing; no earlier transaction can hold it. */
+  notBefore: number;
+}
 
 /**
  * The sending half of TON: Toncoin and jetton transfers from a wallet v4R2 hot wallet, signed
  * locally. A wallet takes messages strictly in seqno order, so a message is signed only once the
  * wallet's previous one (as the caller's database records it) has applied or expired. The txid
- * is the normalised hash of the external message.
+ * is the normalised hash of the external message. Nothing about sent messages is kept in memory:
+ * a message is followed from the caller's record of it (wallet, seqno, signing time,
+ * valid_until), so any process, after any restart, reaches the same answer.
  */
 export function createTonSender(options: TonSenderOptions): ChainSender {
   const { access } = options;
@@ -82,9 +108,6 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
   if (forwardTonAmount < 1n) throw new Error("forward_ton_amount must be at least 1 nanoton, or recipients are never notified");
   const lifetime = options.messageLifetimeSeconds ?? 60;
   const call = <T>(what: string, run: () => Promise<T>) => callTonAccess(what, timeoutMs, run);
-
-  /** Where this process's messages went, so following one need not search every hot wallet. */
-  const sent = new Map<string, SentMessage>();
 
   function checkTransfer(transfer: OutgoingTransfer): Address {
     if (transfer.amountMinor <= 0n) throw refuse("the amount must be positive");
@@ -122,12 +145,13 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
     return { message: internal({ to: hotJettonWallet, value: tonValue, bounce: true, body }), tonValue, jetton: { wallet: hotJettonWallet, amount: transfer.amountMinor } };
   }
 
+  /** The wallet's seqno and balance with the block time they are true at, from one answer of one node. */
   async function readWalletState(address: Address): Promise<WalletState> {
     const state = await call("getAccountState", () => access.getAccountState(address));
     if (state.status === "frozen") throw refuse("the hot wallet is frozen");
-    if (state.status !== "active") return { seqno: 0, isDeployed: false, balance: state.balance };
-    const stack = await call("seqno", () => access.runGetMethod(address, "seqno", []));
-    return { seqno: stack.readNumber(), isDeployed: true, balance: state.balance };
+    if (state.status !== "active") return { seqno: 0, isDeployed: false, balance: state.balance, atTime: state.atTime };
+    if (!state.data) throw new ChainError("ton: the hot wallet's state came without its data", { retryable: true });
+    return { seqno: readWalletV4Seqno(state.data), isDeployed: true, balance: state.balance, atTime: state.atTime };
   }
 
   function signExternal(wallet: TonHotWallet, state: WalletState, message: MessageRelaxed, validUntil: number): SignedExternal {
@@ -144,51 +168,89 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
     return { message: beginCell().store(storeMessage(externalMessage)).endCell(), body, init, txid: normalizedExternalHash(wallet.contract.address, body) };
   }
 
-  function remember(txid: string, message: SentMessage): void {
-    sent.set(txid, message);
-    if (sent.size > MAX_REMEMBERED) sent.delete(sent.keys().next().value!);
+  /** Where the database's record of a message says to look for it. */
+  function windowOf(sent: SentRecord | undefined): MessageWindow {
+    const validUntilMs = sent?.consumes.validUntilMs;
+    if (!sent || validUntilMs === undefined) throw refuse("a TON message is followed from its record: the sending wallet and its validity window");
+    // Records made before the signing time was kept: the default lifetime before valid_until.
+    const notBefore = sent.consumes.signedAtMs !== undefined ? Math.floor(sent.consumes.signedAtMs / 1000) : Math.floor(validUntilMs / 1000) - lifetime;
+    return { wallet: Address.parse(sent.fromAddress), notBefore };
   }
 
-  async function findWalletTransaction(wallet: Address, txid: string, notBefore: number | null): Promise<Transaction | null> {
+  async function findWalletTransaction(wallet: Address, txid: string, notBefore: number): Promise<Transaction | null> {
     return findTransaction(wallet, (transaction) => normalizedHashOfMessage(transaction.inMessage) === txid, notBefore);
   }
 
-  /** The newest transaction of `account` that `matches`, looking back to `notBefore` (or over the last 500). */
-  async function findTransaction(account: Address, matches: (transaction: Transaction) => boolean, notBefore: number | null): Promise<Transaction | null> {
+  /**
+   * The newest transaction of `account` that `matches`, paging back through its whole history down
+   * to `notBefore` (seconds): however many other transactions (dust, deposits) came after it.
+   */
+  async function findTransaction(account: Address, matches: (transaction: Transaction) => boolean, notBefore: number): Promise<Transaction | null> {
     let before: { lt: bigint; hash: Buffer } | undefined;
-    // With a known send time, page back to it; without one (after a restart), read the last 500.
-    const maxPages = notBefore === null ? 10 : Number.POSITIVE_INFINITY;
-    for (let page = 0; page < maxPages; page++) {
+    for (;;) {
       const transactions = await call("getTransactions", () => access.getTransactions(account, { limit: 50, before }));
       for (const transaction of transactions) {
         if (matches(transaction)) return transaction;
-        if (notBefore !== null && transaction.now < notBefore) return null;
+        if (transaction.now < notBefore) return null;
       }
       if (transactions.length < 50) return null;
       const oldest = transactions[transactions.length - 1];
       before = { lt: oldest.lt, hash: oldest.hash() };
     }
-    return null;
   }
 
   /**
-   * Where a jetton transfer the hot wallet sent got to: the hot wallet's jetton wallet must take
-   * it (it refuses, for one, a transfer above its balance) and the recipient's jetton wallet must
-   * take the internal transfer that follows; either refusal bounces the jettons back, so the
-   * payout did not happen although the hot wallet's own transaction succeeded. Null for a
-   * message that is no jetton transfer (Toncoin: delivered by the wallet's own transaction).
+   * Where what the hot wallet's transaction `sent` got to, and what came back to the wallet.
+   * Toncoin: a bounceable message to a contract that fails is bounced back (less the fees) and
+   * reaches nobody. Jettons: the hot wallet's jetton wallet must take the transfer (it refuses,
+   * for one, a transfer above its balance) and the recipient's jetton wallet the internal transfer
+   * that follows; either refusal bounces it, although the hot wallet's own transaction succeeded.
+   * "pending" until every message of the trace that comes back to the wallet (a bounce, the
+   * jetton wallets' excess) has been received there, so the cost is the chain's final figure.
    */
-  async function followJettonTransfer(sent: Transaction): Promise<"delivered" | "bounced" | "pending" | null> {
-    const transfer = sent.outMessages.get(0);
-    if (!transfer || opOf(transfer.body) !== OP_JETTON_TRANSFER) return null;
-    const atHotJettonWallet = await deliveryOf(transfer, sent.now);
-    if (!atHotJettonWallet) return "pending";
-    if (!hasRun(atHotJettonWallet)) return "bounced";
-    const internalTransfer = [...atHotJettonWallet.outMessages.values()].find((message) => opOf(message.body) === OP_JETTON_INTERNAL_TRANSFER);
-    if (!internalTransfer) return "bounced";
-    const atRecipientJettonWallet = await deliveryOf(internalTransfer, sent.now);
-    if (!atRecipientJettonWallet) return "pending";
-    return hasRun(atRecipientJettonWallet) ? "delivered" : "bounced";
+  async function followDelivery(sent: Transaction, wallet: Address): Promise<Delivery> {
+    const message = sent.outMessages.get(0);
+    if (!message || message.info.type !== "internal") return { kind: "pending" };
+    const trace: Transaction[] = [];
+    let outcome: "delivered" | "bounced";
+    let byRecipient = true;
+    let toncoinDelivered = 0n;
+    if (opOf(message.body) === OP_JETTON_TRANSFER) {
+      const atHotJettonWallet = await deliveryOf(message, sent.now);
+      if (!atHotJettonWallet) return { kind: "pending" };
+      trace.push(atHotJettonWallet);
+      const internalTransfer = [...atHotJettonWallet.outMessages.values()].find((out) => opOf(out.body) === OP_JETTON_INTERNAL_TRANSFER);
+      if (!hasRun(atHotJettonWallet) || !internalTransfer) {
+        outcome = "bounced";
+        byRecipient = false;
+      } else {
+        const atRecipientJettonWallet = await deliveryOf(internalTransfer, sent.now);
+        if (!atRecipientJettonWallet) return { kind: "pending" };
+        trace.push(atRecipientJettonWallet);
+        outcome = hasRun(atRecipientJettonWallet) ? "delivered" : "bounced";
+      }
+    } else if (!message.info.bounce) {
+      // Not bounceable: the recipient is credited whatever its code does.
+      outcome = "delivered";
+      toncoinDelivered = message.info.value.coins;
+    } else {
+      const atRecipient = await deliveryOf(message, sent.now);
+      if (!atRecipient) return { kind: "pending" };
+      trace.push(atRecipient);
+      outcome = hasRun(atRecipient) ? "delivered" : "bounced";
+      if (outcome === "delivered") toncoinDelivered = message.info.value.coins;
+    }
+    let returned = 0n;
+    for (const transaction of trace) {
+      for (const back of transaction.outMessages.values()) {
+        if (back.info.type !== "internal" || !back.info.dest.equals(wallet)) continue;
+        const received = await deliveryOf(back, sent.now);
+        if (!received) return { kind: "pending" };
+        // What came back, less what the wallet paid to take it in.
+        returned += back.info.value.coins - received.totalFees.coins;
+      }
+    }
+    return outcome === "delivered" ? { kind: outcome, returned, toncoinDelivered } : { kind: outcome, returned, byRecipient };
   }
 
   /** The transaction in which an internal message was received, once it is. */
@@ -206,8 +268,7 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       const wallet = openTonHotWallet(from);
       const plan = await planTransfer(wallet, transfer, recipient);
       const state = await readWalletState(wallet.contract.address);
-      const chainTime = await call("getChainTime", () => access.getChainTime());
-      const signed = signExternal(wallet, state, plan.message, chainTime + lifetime);
+      const signed = signExternal(wallet, state, plan.message, state.atTime + lifetime);
       const walletFee = await call("estimateExternalFee", () => access.estimateExternalFee(wallet.contract.address, { body: signed.body, init: signed.init }));
       // For jettons, all attached TON is counted: an upper bound, since the excess comes back.
       return { feeMinor: walletFee + (plan.jetton ? plan.tonValue : 0n), feeCurrency: TON_SYMBOL };
@@ -218,14 +279,14 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       const recipient = checkTransfer(transfer);
       const wallet = openTonHotWallet(from);
       const plan = await planTransfer(wallet, transfer, recipient);
-      const [state, chainTime] = await Promise.all([readWalletState(wallet.contract.address), call("getChainTime", () => access.getChainTime())]);
+      const state = await readWalletState(wallet.contract.address);
       // A wallet takes messages strictly in seqno order: while its last message can still apply
       // (seqno not passed, valid_until not reached), the next one waits.
       const previous = context.inFlight.reduce<ConsumedResources | null>(
         (latest, transaction) => ((transaction.consumes.seqno ?? -1) > (latest?.seqno ?? -1) ? transaction.consumes : latest),
         null,
       );
-      if (previous && state.seqno <= previous.seqno! && chainTime * 1000 <= (previous.validUntilMs ?? 0)) {
+      if (previous && state.seqno <= previous.seqno! && state.atTime * 1000 <= (previous.validUntilMs ?? 0)) {
         throw new ChainError("ton: the previous transfer of this wallet is still pending", { retryable: true });
       }
       if (state.balance < plan.tonValue) throw shortOfFunds(`insufficient TON in the hot wallet: ${state.balance}, ${plan.tonValue} needed`);
@@ -234,16 +295,15 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
         const balance = await call("get_wallet_data", () => readJettonBalance(access, jettonWallet));
         if (balance < plan.jetton.amount) throw shortOfFunds(`insufficient ${transfer.currency} in the hot wallet: ${balance}, ${plan.jetton.amount} needed`);
       }
-      const validUntil = chainTime + lifetime;
+      const validUntil = state.atTime + lifetime;
       const signed = signExternal(wallet, state, plan.message, validUntil);
       const walletFee = await call("estimateExternalFee", () => access.estimateExternalFee(wallet.contract.address, { body: signed.body, init: signed.init })).catch(
         () => 0n,
       );
-      remember(signed.txid, { wallet: wallet.contract.address, validUntil });
       return {
         txid: signed.txid,
         raw: signed.message.toBoc().toString("base64"),
-        consumes: { seqno: state.seqno, validUntilMs: validUntil * 1000 },
+        consumes: { seqno: state.seqno, validUntilMs: validUntil * 1000, signedAtMs: state.atTime * 1000 },
         feeMinor: walletFee + (plan.jetton ? plan.tonValue : 0n),
       };
     },
@@ -262,9 +322,16 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
     async canStillLand(signed, from) {
       const { seqno, validUntilMs } = signed.consumes;
       if (seqno === undefined || validUntilMs === undefined) throw refuse("a TON message records its seqno and valid_until");
-      const [state, chainTime] = await Promise.all([readWalletState(Address.parse(from.address)), call("getChainTime", () => access.getChainTime())]);
-      // Applied messages raise the seqno: once past ours, ours either applied (and was found) or never will.
-      return state.seqno <= seqno && chainTime * 1000 <= validUntilMs;
+      const window = windowOf({ fromAddress: from.address, consumes: signed.consumes });
+      const state = await readWalletState(window.wallet);
+      // Not applied as of that block: it still can, unless that block is already past valid_until
+      // (one answer of one node gives both, so a lagging node cannot make a live message look dead).
+      if (state.seqno <= seqno) return state.atTime * 1000 <= validUntilMs;
+      // Its seqno is used: by this message or by another, as the transaction that used it says.
+      const consumer = await findTransaction(window.wallet, (transaction) => seqnoOfWalletV4External(transaction.inMessage) === seqno, window.notBefore);
+      // A history behind the state proves nothing yet: ask again later.
+      if (!consumer) return true;
+      return normalizedHashOfMessage(consumer.inMessage) === signed.txid;
     },
 
     async getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
@@ -281,41 +348,41 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       });
     },
 
-    async getTransaction(txid: string): Promise<SentTransactionState> {
+    async getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState> {
       if (!/^[0-9a-f]{64}$/.test(txid)) throw refuse("not a message hash");
-      const known = sent.get(txid);
-      const wallets = known ? [known.wallet] : ((await options.listHotWallets?.()) ?? []).map((address) => Address.parse(address));
-      for (const wallet of wallets) {
-        const notBefore = known ? known.validUntil - lifetime : null;
-        const transaction = await findWalletTransaction(wallet, txid, notBefore);
-        if (!transaction) continue;
-        const description = transaction.description;
-        // IGNORE_ERRORS lets a wallet skip a message it cannot pay: success means a message left.
-        const hasSent =
-          description.type === "generic" &&
-          description.computePhase.type === "vm" &&
-          description.computePhase.success &&
-          description.actionPhase?.success === true &&
-          transaction.outMessagesCount > 0;
-        // What the wallet's transaction cost, from the chain (also when it sent nothing): its fees
-        // (which hold the action phase's share of forwarding) plus the rest of the forwarding fees,
-        // which the sent messages carry and the wallet pays on top (PAY_GAS_SEPARATELY).
-        const action = description.type === "generic" ? description.actionPhase : undefined;
-        const carriedForwardFees = (action?.totalFwdFees ?? 0n) - (action?.totalActionFees ?? 0n);
-        const feeMinor = transaction.totalFees.coins + carriedForwardFees;
-        if (!hasSent) return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor };
-        const jetton = await followJettonTransfer(transaction);
-        if (jetton === "pending") return { state: "pending", confirmations: 0, blockHeight: transaction.now };
-        // The jettons came back: nothing reached the recipient, and the fee was paid.
-        if (jetton === "bounced") return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor };
-        const chainTime = await call("getChainTime", () => access.getChainTime());
-        // Same measure as the watcher's heights: seconds of block time, counting the block itself.
-        return { state: "confirmed", confirmations: Math.max(1, chainTime - transaction.now + 1), blockHeight: transaction.now, feeMinor };
+      const window = windowOf(sent);
+      const transaction = await findWalletTransaction(window.wallet, txid, window.notBefore);
+      // Not applied (yet, or ever): whether it still can is canStillLand's question.
+      if (!transaction) return { state: "unknown", confirmations: 0, blockHeight: null };
+      const description = transaction.description;
+      // IGNORE_ERRORS lets a wallet skip a message it cannot pay: success means a message left.
+      const hasSent =
+        description.type === "generic" &&
+        description.computePhase.type === "vm" &&
+        description.computePhase.success &&
+        description.actionPhase?.success === true &&
+        transaction.outMessagesCount > 0;
+      // What the wallet's transaction cost, from the chain (also when it sent nothing): its fees
+      // (which hold the action phase's share of forwarding) plus the rest of the forwarding fees,
+      // which the sent messages carry and the wallet pays on top (PAY_GAS_SEPARATELY).
+      const action = description.type === "generic" ? description.actionPhase : undefined;
+      const carriedForwardFees = (action?.totalFwdFees ?? 0n) - (action?.totalActionFees ?? 0n);
+      const walletFee = transaction.totalFees.coins + carriedForwardFees;
+      if (!hasSent) return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor: walletFee };
+      const delivery = await followDelivery(transaction, window.wallet);
+      if (delivery.kind === "pending") return { state: "pending", confirmations: 0, blockHeight: transaction.now };
+      // Everything the hot wallet lost to this transfer beyond the Toncoin it delivered: its own
+      // fees, the jetton wallets' gas and forward amounts, a bounce's fees (what came back is not lost).
+      let sentValue = 0n;
+      for (const out of transaction.outMessages.values()) if (out.info.type === "internal") sentValue += out.info.value.coins;
+      // Bounced: nothing reached the recipient. Refused by the recipient, the same would bounce again.
+      if (delivery.kind === "bounced") {
+        return { state: "failed", confirmations: 0, blockHeight: transaction.now, feeMinor: walletFee + sentValue - delivery.returned, isRefusedByRecipient: delivery.byRecipient };
       }
-      if (!known) return { state: "unknown", confirmations: 0, blockHeight: null };
+      const feeMinor = walletFee + sentValue - delivery.returned - delivery.toncoinDelivered;
       const chainTime = await call("getChainTime", () => access.getChainTime());
-      // Past valid_until a message that has not applied never will.
-      return chainTime > known.validUntil ? { state: "failed", confirmations: 0, blockHeight: null } : { state: "pending", confirmations: 0, blockHeight: null };
+      // Same measure as the watcher's heights: seconds of block time, counting the block itself.
+      return { state: "confirmed", confirmations: Math.max(1, chainTime - transaction.now + 1), blockHeight: transaction.now, feeMinor };
     },
   };
 }

@@ -195,7 +195,8 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     const hotBefore = await balanceOf(world.chain, hot.address);
 
     const payouts = sender();
-    const { txid } = await payouts.send(hot, transfer);
+    const { txid, signed } = await payouts.send(hot, transfer);
+    const record = { fromAddress: hot.address, consumes: signed.consumes };
 
     expect(await balanceOf(world.chain, recipient)).toBe(toNano("1.5"));
     // The estimate runs the same message on a snapshot, so on the sandbox it is exact (deployment included).
@@ -203,12 +204,13 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     const now = world.chain.blockchain.now!;
     // The fee the chain charged the wallet's transaction: on the sandbox, all that left beside the amount.
     const charged = hotBefore - (await balanceOf(world.chain, hot.address)) - toNano("1.5");
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: now, feeMinor: charged });
+    expect(await payouts.getTransaction(txid, record)).toEqual({ state: "confirmed", confirmations: 1, blockHeight: now, feeMinor: charged });
     world.chain.advanceTime(10);
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "confirmed", confirmations: 11, blockHeight: now, feeMinor: charged });
-    // After a restart the sender finds it through the hot wallet list.
-    expect(await sender({ listHotWallets: async () => [hot.address] }).getTransaction(txid)).toMatchObject({ state: "confirmed" });
-    expect(await sender().getTransaction(txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
+    expect(await payouts.getTransaction(txid, record)).toEqual({ state: "confirmed", confirmations: 11, blockHeight: now, feeMinor: charged });
+    // A fresh sender (another process, a restart) finds it from the record alone.
+    expect(await sender().getTransaction(txid, record)).toEqual({ state: "confirmed", confirmations: 11, blockHeight: now, feeMinor: charged });
+    // Without a record there is nowhere to look: refused, not guessed.
+    await expect(sender().getTransaction(txid)).rejects.toMatchObject({ name: "ChainError", retryable: false });
   });
 
   it("signs each message of a wallet after the one before: concurrent payouts use consecutive seqnos and all arrive", async () => {
@@ -242,15 +244,48 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     expect(await balanceOf(world.chain, second)).toBe(toNano("2"));
   });
 
-  it("reports a message that never applied as pending, then failed once its valid_until has passed, when it can no longer land", async () => {
+  it("reports a message that never applied as unknown; it can land until a block past its valid_until shows the seqno unused", async () => {
     const dropping: TonAccess = { ...world.chain, sendMessage: async () => undefined };
     const payouts = sender({ access: dropping });
     const { txid, signed } = await payouts.send(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") });
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "pending", confirmations: 0, blockHeight: null });
+    const record = { fromAddress: hot.address, consumes: signed.consumes };
+    expect(signed.consumes).toMatchObject({ seqno: 0, signedAtMs: world.chain.blockchain.now! * 1000, validUntilMs: (world.chain.blockchain.now! + 60) * 1000 });
+    expect(await payouts.getTransaction(txid, record)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
     expect(await payouts.canStillLand(signed, hot)).toBe(true);
-    world.chain.advanceTime(61);
-    expect(await payouts.getTransaction(txid)).toEqual({ state: "failed", confirmations: 0, blockHeight: null });
+    world.chain.advanceTime(60);
+    // At valid_until exactly it may still apply.
+    expect(await payouts.canStillLand(signed, hot)).toBe(true);
+    world.chain.advanceTime(1);
+    expect(await payouts.getTransaction(txid, record)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
     expect(await payouts.canStillLand(signed, hot)).toBe(false);
+  });
+
+  it("does not take a message for dead on a node whose state is behind the chain's time: the seqno and the time come from one answer", async () => {
+    const dropping: TonAccess = { ...world.chain, sendMessage: async () => undefined };
+    const { signed } = await sender({ access: dropping }).send(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") });
+    world.chain.advanceTime(120);
+    // A load balancer in front of a lagging node: the chain time is fresh, the state from before valid_until.
+    const lagging: TonAccess = {
+      ...world.chain,
+      getAccountState: async (address) => ({ ...(await world.chain.getAccountState(address)), atTime: signed.consumes.signedAtMs! / 1000 + 5 }),
+    };
+    expect(await sender({ access: lagging }).canStillLand(signed, hot)).toBe(true);
+    expect(await sender().canStillLand(signed, hot)).toBe(false);
+  });
+
+  it("judges a message whose seqno was used by the wallet's history: its own transaction, another's, or no answer yet", async () => {
+    const payouts = createTonSender({ access: world.chain });
+    const stale = await payouts.sign(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("1") }, { inFlight: [] });
+    const landed = await payouts.sign(hot, { currency: "TON", toAddress: freshWalletAddress(), amountMinor: toNano("2") }, { inFlight: [] });
+    expect(await payouts.broadcast(landed)).toEqual({ kind: "accepted" });
+    // 600 transfers to the hot wallet after it: the whole validity window is searched.
+    for (let i = 0; i < 600; i++) world.chain.record(await world.treasury.send({ to: Address.parse(hot.address), value: 1n, bounce: false }));
+    expect(await payouts.canStillLand(landed, hot)).toBe(true);
+    expect(await payouts.canStillLand(stale, hot)).toBe(false);
+    expect(await createTonSender({ access: world.chain }).getTransaction(landed.txid, { fromAddress: hot.address, consumes: landed.consumes })).toMatchObject({ state: "confirmed" });
+    // A history that lags behind the state (the seqno passed, its transaction not listed yet) proves nothing.
+    const lagging: TonAccess = { ...world.chain, getTransactions: async () => [] };
+    expect(await createTonSender({ access: lagging }).canStillLand(stale, hot)).toBe(true);
   });
 
   it("knows a message whose seqno another message used can never land", async () => {
@@ -278,7 +313,7 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     const tonBefore = await balanceOf(world.chain, hot.address);
 
     const payouts = sender();
-    const { txid } = await payouts.send(hot, transfer);
+    const { txid, signed } = await payouts.send(hot, transfer);
 
     expect(await world.jetton.balanceOf(Address.parse(DEPOSIT_1))).toBe(7_500_000n);
     expect(await world.jetton.balanceOf(Address.parse(hot.address))).toBe(100n * USDT - 7_500_000n);
@@ -288,7 +323,8 @@ describe("TON sender on @ton/sandbox: payouts", () => {
     expect(await adapter.scanTransfers({ afterHeight: cursor })).toEqual([
       expect.objectContaining({ currency: "USDT", amountMinor: 7_500_000n, fromAddress: Address.parse(hot.address).toString(), memo: "payout-9" }),
     ]);
-    expect(await payouts.getTransaction(txid)).toMatchObject({ state: "confirmed", confirmations: 1 });
+    // The cost is the chain's: the wallet's fees and the attached TON, less the excess that came back.
+    expect(await payouts.getTransaction(txid, { fromAddress: hot.address, consumes: signed.consumes })).toMatchObject({ state: "confirmed", confirmations: 1, feeMinor: tonSpent });
   });
 
   it.each([

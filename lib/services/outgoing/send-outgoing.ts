@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork } from "@/lib/catalogue";
-import type { ChainError, ChainSender, ConsumedResources, SignedTransaction, SigningKey } from "@/lib/chains/types";
+import type { ChainError, ChainSender, ConsumedResources, SentRecord, SignedTransaction, SigningKey } from "@/lib/chains/types";
 import { decideOutgoingTransfer, IN_FLIGHT_OUTGOING_STATUSES, type OutgoingFact, type OutgoingStatus } from "@/lib/domain/outgoing/transition";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, networkFeeJournal } from "@/lib/ledger/postings";
@@ -183,7 +183,7 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
     return "accepted";
   }
   // Whatever the node said, the chain may have these bytes from an earlier broadcast.
-  const state = await sender.getTransaction(transfer.txid!);
+  const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
   if (state.state !== "unknown") {
     await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 } });
     return "accepted";
@@ -232,15 +232,17 @@ export async function followOutgoingTransfers(
   let confirmed = 0;
   for (const transfer of live) {
     try {
-      const state = await sender.getTransaction(transfer.txid!);
+      const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
       if (state.state === "confirmed" && state.confirmations >= Math.max(confirmations, 1)) {
         if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor)) confirmed++;
       } else if (state.state === "confirmed") {
         // In a block, not deep enough yet: a reorganisation could still take it out.
         if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
       } else if (state.state === "failed") {
-        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor);
-        log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid });
+        const isRefusedByRecipient = state.isRefusedByRecipient === true;
+        const lastError = isRefusedByRecipient ? "the recipient refused the transfer on chain (it bounced back)" : "the transfer failed on chain";
+        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor, { isRefusedByRecipient, lastError });
+        log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid, isRefusedByRecipient });
       } else if (state.state === "pending") {
         if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
       } else if (!(await isProvablyDead(transfer, sender, keyFor))) {
@@ -264,16 +266,16 @@ export async function followOutgoingTransfers(
  */
 async function isProvablyDead(transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<boolean> {
   if (await sender.canStillLand({ txid: transfer.txid!, consumes: parseConsumes(transfer.consumes) }, keyFor(transfer))) return false;
-  return (await sender.getTransaction(transfer.txid!)).state === "unknown";
+  return (await sender.getTransaction(transfer.txid!, sentRecordOf(transfer))).state === "unknown";
 }
 
 /** A final on-chain outcome and, in the same transaction, the fee the chain took, once. */
-async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingFact, chargedFeeMinor: bigint | undefined): Promise<boolean> {
+async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingFact, chargedFeeMinor: bigint | undefined, data: Record<string, unknown> = {}): Promise<boolean> {
   const nativeSymbol = findNetwork(transfer.network)?.nativeSymbol ?? "";
   // The receipt's fee where the chain reports one, else the exact or bounded fee fixed at signing.
   const fee = chargedFeeMinor ?? (transfer.feeMinor === null ? 0n : BigInt(transfer.feeMinor.toFixed()));
   return withTransaction(deps.db, async (tx) => {
-    const settled = await applyFact(tx, transfer, fact, deps.now(), { feeMinor: fee.toString() });
+    const settled = await applyFact(tx, transfer, fact, deps.now(), { ...data, feeMinor: fee.toString() });
     if (!settled) return false; // another worker settled it
     if (fee > 0n) await postJournal(tx, networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }), deps.now());
     return true;
@@ -307,6 +309,11 @@ async function takeLease(deps: Worker, network: string, address: string): Promis
     WHERE signer_leases.until <= ${now} OR signer_leases.owner = ${deps.owner}
     RETURNING owner`;
   return rows.length === 1;
+}
+
+/** What the database recorded of a signed transfer: how any process finds it on chain again. */
+function sentRecordOf(transfer: TransferRow): SentRecord {
+  return { fromAddress: transfer.fromAddress, consumes: parseConsumes(transfer.consumes) };
 }
 
 function parseConsumes(text: string | null): ConsumedResources {

@@ -184,10 +184,12 @@ const SHORT_OF_FUNDS_PREFIX = "the hot wallet cannot cover it yet: ";
 /**
  * The current attempt's transfer was refused or died without moving anything: the payout
  * waits and tries again — without limit while the hot wallet lacks the funds, up to
- * MAX_FAILED_ATTEMPTS for any other refusal, then it fails and its reserve comes back.
+ * MAX_FAILED_ATTEMPTS for any other refusal, then it fails and its reserve comes back. A
+ * transfer its recipient refused on chain (it bounced) fails the payout at once: the same
+ * transfer would bounce again, at a fee each time.
  */
-async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastError: string; isShortOfFunds: boolean }, now: Date): Promise<Advance> {
-  const failedAttempts = payout.failedAttempts + (transfer.isShortOfFunds ? 0 : 1);
+async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastError: string; isShortOfFunds: boolean; isRefusedByRecipient: boolean }, now: Date): Promise<Advance> {
+  const failedAttempts = transfer.isRefusedByRecipient ? MAX_FAILED_ATTEMPTS : payout.failedAttempts + (transfer.isShortOfFunds ? 0 : 1);
   const reason = waitReasonOf(transfer) || "the transfer was refused";
   if (failedAttempts >= MAX_FAILED_ATTEMPTS) {
     await applyPayoutFact(tx, payout, { kind: "transfer_gave_up" }, now, { failedAttempts, waitReason: reason.slice(0, 500) });

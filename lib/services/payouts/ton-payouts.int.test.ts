@@ -1,7 +1,8 @@
 import { Address, toNano, TupleReader } from "@ton/core";
 import { keyPairFromSeed } from "@ton/crypto";
 import { WalletContractV4 } from "@ton/ton";
-import { Blockchain } from "@ton/sandbox";
+import { Blockchain, createShardAccount, type SandboxContract, type TreasuryContract } from "@ton/sandbox";
+import { beginCell, contractAddress, type Cell } from "@ton/core";
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
@@ -40,6 +41,7 @@ function minor(amount: string, decimals: number): bigint {
 
 interface World {
   chain: TonSandboxChain;
+  treasury: SandboxContract<TreasuryContract>;
   jetton: TestJetton;
   hot: Address;
   sender: ChainSender;
@@ -57,7 +59,7 @@ async function createWorld(hotJettons = 100_000_000n): Promise<World> {
   chain.record(await treasury.send({ to: hot, value: toNano("20"), bounce: false }));
   await jetton.mint(hot, hotJettons);
   chain.advanceTime(1);
-  return { chain, jetton, hot, sender: createTonSender({ access: chain, jettons: { USDT: jetton.master.toString() } }) };
+  return { chain, treasury, jetton, hot, sender: createTonSender({ access: chain, jettons: { USDT: jetton.master.toString() } }) };
 }
 
 /** A merchant with a webhook endpoint and an available balance from an invoice paid on the sandbox ton chain. */
@@ -156,6 +158,81 @@ describe("TON payouts on @ton/sandbox", () => {
     expect(await seqnoOf(world.chain, world.hot)).toBe(1);
     expect(await world.jetton.balanceOf(Address.parse(recipient))).toBe(received);
     expect(await expectPaidOnce(merchant, payout, "USDT")).toBe(txid);
+  });
+});
+
+describe("TON payouts followed by another process", () => {
+  it("a fresh sender after a restart, with 600 transfers to the hot wallet after the message: paid once, seqno advanced by one", async () => {
+    const world = await createWorld();
+    const deps = makeTestDeps();
+    const merchant = await fundedMerchant("TON");
+    const recipient = freshWalletAddress();
+    const payout = await createPayout(merchant, { amount: "1.5", currency: "TON", network: "ton", address: recipient, order_id: "followed-after-restart" }, "order 45");
+    const received = minor(payout.receive_amount, 9);
+
+    // The first process: the API takes the message now, the chain applies it later.
+    const queued: Cell[] = [];
+    const delayed: TonAccess = { ...world.chain, sendMessage: async (message) => void queued.push(message) };
+    const first = createTonSender({ access: delayed, jettons: { USDT: world.jetton.master.toString() } });
+    expect(await sendPayouts(deps, "ton", first)).toEqual({ planned: 1, confirmed: 0 });
+    expect(queued.length).toBeGreaterThanOrEqual(1);
+    // It dies; the message applies; dust arrives at the hot wallet; the message's valid_until passes.
+    await world.chain.sendMessage(queued[0]);
+    for (let i = 0; i < 600; i++) world.chain.record(await world.treasury.send({ to: world.hot, value: 1n, bounce: false }));
+    world.chain.advanceTime(120);
+
+    // A fresh process (its own sender, nothing in memory) follows the transfer from the database.
+    const fresh = createTonSender({ access: world.chain, jettons: { USDT: world.jetton.master.toString() } });
+    expect(await sendPayouts(deps, "ton", fresh)).toEqual({ planned: 0, confirmed: 1 });
+    expect(await sendPayouts(deps, "ton", fresh)).toEqual({ planned: 0, confirmed: 0 });
+    await expectPaidOnce(merchant, payout, "TON");
+    expect(await seqnoOf(world.chain, world.hot)).toBe(1);
+    expect((await world.chain.getAccountState(Address.parse(recipient))).balance).toBe(received);
+    expect(await incomingTo(world.chain, recipient)).toHaveLength(1);
+  });
+});
+
+/** An active contract that throws on every message, at its bounceable address: whatever is sent to it bounces. */
+async function deployRefusingContract(world: World): Promise<string> {
+  const code = beginCell().storeUint(0xf232, 16).endCell(); // THROW 50
+  const data = beginCell().endCell();
+  const address = contractAddress(0, { code, data });
+  await world.chain.blockchain.setShardAccount(address, createShardAccount({ address, code, data, balance: toNano("0.1") }));
+  return address.toString({ bounceable: true });
+}
+
+describe("a Toncoin payout that bounces", () => {
+  it("fails at once: nothing reached the recipient, the reserve is released, the chain's cost of the bounce is booked", async () => {
+    const world = await createWorld();
+    const deps = makeTestDeps();
+    const merchant = await fundedMerchant("TON");
+    const recipient = await deployRefusingContract(world);
+    const recipientBefore = (await world.chain.getAccountState(Address.parse(recipient))).balance;
+    const balanceBefore = (await callSigned("/v1/balance", { currency: "TON", network: "ton" }, merchant)).body.result.balances[0];
+    const hotBefore = (await world.chain.getAccountState(world.hot)).balance;
+    const payout = await createPayout(merchant, { amount: "1.5", currency: "TON", network: "ton", address: recipient, order_id: "bounced-ton" }, "order 46");
+
+    await sendPayouts(deps, "ton", world.sender);
+    await sendPayouts(deps, "ton", world.sender);
+
+    const info = (await callSigned("/v1/payout/info", { uuid: payout.uuid }, merchant)).body.result;
+    expect(info).toMatchObject({ internal_status: "failed", is_final: true });
+    // One message left the hot wallet, and came back: never sent again.
+    expect(await seqnoOf(world.chain, world.hot)).toBe(1);
+    expect(await getTestDb().outgoingTransfer.count({ where: { reference: { startsWith: `payout:${payout.uuid}:` } } })).toBe(1);
+    expect((await world.chain.getAccountState(Address.parse(recipient))).balance).toBeLessThanOrEqual(recipientBefore);
+    const balance = (await callSigned("/v1/balance", { currency: "TON", network: "ton" }, merchant)).body.result.balances[0];
+    expect(balance).toMatchObject({ payout_held: "0", available: balanceBefore.available });
+    // What the hot wallet lost (fees of the send and of the bounce) is what the ledger booked as network fees.
+    const [transfer] = await getTestDb().outgoingTransfer.findMany({ where: { reference: { startsWith: `payout:${payout.uuid}:` } } });
+    expect(transfer).toMatchObject({ status: "failed", isRefusedByRecipient: true });
+    const lost = hotBefore - (await world.chain.getAccountState(world.hot)).balance;
+    expect(lost).toBeGreaterThan(0n);
+    expect(lost).toBeLessThan(toNano("1.5"));
+    expect(BigInt(transfer.feeMinor!.toFixed())).toBe(lost);
+    const journal = await getTestDb().ledgerJournal.findUnique({ where: { reference: `outgoing:${transfer.id}:fee` }, include: { postings: true } });
+    expect(journal!.postings.map((posting) => BigInt(posting.amount.toFixed())).sort()).toEqual([-lost, lost]);
+    expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 });
 
