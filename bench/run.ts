@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
       // At the reference (pgbench with 16 clients) and at the HTTP load's concurrency: the
       // rate counted is the higher, PostgreSQL's ceiling whichever way group commit falls that day.
-      const insertUrl = database.url ?? findRunningEmbeddedDatabase(dataDir)!;
+      const insertUrl = database.url ?? (await findRunningEmbeddedDatabase(dataDir))!;
       const rates = [];
       for (const concurrency of [...new Set([REFERENCE_INSERT_CLIENTS, CONCURRENCY])]) {
         const rate = await measureSingleInsertRate(insertUrl, { concurrency, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
@@ -240,7 +240,7 @@ async function main(): Promise<void> {
       const { findRunningEmbeddedDatabase } = await import("@/lib/db/embedded");
       const overview = await measureOverviewRender(
         service.baseUrl,
-        database.url ?? findRunningEmbeddedDatabase(dataDir)!,
+        database.url ?? (await findRunningEmbeddedDatabase(dataDir))!,
         { busy: { merchantId: key.merchant_id, email: "bench@example.com" }, quiet: { email: "quiet@example.com" } },
         invoiceCount,
       );

@@ -1,6 +1,6 @@
 import { getConfig } from "@/lib/config/env";
 import { createDb, type Db } from "@/lib/db/client";
-import { findRunningEmbeddedDatabase, startEmbeddedDatabase } from "@/lib/db/embedded";
+import { EmbeddedDatabaseInUseError, findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { getSecretBox } from "@/lib/crypto/master-key";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
@@ -11,9 +11,20 @@ import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
  */
 export async function openCliDatabase(): Promise<{ db: Db; close(): Promise<void> }> {
   const config = getConfig();
-  let url = config.databaseUrl ?? findRunningEmbeddedDatabase(config.dataDir);
-  const embedded = url ? undefined : await startEmbeddedDatabase(config.dataDir);
-  url ??= embedded!.url;
+  let url = config.databaseUrl;
+  let embedded: EmbeddedDatabase | undefined;
+  // The service's database if it serves one (once it is past starting), else the files themselves.
+  for (const deadline = Date.now() + 30_000; !url; ) {
+    url = await findRunningEmbeddedDatabase(config.dataDir);
+    if (url) break;
+    try {
+      embedded = await startEmbeddedDatabase(config.dataDir, { lockWaitMs: 0 });
+      url = embedded.url;
+    } catch (error) {
+      if (!(error instanceof EmbeddedDatabaseInUseError) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
   await migrateDatabase(url);
   const db = createDb(url, { poolSize: 2 });
   await verifyMasterKey(db, getSecretBox());

@@ -11,9 +11,9 @@ const read = (relative: string) => fs.readFileSync(path.join(ROOT, relative), "u
 const exists = (relative: string) => fs.existsSync(path.join(ROOT, relative));
 const scripts = JSON.parse(read("package.json")).scripts as Record<string, string>;
 
-/** The file an npm script runs through tsx's loader (`node [V8 flags] --import tsx lib/runtime/start.ts` → lib/runtime/start.ts). */
+/** The file an npm script runs through tsx's loader (`exec node [V8 flags] --import tsx lib/runtime/start.ts` → lib/runtime/start.ts). */
 function scriptFile(name: string): string | undefined {
-  return /^node (?:--[\w-]+=\d+ )*--import tsx (\S+\.ts)$/.exec(scripts[name] ?? "")?.[1];
+  return /^(?:exec )?node (?:--[\w-]+=\d+ )*--import tsx (\S+\.ts)$/.exec(scripts[name] ?? "")?.[1];
 }
 
 /** Dockerfile instructions, continuation lines joined, comments dropped. */

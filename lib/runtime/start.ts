@@ -76,6 +76,12 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  // Killed, npm (or whatever started this process) would leave it running as an orphan that
+  // keeps the port and the database: it stops with its parent.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop("its parent process exited");
+  }, 250).unref();
 }
 
 main().catch((error) => {
