@@ -100,6 +100,8 @@ export interface SentTransactionState {
 export interface ConsumedResources {
   /** EVM: the account nonce. */
   nonce?: number;
+  /** EVM: the chain's height when it was signed; it cannot be in an earlier block. */
+  signedAtHeight?: number;
   /** UTXO: the outpoints (`txid:vout`) the transaction spends. */
   outpoints?: string[];
   /** TON: the wallet seqno. */

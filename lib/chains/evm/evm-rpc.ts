@@ -119,6 +119,7 @@ export const transactionSchema = z.object({
   from: addressSchema,
   to: addressSchema.nullish(),
   value: quantitySchema,
+  nonce: smallQuantitySchema.optional(),
   transactionIndex: smallQuantitySchema.nullish(),
   blockNumber: smallQuantitySchema.nullish(),
 });

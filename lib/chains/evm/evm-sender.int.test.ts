@@ -303,7 +303,7 @@ describe("evm sender on anvil", () => {
         const dark = createEvmSender({ network: "ethereum", rpcUrl: proxy.url, tokens: { USDT: usdt }, retry: NO_RETRY });
         const recipient = freshAddress();
         const signed = await dark.sign(hot.signingKey, { currency: "ETH", toAddress: recipient, amountMinor: 13n }, { inFlight: [] });
-        expect(signed.consumes).toEqual({ nonce: nonceBefore });
+        expect(signed.consumes).toEqual({ nonce: nonceBefore, signedAtHeight: Number(await clients.publicClient.getBlockNumber()) });
         expect(await dark.broadcast(signed)).toMatchObject({ kind: "uncertain" });
         const healthy = createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt } });
         expect(await healthy.getTransaction(signed.txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
@@ -345,8 +345,11 @@ describe("evm sender on anvil", () => {
     expect(other.consumes.nonce).toBe(nonce);
     expect(await sender.broadcast(other)).toEqual({ kind: "accepted" });
     await clients.publicClient.waitForTransactionReceipt({ hash: other.txid as Hash });
+    // One block deep is not final (ethereum's 12 confirmations): a reorganisation could undo it.
+    expect(await sender.canStillLand(stale, hot.signingKey)).toBe(true);
+    await clients.testClient.mine({ blocks: 11 });
     expect(await sender.canStillLand(stale, hot.signingKey)).toBe(false);
-    expect(await sender.canStillLand(other, hot.signingKey)).toBe(true); // mined: it has a receipt
+    expect(await sender.canStillLand(other, hot.signingKey)).toBe(true); // mined: the block that used the nonce holds it
     expect(await sender.broadcast(stale)).toMatchObject({ kind: "rejected", retryable: false });
   });
 

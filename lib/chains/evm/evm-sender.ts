@@ -1,11 +1,13 @@
 import { bytesToHex, encodeFunctionData, erc20Abi, keccak256, type Hex, type TransactionSerializable } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { findNetwork, findSettlementAsset, minimumConfirmations } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses";
 import { normalizeEvmAddress } from "@/lib/chains/addresses/evm-address";
 import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { findEvmAsset, resolveEvmNetwork, type EvmNetwork } from "@/lib/chains/evm/evm-network";
 import {
   blockHeaderSchema,
+  blockWithTransactionsSchema,
   createEvmRpc,
   EvmRpcError,
   hashSchema,
@@ -30,6 +32,12 @@ export interface EvmSenderOptions {
   retry?: EvmRetryOptions;
   /** When set, the node must report exactly this chain id. */
   expectedChainId?: number;
+  /**
+   * Confirmations after which a block is taken as final: a transaction is dead only once a block
+   * this deep holds another transaction with its nonce. Default: the network's minimum
+   * confirmations in the catalogue (the depth at which a deposit is believed).
+   */
+  finalityDepth?: number;
 }
 
 export type EvmSender = ChainSender & {
@@ -59,6 +67,7 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
   const network = resolveEvmNetwork(options.network, options.tokens);
   const rpc = createEvmRpc(options);
   const chainId = createVerifiedChainId(rpc, network, options.expectedChainId);
+  const finalityDepth = Math.max(1, options.finalityDepth ?? catalogueConfirmations(network.id));
   const contractsWithCode = new Set<string>();
 
   /**
@@ -91,15 +100,16 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     await requireContractCode(call, transfer.currency);
     // Estimation is also where a transfer the token would refuse (balance too low) stops: a
     // non-retryable ChainError, and no transaction, nonce or fee is spent.
-    const [gas, fees, pendingCount] = await Promise.all([
+    const [gas, fees, pendingCount, height] = await Promise.all([
       estimateGas(rpc, call),
       readFeeParameters(rpc),
       rpc.call("eth_getTransactionCount", [account.address, "pending"], smallQuantitySchema),
+      rpc.call("eth_blockNumber", [], smallQuantitySchema),
     ]);
     const nonce = Math.max(pendingCount, ...context.inFlight.map((transaction) => (transaction.consumes.nonce ?? -1) + 1));
     const unsigned: TransactionSerializable = { chainId: signingChainId, nonce, gas, to: call.to, value: call.value, data: call.data, ...fees };
     const raw = await account.signTransaction(unsigned);
-    return { txid: keccak256(raw), raw, consumes: { nonce }, feeMinor: maxFeeOf(gas, fees) };
+    return { txid: keccak256(raw), raw, consumes: { nonce, signedAtHeight: height }, feeMinor: maxFeeOf(gas, fees) };
   }
 
   async function broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
@@ -146,15 +156,36 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     return { state: "pending", confirmations: 0, blockHeight: null };
   }
 
+  /**
+   * Dead only on a chain fact read by block number, never on "latest" answers that two backends
+   * behind a load balancer may give from different heights: a block `finalityDepth` deep has
+   * the key's nonce count past this nonce, and the block where the count passed it (found by
+   * bisection) holds another transaction with this nonce. Anything short of that — the count not
+   * yet past it at that depth, a node without the state of a block asked for, a block that does
+   * not show the transaction its count implies — leaves it able to land: the caller asks again.
+   */
   async function canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean> {
     const nonce = signed.consumes.nonce;
     if (nonce === undefined) throw new ChainError("an EVM transaction records its nonce", { retryable: false });
     const address = normalizeEvmAddress(from.address);
     if (!address) throw new ChainError(`${from.address} is not an EVM address`, { retryable: false });
-    // Once a block holds another transaction with this nonce, this one can never be mined.
-    const minedCount = await rpc.call("eth_getTransactionCount", [address, "latest"], smallQuantitySchema);
-    if (minedCount <= nonce) return true;
-    return (await rpc.call("eth_getTransactionReceipt", [signed.txid], receiptSchema.nullable())) !== null;
+    const countAt = (height: number) => rpc.call("eth_getTransactionCount", [address, toQuantity(BigInt(height))], smallQuantitySchema);
+    const settled = (await rpc.call("eth_blockNumber", [], smallQuantitySchema)) - (finalityDepth - 1);
+    if (settled < 0 || (await countAt(settled)) <= nonce) return true;
+    // countAt(low) ≤ nonce < countAt(high): the nonce was used in a block in (low, high].
+    let low = Math.min(signed.consumes.signedAtHeight ?? 0, settled);
+    if ((await countAt(low)) > nonce) low = 0;
+    let high = settled;
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if ((await countAt(middle)) > nonce) high = middle;
+      else low = middle;
+    }
+    const block = await rpc.call("eth_getBlockByNumber", [toQuantity(BigInt(high)), true], blockWithTransactionsSchema.nullable());
+    const user = block?.transactions.find((transaction) => transaction.from.toLowerCase() === address.toLowerCase() && transaction.nonce === nonce);
+    // Not there: two backends disagree about that block; nothing is proven.
+    if (!user) return true;
+    return user.hash.toLowerCase() === signed.txid.toLowerCase();
   }
 
   async function getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
@@ -268,6 +299,13 @@ function classifyRefusal(method: string, error: unknown): ChainError {
     return new ChainError(`${method}: the transfer was refused (${error.nodeError.message.slice(0, 200)})`, { retryable: false, isShortOfFunds, cause: error });
   }
   return error;
+}
+
+/** The network's minimum confirmations in the catalogue (those of its native coin). */
+function catalogueConfirmations(networkId: string): number {
+  const network = findNetwork(networkId);
+  const native = network ? findSettlementAsset(network.nativeSymbol, networkId) : undefined;
+  return native ? minimumConfirmations(native) : 1;
 }
 
 function toQuantity(value: bigint): string {

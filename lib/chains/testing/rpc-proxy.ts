@@ -7,12 +7,16 @@ export type ProxyAction =
   | { kind: "forward" }
   /** Pass it to the node, then cut the connection instead of answering (the answer is lost). */
   | { kind: "forward-then-drop" }
+  /** Pass it to the node and never answer (the caller dies waiting, after the node took it). */
+  | { kind: "forward-then-hang" }
   /** Cut the connection without passing it on. */
   | { kind: "drop" }
   /** Hold it without ever answering (a node that hangs, or a caller killed while waiting). */
   | { kind: "hang" }
   /** Answer with this result instead of asking the node. */
-  | { kind: "answer"; result: unknown };
+  | { kind: "answer"; result: unknown }
+  /** Answer with this JSON-RPC error instead of asking the node (a node that lags or refuses). */
+  | { kind: "error"; code: number; message: string };
 
 export interface RpcProxy {
   /** The node's URL with the proxy's host and port (credentials kept). */
@@ -41,9 +45,10 @@ export async function startRpcProxy(targetUrl: string, decide: (method: string, 
       const action = decide(method, Array.isArray(parsed) ? [] : (parsed.params ?? []));
       if (action.kind === "hang") return;
       if (action.kind === "drop") return void request.socket.destroy();
-      if (action.kind === "answer") {
+      if (action.kind === "answer" || action.kind === "error") {
         const id = Array.isArray(parsed) ? null : parsed.id;
-        return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: action.result }));
+        const answer = action.kind === "answer" ? { result: action.result } : { error: { code: action.code, message: action.message } };
+        return void response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, ...answer }));
       }
       const upstream = http.request(
         { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { ...request.headers, host: target.host } },
@@ -52,6 +57,7 @@ export async function startRpcProxy(targetUrl: string, decide: (method: string, 
           answer.on("data", (chunk: Buffer) => answerChunks.push(chunk));
           answer.on("end", () => {
             if (action.kind === "forward-then-drop") return void request.socket.destroy();
+            if (action.kind === "forward-then-hang") return;
             response.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(answerChunks));
           });
         },

@@ -175,17 +175,23 @@ function shortOfFundsBackoffMs(tries: number): number {
   return Math.min(10_000 * 2 ** Math.min(tries, 16), 60_000);
 }
 
-/** One broadcast of stored bytes. "stop": the address waits for the next pass. */
+/**
+ * One broadcast of stored bytes. "stop": the address waits for the next pass. The attempt is
+ * counted before the bytes go: a process that dies after a node took them and before it heard
+ * back leaves that count, so a later refusal ("nonce too low" from a node that lags) is never
+ * believed on its own.
+ */
 async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<"accepted" | "refused" | "stop"> {
+  await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { broadcasts: { increment: 1 }, updatedAt: deps.now() } });
   const outcome = await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
   if (outcome.kind === "accepted") {
-    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 }, lastError: "" });
+    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { lastError: "" });
     return "accepted";
   }
   // Whatever the node said, the chain may have these bytes from an earlier broadcast.
   const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
   if (state.state !== "unknown") {
-    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now(), { broadcasts: { increment: 1 } });
+    await applyFact(deps.db, transfer, { kind: "broadcast_accepted" }, deps.now());
     return "accepted";
   }
   // Bytes broadcast before may have landed: a refusal now ("nonce too low", "already known")
@@ -193,16 +199,15 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
   if (outcome.kind === "uncertain" || outcome.retryable || transfer.broadcasts > 0) {
     // Bytes that can never land (their blockhash expired, an input spent elsewhere) stop waiting.
     if (await isProvablyDead(transfer, sender, keyFor)) {
-      await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500) });
+      await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { lastError: outcome.reason.slice(0, 500) });
       log.warn("signed outgoing transfer can no longer land; its purpose may be sent anew", { network: transfer.network, reference: transfer.reference });
       return "refused";
     }
-    await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { broadcasts: { increment: 1 }, lastError: outcome.reason.slice(0, 500), updatedAt: deps.now() } });
+    await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: outcome.reason.slice(0, 500), updatedAt: deps.now() } });
     return "stop";
   }
   // Refused for good and unknown to the chain: the resources of these bytes are free again.
   await applyFact(deps.db, transfer, { kind: "broadcast_refused" }, deps.now(), {
-    broadcasts: { increment: 1 },
     lastError: outcome.reason.slice(0, 500),
     isShortOfFunds: outcome.kind === "rejected" && outcome.isShortOfFunds === true,
   });

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Address } from "viem";
+import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
+import { resetRealChains } from "@/lib/chains/real-chains";
+import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
+import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
+import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
+import { sendPayouts } from "./send-payouts";
+
+// A payout on anvil ("polygon", which no other suite uses) whose worker dies after the node took
+// its transaction and before the answer was recorded; the next worker reaches the chain through
+// a load balancer whose backend lags: it answers "nonce too low" to the broadcast and knows no
+// transaction by its hash. The payout must be paid once: one nonce, one payment.
+
+let anvil: Anvil;
+beforeAll(async () => {
+  anvil = await startAnvil();
+  resetRealChains();
+}, 120_000);
+afterAll(async () => {
+  resetRealChains();
+  await anvil?.stop();
+});
+
+describe("a payout whose worker died after the node took it, followed behind a lagging node", () => {
+  it("is paid once: the refusal and the empty lookups prove nothing, the block that used the nonce does", { timeout: 180_000 }, async () => {
+    const clients = anvilClients(anvil.url);
+    let mode: "crash" | "lagging" | "healthy" = "crash";
+    const proxy = await startRpcProxy(anvil.url, (method): ProxyAction => {
+      if (mode === "crash" && method === "eth_sendRawTransaction") return { kind: "forward-then-hang" };
+      if (mode === "lagging") {
+        if (method === "eth_sendRawTransaction") return { kind: "error", code: -32000, message: "nonce too low" };
+        if (method === "eth_getTransactionByHash" || method === "eth_getTransactionReceipt") return { kind: "answer", result: null };
+      }
+      return { kind: "forward" };
+    });
+    try {
+      const env = { RPC_POLYGON: proxy.url };
+      const deps = makeTestDeps({}, env);
+      await verifyChains(deps.config, deps.db, env);
+      const adapter = getChainAdapter(deps.db, deps.config, "polygon")!;
+      await scanNetwork(deps, adapter);
+
+      // The merchant's POL comes from a paid invoice; the hot wallet holds the coins on chain.
+      const merchant = await makeMerchant();
+      const invoice = (await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "POL", network: "polygon" }, merchant, { deps })).body.result;
+      await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });
+      await clients.testClient.mine({ blocks: invoice.required_confirmations + 1 });
+      await scanNetwork(deps, adapter);
+      expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
+      const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "polygon", HOT_WALLET_INDEX, "test").address as Address;
+      await clients.publicClient.waitForTransactionReceipt({ hash: await clients.walletClient.sendTransaction({ to: hot, value: 10n ** 18n }) });
+      const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });
+
+      const recipient = "0x00000000000000000000000000000000000a11ce" as Address;
+      const created = await callSigned("/v1/payout", { amount: "0.5", currency: "POL", network: "polygon", address: recipient, order_id: "lagging-1", is_subtract: true }, merchant, { deps });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const amount = parseAmount(created.body.result.receive_amount, 18)!;
+
+      // A worker process signs and broadcasts; the node takes the transaction; the worker dies waiting for the answer.
+      const worker = spawnPayoutWorker("polygon", env);
+      const pending = () => clients.publicClient.getTransactionCount({ address: hot, blockTag: "pending" });
+      await expect.poll(pending, { timeout: 60_000, interval: 100 }).toBe(nonceBefore + 1);
+      worker.child.kill("SIGKILL");
+      expect((await worker.exited).signal).toBe("SIGKILL");
+      const [stored] = await getTestDb().outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
+      expect(stored).toMatchObject({ status: "signed", nonce: nonceBefore });
+
+      // The transaction is mined, deep. The next worker (its lease lapsed) sees the chain through a lagging backend.
+      await clients.testClient.mine({ blocks: 30 });
+      mode = "lagging";
+      const later = { ...deps, now: () => new Date(Date.now() + 61_000) };
+      const sender = getChainSender(later.db, later.config, "polygon")!;
+      for (let pass = 0; pass < 3; pass++) await sendPayouts(later, "polygon", sender);
+      // Nothing was signed anew: one transfer, its nonce held, no second payment.
+      const whileLagging = await getTestDb().outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
+      expect(whileLagging).toHaveLength(1);
+      expect(whileLagging[0]).toMatchObject({ status: "signed", isReleased: false });
+      expect(await pending()).toBe(nonceBefore + 1);
+
+      // The backend catches up: the payout is found, confirmed and paid once.
+      mode = "healthy";
+      for (let pass = 0; pass < 5; pass++) {
+        await sendPayouts(later, "polygon", sender);
+        await clients.testClient.mine({ blocks: 12 });
+      }
+      const info = (await callSigned("/v1/payout/info", { uuid: created.body.result.uuid }, merchant, { deps })).body.result;
+      expect(info).toMatchObject({ internal_status: "confirmed", status: "paid", txid: stored.txid });
+      expect(await getTestDb().outgoingTransfer.count({ where: { network: "polygon", kind: "payout" } })).toBe(1);
+      expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
+      expect(await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" })).toBe(nonceBefore + 1);
+      expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+    } finally {
+      await proxy.stop();
+      resetRealChains();
+    }
+  });
+});
