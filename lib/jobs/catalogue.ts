@@ -19,6 +19,7 @@ import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
 import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
+import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
 
@@ -155,6 +156,17 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
       const isClean = isCleanAudit(audit);
       if (!isClean) log.error("ledger audit found drift", { audit: JSON.parse(JSON.stringify(audit, (_key, value) => (typeof value === "bigint" ? value.toString() : value))) });
       return { clean: isClean };
+    },
+  },
+  {
+    name: "ledger.reconcile",
+    everySeconds: 900,
+    cron: "*/15 * * * *",
+    // The books against the chains: what every controlled address holds, and each recent payout's
+    // transaction. Drift is logged and kept for /metrics and `wallets status`; the books never change.
+    run: async (deps) => {
+      const rows = await reconcileWithChains(deps, { timeoutMs: 10_000, payoutDays: 7, now: deps.now() });
+      return { assets: rows.length, drift: rows.filter(hasDrift).length };
     },
   },
   {

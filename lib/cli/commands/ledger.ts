@@ -1,6 +1,12 @@
 import type { Command } from "commander";
 import type { LedgerAudit } from "@/lib/ledger/audit";
+import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
+import { getConfig } from "@/lib/config/env";
+import { getSecretBox } from "@/lib/crypto/master-key";
+import { formatAmount } from "@/lib/domain/money/amount";
+import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
+import { parseCount } from "../lookups";
 import { withCliDatabase } from "../open-database";
 import { formatTable } from "../table";
 
@@ -33,6 +39,67 @@ function describeFinding(finding: LedgerAudit[keyof LedgerAudit][number]): strin
 
 export function registerLedgerCommands(program: Command): void {
   const ledger = program.command("ledger").description("the books");
+  defineAction<{ network?: string; timeout: string; payoutDays: string }>(
+    ledger
+      .command("reconcile")
+      .description("checks the books against the chains: what every address the service controls holds, and each recent payout's transaction; exits 1 on drift")
+      .option("--network <id>", "only this network")
+      .option("--timeout <ms>", "deadline of each chain read", "10000")
+      .option("--payout-days <days>", "payouts paid within this many days are looked up on chain", "7"),
+    async (options) => {
+      const timeoutMs = parseCount(options.timeout, "--timeout", { min: 100, max: 120_000 });
+      const payoutDays = parseCount(options.payoutDays, "--payout-days", { min: 0, max: 3650 });
+      if (options.network !== undefined && !findNetwork(options.network)) throw new CliError("cli.usage", `No network ${options.network}: see GET /v1/currencies`);
+      return withCliDatabase(async (db) => {
+        const { reconcileWithChains, hasDrift } = await import("@/lib/services/reconcile/reconcile-with-chains");
+        const { verifyConfiguredNodes } = await import("../wallets/wallet-status");
+        const config = getConfig();
+        await verifyConfiguredNodes(db, config, timeoutMs);
+        const rows = await reconcileWithChains({ db, config, secretBox: getSecretBox() }, { network: options.network, timeoutMs, payoutDays, now: new Date() });
+        const isClean = rows.every((row) => !hasDrift(row));
+        const items = rows.map((row) => {
+          const decimals = findSettlementAsset(row.currency, row.network)?.decimals ?? 0;
+          const amount = (minor: bigint | null) => (minor === null ? null : formatAmount(minor, decimals));
+          return {
+            network: row.network,
+            currency: row.currency,
+            addresses: row.addresses,
+            chain: amount(row.chain),
+            ledger: amount(row.ledger),
+            in_flight_out: amount(row.inFlightOut),
+            in_flight_fees: amount(row.inFlightFees),
+            unbooked_in: amount(row.unbookedIn),
+            pending_in: amount(row.pendingIn),
+            shortfall: amount(row.shortfall),
+            surplus: amount(row.surplus),
+            unproven_payouts: row.unprovenPayouts,
+            unchecked_payouts: row.uncheckedPayouts,
+            drift: hasDrift(row),
+            note: row.note,
+          };
+        });
+        const table = formatTable(
+          items,
+          [
+            { header: "NETWORK", value: (row) => row.network },
+            { header: "ASSET", value: (row) => row.currency },
+            { header: "CHAIN", value: (row) => row.chain ?? "?", align: "right" },
+            { header: "LEDGER", value: (row) => row.ledger!, align: "right" },
+            { header: "IN FLIGHT", value: (row) => `-${row.in_flight_out} -${row.in_flight_fees} fees`, align: "right" },
+            { header: "UNBOOKED IN", value: (row) => row.unbooked_in!, align: "right" },
+            { header: "SHORTFALL", value: (row) => row.shortfall!, align: "right" },
+            { header: "SURPLUS", value: (row) => row.surplus!, align: "right" },
+            { header: "UNPROVEN PAYOUTS", value: (row) => String(row.unproven_payouts.length), align: "right" },
+            { header: "DRIFT", value: (row) => (row.drift ? "yes" : "no") },
+            { header: "NOTE", value: (row) => row.note },
+          ],
+          "(nothing held or booked on any served network)",
+        );
+        const verdict = isClean ? "the books agree with the chains" : "the books disagree with the chains: see the rows marked drift";
+        return { json: { clean: isClean, items }, text: `${table}\n\n${verdict}`, exitCode: isClean ? 0 : 1 };
+      });
+    },
+  );
   defineAction(
     ledger.command("audit").description("checks the books against themselves and the state they pay for; exits 1 when it finds drift"),
     async () =>

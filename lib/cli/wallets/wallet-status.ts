@@ -30,7 +30,7 @@ export interface WalletStatusRow {
 }
 
 /** Settles within `ms` or rejects, so that one silent node cannot hold the whole report. */
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
@@ -43,6 +43,12 @@ function describeReadFailure(error: unknown): string {
   const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   const line = text.split("\n")[0];
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+/** Asks the configured real nodes what chain they are (address formats, refusal in sandbox mode), within a deadline. */
+export async function verifyConfiguredNodes(db: Db, config: GatewayConfig, timeoutMs: number): Promise<void> {
+  if (!Object.values(config.rpcEndpoints).some(Boolean)) return;
+  await withTimeout(verifyChains(config, db), timeoutMs, "checking the configured nodes").catch(() => undefined);
 }
 
 interface LedgerTotals {
@@ -76,10 +82,7 @@ export interface WalletStatusOptions {
  */
 export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; secretBox: SecretBox }, options: WalletStatusOptions): Promise<WalletStatusRow[]> {
   const { db, config } = deps;
-  if (Object.values(config.rpcEndpoints).some(Boolean)) {
-    // Real nodes are asked what chain they are (for address formats and refusal in sandbox mode).
-    await withTimeout(verifyChains(config, db), options.timeoutMs, "checking the configured nodes").catch(() => undefined);
-  }
+  await verifyConfiguredNodes(db, config, options.timeoutMs);
   const ledger = await readLedgerTotals(db);
   const keys = await loadKeyMaterial(db, deps.secretBox);
 
