@@ -199,7 +199,7 @@ describe("operator CLI", () => {
     expect(minor(row.owed)).toBeGreaterThanOrEqual(minor(balances.available) + minor(balances.maturing));
     expect(minor(row.difference)).toBe(minor(row.hot_wallet_balance) - minor(row.owed));
     expect(minor(row.ledger_on_chain)).toBe(minor(row.owed) + minor(row.platform));
-    expect(asTable.stdout.split("\n")[0]).toMatch(/^NETWORK\s+ASSET\s+SOURCE\s+HOT WALLET\s+OWED\s+DIFFERENCE\s+LEDGER ON CHAIN\s+ADDRESS\s+NOTE$/);
+    expect(asTable.stdout.split("\n")[0]).toMatch(/^NETWORK\s+ASSET\s+SOURCE\s+HOT WALLET\s+OWED\s+DIFFERENCE\s+LEDGER ON CHAIN\s+RECONCILED\s+ADDRESS\s+NOTE$/);
     expect(asTable.stdout.split("\n").some((line) => /^dogecoin\s+DOGE\s+sandbox\s+12\.34567891\s/.test(line))).toBe(true);
   });
 
@@ -221,6 +221,7 @@ describe("operator CLI", () => {
       "listen --merchant <merchant_id> --forward-to <url> [--events <types>]",
       "trigger <event_type> --merchant <merchant_id>",
       "ledger audit",
+      "ledger reconcile",
       "compliance block --address <address>",
       "compliance unblock",
       "compliance list",

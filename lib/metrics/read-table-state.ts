@@ -3,7 +3,7 @@ import { findSettlementAsset, listNetworks } from "@/lib/catalogue";
 import { formatAmount } from "@/lib/domain/money/amount";
 import { IN_FLIGHT_OUTGOING_STATUSES } from "@/lib/domain/outgoing/transition";
 import { isFinalPayoutStatus, PAYOUT_STATUSES } from "@/lib/domain/payout/transition";
-import { parseAssetKey, PLATFORM } from "@/lib/ledger/postings";
+import { assetKey, parseAssetKey, PLATFORM } from "@/lib/ledger/postings";
 
 /** What waits in the service's tables, read at scrape time by a handful of aggregate queries. */
 export interface TableState {
@@ -23,6 +23,8 @@ export interface TableState {
   batchesInProgress: { kind: string; status: string; count: number }[];
   /** Per ledger asset (`USDT:ethereum`), in whole units of the asset. */
   ledger: { asset: string; liabilities: number; chainHoldings: number }[];
+  /** The latest reconciliation of each asset against its chain (amounts in whole units). */
+  reconciliations: { network: string; asset: string; isDrift: boolean; shortfall: number; surplus: number; unprovenPayouts: number; checkedAt: Date }[];
 }
 
 /** Restricts merchant-owned rows to these merchants (isolated tests); null reads everything. */
@@ -37,7 +39,7 @@ const NETWORK_IDS = listNetworks().map((network) => network.id);
 /** Reads the table-derived gauges: five aggregate queries, run side by side. */
 export async function readTableState(db: Db, now: Date, scope: MerchantScope): Promise<TableState> {
   const only = scope ? [...scope] : null;
-  const [webhooks, payouts, sweeps, batches, ledger] = await Promise.all([
+  const [webhooks, payouts, sweeps, batches, ledger, reconciliations] = await Promise.all([
     db.$queryRaw<{ depth: number; due: number; oldest: Date | null }[]>`
       SELECT COUNT(*)::int AS depth, (COUNT(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due, MIN(created_at) AS oldest
       FROM webhook_deliveries
@@ -68,6 +70,8 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       FROM ledger_accounts
       WHERE ${only}::text[] IS NULL OR owner = ANY(${only}::text[])
       GROUP BY asset`,
+    // Reconciliations are of the whole service's custody: a scoped read has none.
+    only ? Promise.resolve([]) : db.chainReconciliation.findMany(),
   ]);
   const webhookRow = webhooks[0];
   return {
@@ -84,6 +88,18 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       liabilities: toWholeUnits(row.asset, BigInt(row.owed)),
       chainHoldings: toWholeUnits(row.asset, BigInt(row.chain)),
     })),
+    reconciliations: reconciliations.map((row) => {
+      const asset = assetKey(row.currency, row.network);
+      return {
+        network: row.network,
+        asset,
+        isDrift: row.isDrift,
+        shortfall: toWholeUnits(asset, BigInt(row.shortfallMinor.toFixed())),
+        surplus: toWholeUnits(asset, BigInt(row.surplusMinor.toFixed())),
+        unprovenPayouts: row.unprovenPayouts,
+        checkedAt: row.checkedAt,
+      };
+    }),
   };
 }
 

@@ -81,6 +81,23 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
     return ((await readerOf()?.hotWallets()) ?? []).map((row) => [{ network: row.network, asset: row.asset }, toWholeUnits(row.asset, row.balanceMinor)]);
   });
 
+  const reconciled = async () => (await tables())?.reconciliations ?? [];
+  defineStateGauge(registry, "gateway_reconcile_drift", "1 when the last reconciliation of the asset against its chain found drift (a shortfall, a paid payout the chain does not show, a chain it could not read), else 0.", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.isDrift ? 1 : 0]),
+  );
+  defineStateGauge(registry, "gateway_reconcile_shortfall", "What the chain holds less than the ledger says (in-flight transfers allowed for) at the last reconciliation, in whole units.", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.shortfall]),
+  );
+  defineStateGauge(registry, "gateway_reconcile_surplus", "What the chain holds beyond what the ledger explains (operator top-ups, dust, late payments) at the last reconciliation, in whole units.", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.surplus]),
+  );
+  defineStateGauge(registry, "gateway_reconcile_unproven_payouts", "Payouts booked as paid whose transaction the chain did not show confirmed at the last reconciliation.", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.unprovenPayouts]),
+  );
+  defineStateGauge(registry, "gateway_reconcile_timestamp_seconds", "When the asset was last reconciled against its chain, as a Unix time.", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.checkedAt.getTime() / 1000]),
+  );
+
   defineStateGauge(registry, "gateway_ledger_audit_drift", "Per asset, how far cached balances are from the sum of their postings at the last ledger audit (sum of absolute differences), in whole units.", ["asset"], async () => {
     const [audit, state] = await Promise.all([readerOf()?.ledgerAudit(), tables()]);
     if (!audit) return [];

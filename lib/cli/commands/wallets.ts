@@ -6,6 +6,14 @@ import { parseCount } from "../lookups";
 import { withCliDatabase } from "../open-database";
 import { formatTable } from "../table";
 
+/** The latest reconciliation in a few words: "clean", or what drifted. */
+function describeReconciliation(reconciliation: { drift: boolean; shortfall: string; unproven_payouts: number } | null): string {
+  if (!reconciliation) return "never";
+  if (!reconciliation.drift) return "clean";
+  const parts = [reconciliation.shortfall !== "0" ? `short ${reconciliation.shortfall}` : "", reconciliation.unproven_payouts ? `${reconciliation.unproven_payouts} unproven payouts` : ""].filter(Boolean);
+  return `DRIFT${parts.length ? `: ${parts.join(", ")}` : ""}`;
+}
+
 export function registerWalletsCommands(program: Command): void {
   const wallets = program.command("wallets").description("the service's hot wallets");
   defineAction<{ all?: boolean; timeout: string }>(
@@ -29,6 +37,7 @@ export function registerWalletsCommands(program: Command): void {
             { header: "OWED", value: (row) => row.owed, align: "right" },
             { header: "DIFFERENCE", value: (row) => row.difference ?? "?", align: "right" },
             { header: "LEDGER ON CHAIN", value: (row) => row.ledger_on_chain, align: "right" },
+            { header: "RECONCILED", value: (row) => describeReconciliation(row.reconciliation) },
             { header: "ADDRESS", value: (row) => row.hot_wallet_address ?? "" },
             { header: "NOTE", value: (row) => row.note },
           ],

@@ -1,4 +1,5 @@
 import type { GatewayConfig } from "@/lib/config/env";
+import type { ChainReconciliation } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findNetwork, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
@@ -26,6 +27,8 @@ export interface WalletStatusRow {
   ledger_on_chain: string;
   /** hot_wallet_balance − owed: below zero, the hot wallet alone cannot pay every merchant (deposits not yet swept count elsewhere). */
   difference: string | null;
+  /** The asset's latest reconciliation against its chain (`ledger reconcile`, the ledger.reconcile job); null before the first. */
+  reconciliation: { checked_at: string; drift: boolean; shortfall: string; surplus: string; unproven_payouts: number } | null;
   note: string;
 }
 
@@ -49,6 +52,17 @@ function describeReadFailure(error: unknown): string {
 export async function verifyConfiguredNodes(db: Db, config: GatewayConfig, timeoutMs: number): Promise<void> {
   if (!Object.values(config.rpcEndpoints).some(Boolean)) return;
   await withTimeout(verifyChains(config, db), timeoutMs, "checking the configured nodes").catch(() => undefined);
+}
+
+function reconciliationOf(row: ChainReconciliation | undefined, format: (minor: bigint) => string): WalletStatusRow["reconciliation"] {
+  if (!row) return null;
+  return {
+    checked_at: row.checkedAt.toISOString(),
+    drift: row.isDrift,
+    shortfall: format(BigInt(row.shortfallMinor.toFixed())),
+    surplus: format(BigInt(row.surplusMinor.toFixed())),
+    unproven_payouts: row.unprovenPayouts,
+  };
 }
 
 interface LedgerTotals {
@@ -84,6 +98,7 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
   const { db, config } = deps;
   await verifyConfiguredNodes(db, config, options.timeoutMs);
   const ledger = await readLedgerTotals(db);
+  const reconciliations = new Map((await db.chainReconciliation.findMany()).map((row) => [assetKey(row.currency, row.network), row]));
   const keys = await loadKeyMaterial(db, deps.secretBox);
 
   const assets = listSettlementAssets().filter((asset) => {
@@ -124,6 +139,7 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
         platform: format(totals.platform),
         ledger_on_chain: format(totals.onChain),
         difference: balance === null ? null : format(balance - totals.owed),
+        reconciliation: reconciliationOf(reconciliations.get(assetKey(asset.symbol, asset.network)), format),
         note,
       };
     }),

@@ -13,6 +13,8 @@ import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
+import { readTableState } from "@/lib/metrics/read-table-state";
+import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
 import { hasDrift, reconcileWithChains } from "./reconcile-with-chains";
 
 // The books against the chains, on a database of this file's own (a network-wide check must not
@@ -110,5 +112,11 @@ describe("reconciliation against the chains", () => {
     expect(failing.json.clean).toBe(false);
     expect(failing.json.items.find((item: { currency: string }) => item.currency === "USDT")).toMatchObject({ shortfall: "5", unproven_payouts: [payout.uuid], drift: true });
     expect(await own.db.chainReconciliation.findUnique({ where: { network_currency: { network: "tron", currency: "USDT" } } })).toMatchObject({ isDrift: true, unprovenPayouts: 1 });
+    // What /metrics shows from it.
+    const gauges = (await readTableState(own.db, new Date(), null)).reconciliations.find((row) => row.asset === "USDT:tron");
+    expect(gauges).toMatchObject({ network: "tron", isDrift: true, shortfall: 5, surplus: 0, unprovenPayouts: 1 });
+    // What `wallets status` shows from it.
+    const status = await listWalletStatus({ db: own.db, config: deps.config, secretBox: deps.secretBox }, { isAll: false, timeoutMs: 5_000 });
+    expect(status.find((row) => row.network === "tron" && row.currency === "USDT")?.reconciliation).toMatchObject({ drift: true, shortfall: "5", unproven_payouts: 1 });
   });
 });
