@@ -12,6 +12,7 @@ import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
+import { reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
 
 // A worker process killed in the middle of a 500-payout batch on anvil ("base"): another worker
@@ -90,5 +91,8 @@ describe("a payout batch on anvil whose worker is killed", () => {
     expect(sent).toHaveLength(COUNT);
     expect(await clients.publicClient.getTransactionCount({ address: hot.address as Address, blockTag: "latest" })).toBe(COUNT);
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+    // And with the chain: nothing short, every paid payout's transaction there.
+    const [reconciled] = (await reconcileWithChains(later, { network: "base", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
   });
 });

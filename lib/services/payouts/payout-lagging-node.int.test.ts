@@ -12,6 +12,7 @@ import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
+import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
 
 // A payout on anvil ("polygon", which no other suite uses) whose worker dies after the node took
@@ -97,6 +98,11 @@ describe("a payout whose worker died after the node took it, followed behind a l
       expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
       expect(await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" })).toBe(nonceBefore + 1);
       expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+      // The books agree with the chain: nothing short, the payout's transaction there (the hot
+      // wallet's funding from outside the books is a surplus, not drift).
+      const [reconciled] = (await reconcileWithChains(later, { network: "polygon", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "POL");
+      expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+      expect(hasDrift(reconciled)).toBe(false);
     } finally {
       await proxy.stop();
       resetRealChains();
