@@ -36,19 +36,22 @@ export type BlockTransaction = z.infer<typeof blockTransactionSchema>;
 export interface TronBlock {
   height: number;
   hash: string;
+  /** The block's time (Unix milliseconds), as its producer wrote it; null where an answer leaves it out. */
+  timestampMs: number | null;
   transactions: BlockTransaction[];
 }
 
 export const blockSchema = z
   .object({
     blockID: hashSchema,
-    block_header: z.object({ raw_data: z.object({ number: heightSchema.optional() }) }),
+    block_header: z.object({ raw_data: z.object({ number: heightSchema.optional(), timestamp: z.number().int().nonnegative().optional() }) }),
     transactions: z.array(blockTransactionSchema).optional(),
   })
   .transform(
     (block): TronBlock => ({
       height: block.block_header.raw_data.number ?? 0,
       hash: block.blockID,
+      timestampMs: block.block_header.raw_data.timestamp ?? null,
       transactions: block.transactions ?? [],
     }),
   );

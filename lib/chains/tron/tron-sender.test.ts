@@ -32,6 +32,8 @@ const TRX_TXID = "a22254dcf081dcb52e8ed463d2f7afd5fc223e68cabc4fb557e06131180805
 const USDT_TXID = "a752d3de5adb1163c7342f325501f9c9714627d0b3f949770052e05ae7d4922e";
 /** Just after the node built the payouts (their raw_data.timestamp is 1767246226234). */
 const NOW = 1_767_246_226_500;
+/** The expiration the node wrote into createtransaction.json. */
+const EXPIRATION = 1_767_246_285_000;
 
 const TRX_PAYOUT: OutgoingTransfer = { currency: "TRX", toAddress: RECIPIENT, amountMinor: 12_345_678n };
 const USDT_PAYOUT: OutgoingTransfer = { currency: "USDT", toAddress: RECIPIENT, amountMinor: 250_000_000n };
@@ -144,20 +146,66 @@ describe("send", () => {
     conversation.assertDone();
   });
 
-  it("reports an unanswered broadcast as uncertain; the transaction can land until it expires", async () => {
+  it("reports an unanswered broadcast as uncertain; the transaction can land while the node's head block is not past its expiration, whatever this machine's clock says", async () => {
     let clock = NOW;
-    const { sender, conversation } = senderFor([createTransaction, { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), hang: true }], {
-      timeoutMs: 50,
-      now: () => clock,
-    });
+    const { sender, conversation } = senderFor(
+      [
+        createTransaction,
+        { path: "/wallet/broadcasttransaction", body: expectedBroadcast(unsignedTrx()), hang: true },
+        // Head block 78 861 104, made before the expiration.
+        { path: "/wallet/getnowblock", body: {}, fixture: "getnowblock.json" },
+      ],
+      { timeoutMs: 50, now: () => clock },
+    );
     const error = await sender.send(HOT_WALLET, TRX_PAYOUT).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BroadcastUncertainError);
     expect(error).toMatchObject({ retryable: true, txid: TRX_TXID });
-    const signed = { txid: TRX_TXID, consumes: { validUntilMs: 1_767_246_285_000 } };
-    await expect(sender.canStillLand(signed, HOT_WALLET)).resolves.toBe(true);
-    // A minute past its expiration (for clock differences with the node) it never can.
-    clock = 1_767_246_285_000 + 60_001;
-    await expect(sender.canStillLand(signed, HOT_WALLET)).resolves.toBe(false);
+    // This machine's clock is an hour past the expiration; the chain's is not.
+    clock = EXPIRATION + 3_600_000;
+    await expect(sender.canStillLand({ txid: TRX_TXID, consumes: { validUntilMs: EXPIRATION } }, HOT_WALLET)).resolves.toBe(true);
+    conversation.assertDone();
+  });
+
+  /**
+   * The node's answers once its head (78 861 125, made 3 s after the expiration) is past the
+   * expiration: a block from before the transaction could be built is found by number, then the
+   * blocks from there up to the first one past the expiration are read. `holding` puts the
+   * transaction in one of them.
+   */
+  function pastExpiration(holding: number | null): RecordedExchange[] {
+    const first = 78_861_125 - 201;
+    const blockAt = (height: number) => ({
+      blockID: height.toString(16).padStart(64, "0"),
+      block_header: { raw_data: { number: height, timestamp: EXPIRATION - 600_000 + (height - first) * 3_000 } },
+      ...(height === holding ? { transactions: [{ txID: TRX_TXID, raw_data: { contract: [{ type: "TransferContract" }] } }] } : {}),
+    });
+    const range = (start: number, end: number) => ({ block: Array.from({ length: end - start }, (_, index) => blockAt(start + index)) });
+    return [
+      { path: "/wallet/getnowblock", body: {}, fixture: "getnowblock-later.json" },
+      { path: "/wallet/getblockbynum", body: { num: first }, json: blockAt(first) },
+      { path: "/wallet/getblockbylimitnext", body: { startNum: first, endNum: first + 100 }, json: range(first, first + 100) },
+      { path: "/wallet/getblockbylimitnext", body: { startNum: first + 100, endNum: first + 200 }, json: range(first + 100, first + 200) },
+      { path: "/wallet/getblockbylimitnext", body: { startNum: first + 200, endNum: first + 202 }, json: range(first + 200, first + 202) },
+    ];
+  }
+
+  it("knows a transaction is dead once the blocks up to its expiration, read by number, do not hold it", async () => {
+    const { sender, conversation } = senderFor(pastExpiration(null));
+    await expect(sender.canStillLand({ txid: TRX_TXID, consumes: { validUntilMs: EXPIRATION } }, HOT_WALLET)).resolves.toBe(false);
+    conversation.assertDone();
+  });
+
+  it("knows a transaction in one of those blocks is not dead, though the node's lookup by id may lag", async () => {
+    const exchanges = pastExpiration(78_861_125 - 201 + 150).slice(0, 4);
+    const { sender, conversation } = senderFor(exchanges);
+    await expect(sender.canStillLand({ txid: TRX_TXID, consumes: { validUntilMs: EXPIRATION } }, HOT_WALLET)).resolves.toBe(true);
+    conversation.assertDone();
+  });
+
+  it("proves nothing with a node that lacks some of those blocks", async () => {
+    const exchanges = pastExpiration(null).slice(0, 2);
+    const { sender, conversation } = senderFor([...exchanges, { path: "/wallet/getblockbylimitnext", body: { startNum: 78_861_125 - 201, endNum: 78_861_125 - 101 }, json: {} }]);
+    await expect(sender.canStillLand({ txid: TRX_TXID, consumes: { validUntilMs: EXPIRATION } }, HOT_WALLET)).rejects.toMatchObject({ name: "ChainError", retryable: true });
     conversation.assertDone();
   });
 

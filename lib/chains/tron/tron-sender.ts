@@ -26,6 +26,7 @@ import {
 } from "@/lib/chains/tron/tron-raw-transaction";
 import {
   accountSchema,
+  blockListSchema,
   broadcastAnswerSchema,
   chainParametersSchema,
   optionalBlockSchema,
@@ -33,6 +34,7 @@ import {
   triggerConstantContractAnswerSchema,
   triggerSmartContractAnswerSchema,
   unsignedTransactionSchema,
+  type TronBlock,
   type UnsignedTransaction,
 } from "@/lib/chains/tron/tron-schemas";
 import { computeTronTxId, signTronTxId, tronAddressOfPrivateKey } from "@/lib/chains/tron/tron-signer";
@@ -65,6 +67,10 @@ const TRX_TRANSFER_BANDWIDTH_BYTES = 268n;
 const TRC20_TRANSFER_BANDWIDTH_BYTES = 345n;
 /** java-tron sets expiration 60 s after its head block; anything much later would keep a payout in doubt for long. */
 const MAX_EXPIRATION_AHEAD_MS = 10 * 60_000;
+/** A block every 3 s (fewer when a producer misses its slot). */
+const TRON_BLOCK_MS = 3_000;
+/** Blocks per getblockbylimitnext read (java-tron refuses more than 100). */
+const BLOCKS_PER_READ = 100;
 /** Broadcast refusals that a fresh attempt (new reference block, new timestamp) may overcome. */
 const RETRYABLE_BROADCAST_CODES = new Set([
   "SERVER_BUSY",
@@ -176,11 +182,58 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     return { state: isFailed ? "failed" : "confirmed", confirmations, blockHeight: info.blockNumber, feeMinor: BigInt(info.fee ?? 0) };
   }
 
+  /**
+   * Dead only on the chain's word, never this machine's clock: the node's head block is past the
+   * expiration, and the blocks up to the expiration — read by number, from one made before the
+   * transaction could have been built — do not hold it. A node missing some of those blocks
+   * proves nothing (retryable).
+   */
   async function canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">): Promise<boolean> {
     const expiresAt = signed.consumes.validUntilMs;
     if (expiresAt === undefined) throw new ChainError("a Tron transaction records its expiration", { retryable: false });
-    // A transaction can only enter a block until its expiration (a minute past it, for clock differences with the node).
-    return now() <= expiresAt + 60_000;
+    const tip = await http.post("/wallet/getnowblock", {}, optionalBlockSchema);
+    if (!tip || tip.timestampMs === null) throw new ChainError("tron: the node told no head block time", { retryable: true });
+    if (tip.timestampMs <= expiresAt) return true;
+    const id = signed.txid.toLowerCase();
+    // java-tron builds a transaction at most MAX_EXPIRATION_AHEAD_MS before its expiration.
+    let height = await findHeightAtOrBefore(tip, expiresAt - MAX_EXPIRATION_AHEAD_MS);
+    while (height <= tip.height) {
+      const end = Math.min(height + BLOCKS_PER_READ, tip.height + 1);
+      const blocks = await http.post("/wallet/getblockbylimitnext", { startNum: height, endNum: end }, blockListSchema);
+      if (blocks.length !== end - height) throw new ChainError("tron: the node lacks blocks of the transaction's lifetime", { retryable: true });
+      for (const block of blocks) {
+        if (block.transactions.some((transaction) => transaction.txID.toLowerCase() === id)) return true;
+        if (block.timestampMs === null) throw new ChainError("tron: a block came without its time", { retryable: true });
+        if (block.timestampMs > expiresAt) return false;
+      }
+      height = end;
+    }
+    return true;
+  }
+
+  /**
+   * A block height whose block was made at or before `time`: from the head, stepping back by block
+   * times (blocks are at least 3 s apart, so a step back never overshoots into the future), then
+   * forward while more than a read's worth of blocks earlier.
+   */
+  async function findHeightAtOrBefore(tip: TronBlock, time: number): Promise<number> {
+    let height = tip.height;
+    let blockTime = tip.timestampMs!;
+    for (let step = 0; step < 16; step++) {
+      if (blockTime > time) {
+        height = Math.max(0, height - Math.ceil((blockTime - time) / TRON_BLOCK_MS));
+      } else if (time - blockTime > BLOCKS_PER_READ * TRON_BLOCK_MS && height < tip.height) {
+        height = Math.min(tip.height, height + Math.floor((time - blockTime) / TRON_BLOCK_MS / 2));
+      } else {
+        return height;
+      }
+      const block = await http.post("/wallet/getblockbynum", { num: height }, optionalBlockSchema);
+      if (!block || block.timestampMs === null) throw new ChainError(`tron: the node lacks block ${height}`, { retryable: true });
+      blockTime = block.timestampMs;
+      if (height === 0 && blockTime > time) return 0;
+    }
+    if (blockTime > time) throw new ChainError("tron: no block found before the transaction's lifetime", { retryable: true });
+    return height;
   }
 
   async function getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
