@@ -29,7 +29,7 @@ function fakeRpc(behaviour: () => Promise<never>, overrides: Partial<SolanaRpc> 
     getAccountInfo: behaviour,
     getMinimumBalanceForRentExemption: behaviour,
     getLatestBlockhash: behaviour,
-    isBlockhashValid: behaviour,
+    getBlockHeight: behaviour,
     sendRawTransaction: behaviour,
     getSignatureStatuses: behaviour,
     ...overrides,

@@ -30,8 +30,8 @@ export interface SolanaRpc {
   getTransaction(signature: string, config: { commitment: "confirmed"; maxSupportedTransactionVersion: 0 }): Promise<VersionedTransactionResponse | null>;
   getAccountInfo(address: PublicKey, commitment: "confirmed"): Promise<{ lamports: number; owner: PublicKey; data: Buffer; executable: boolean } | null>;
   getMinimumBalanceForRentExemption(size: number, commitment: "confirmed"): Promise<number>;
-  getLatestBlockhash(commitment: "confirmed"): Promise<{ blockhash: string }>;
-  isBlockhashValid(blockhash: string, config: { commitment: "confirmed" }): Promise<{ value: boolean }>;
+  getLatestBlockhash(commitment: "confirmed"): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
+  getBlockHeight(commitment: "finalized"): Promise<number>;
   sendRawTransaction(wireTransaction: Uint8Array, options: { preflightCommitment: "confirmed" }): Promise<string>;
   getSignatureStatuses(
     signatures: string[],
@@ -138,11 +138,12 @@ export function createConnectionAccess(rpc: SolanaRpc): SolanaAccess {
     },
 
     async getLatestBlockhash() {
-      return (await rpc.getLatestBlockhash("confirmed")).blockhash;
+      const { blockhash, lastValidBlockHeight } = await rpc.getLatestBlockhash("confirmed");
+      return { blockhash, lastValidBlockHeight };
     },
 
-    async isBlockhashValid(blockhash) {
-      return (await rpc.isBlockhashValid(blockhash, { commitment: "confirmed" })).value;
+    async getFinalizedBlockHeight() {
+      return rpc.getBlockHeight("finalized");
     },
 
     async sendTransaction(wireTransaction) {

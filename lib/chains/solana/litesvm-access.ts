@@ -12,7 +12,8 @@ import { LAMPORTS_PER_SIGNATURE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/so
  * bank without blocks, history queries or slots that move by themselves, so this layer keeps
  * what an RPC node would answer from:
  * - every transaction sent through it is recorded with the slot it ran in (the litesvm clock);
- * - `advanceSlots` warps the clock forward and expires the blockhash, standing in for new blocks;
+ * - `advanceSlots` warps the clock forward and expires the blockhash, standing in for new blocks
+ *   (past the blockhash's last valid block height: each advance counts as one block height more);
  *   each slot reached that way gets that blockhash as its block hash (others count as skipped);
  * - signatures-for-address and get-transaction answer from the records; token balances of the
  *   record are read from the token accounts just before and after the transaction.
@@ -32,6 +33,7 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
   const records: SolanaTransactionRecord[] = [];
   const bySignature = new Map<string, SolanaTransactionRecord>();
   const blockHashes = new Map<number, string>();
+  let blockHeight = 0;
   const currentSlot = () => Number(svm.getClock().slot);
   blockHashes.set(currentSlot(), svm.latestBlockhash());
 
@@ -80,12 +82,12 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
     },
 
     async getLatestBlockhash() {
-      return svm.latestBlockhash();
+      // litesvm keeps one blockhash until a test expires it: valid up to the current height.
+      return { blockhash: svm.latestBlockhash(), lastValidBlockHeight: blockHeight };
     },
 
-    async isBlockhashValid(blockhash) {
-      // litesvm keeps one blockhash until a test expires it: any other has expired.
-      return blockhash === svm.latestBlockhash();
+    async getFinalizedBlockHeight() {
+      return blockHeight;
     },
 
     async sendTransaction(wireTransaction) {
@@ -142,6 +144,7 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
       const slot = currentSlot() + slots;
       svm.warpToSlot(BigInt(slot));
       svm.expireBlockhash();
+      blockHeight++;
       blockHashes.set(slot, svm.latestBlockhash());
       return slot;
     },

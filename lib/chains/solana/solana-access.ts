@@ -74,9 +74,10 @@ export interface SolanaAccess {
   getAccount(address: string): Promise<SolanaAccountInfo | null>;
   /** Lamports an account of `size` data bytes needs to be rent-exempt. */
   getMinimumBalanceForRentExemption(size: number): Promise<bigint>;
-  getLatestBlockhash(): Promise<string>;
-  /** Whether a transaction referencing this blockhash may still be processed (it has not expired). */
-  isBlockhashValid(blockhash: string): Promise<boolean>;
+  /** The newest blockhash, and the last block height at which a transaction referencing it can be processed. */
+  getLatestBlockhash(): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
+  /** The block height of the newest finalized block: past a blockhash's last valid height, it has expired for good. */
+  getFinalizedBlockHeight(): Promise<number>;
   /** Broadcasts a signed transaction in wire format. */
   sendTransaction(wireTransaction: Uint8Array): Promise<void>;
   getSignatureStatus(signature: string): Promise<SolanaSignatureStatus | null>;

@@ -159,7 +159,7 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       const keypair = solanaKeypairOf(from);
       const plan = await planTransfer(keypair.publicKey, transfer);
       await checkBalances(keypair.publicKey, plan);
-      const blockhash = await call("getLatestBlockhash", () => access.getLatestBlockhash());
+      const { blockhash, lastValidBlockHeight } = await call("getLatestBlockhash", () => access.getLatestBlockhash());
       const message = new TransactionMessage({ payerKey: keypair.publicKey, recentBlockhash: blockhash, instructions: plan.instructions }).compileToLegacyMessage();
       const transaction = new VersionedTransaction(message);
       transaction.sign([keypair]);
@@ -169,7 +169,7 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       if (context.inFlight.some((earlier) => earlier.txid === signature)) {
         throw new ChainError("solana: an identical transfer was just signed with this blockhash; retry after the next block", { retryable: true });
       }
-      return { txid: signature, raw: Buffer.from(transaction.serialize()).toString("base64"), consumes: { blockhash }, feeMinor: plan.feeLamports };
+      return { txid: signature, raw: Buffer.from(transaction.serialize()).toString("base64"), consumes: { blockhash, validUntilHeight: lastValidBlockHeight }, feeMinor: plan.feeLamports };
     },
 
     async broadcast(signed: Pick<SignedTransaction, "txid" | "raw">): Promise<BroadcastOutcome> {
@@ -189,10 +189,11 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
     },
 
     async canStillLand(signed) {
-      const blockhash = signed.consumes.blockhash;
-      if (!blockhash) throw refuse("a Solana transaction records its blockhash");
-      // Once its blockhash expires (about a minute), a transaction that has not landed never will.
-      return call("isBlockhashValid", () => access.isBlockhashValid(blockhash));
+      const lastValidBlockHeight = signed.consumes.validUntilHeight;
+      if (lastValidBlockHeight === undefined) throw refuse("a Solana transaction records the last block height its blockhash is valid at");
+      // Once a finalized block is past its blockhash's last valid height, a transaction that has
+      // not landed never will. A node that lags reports a lower height: it can only make it wait.
+      return (await call("getFinalizedBlockHeight", () => access.getFinalizedBlockHeight())) <= lastValidBlockHeight;
     },
 
     async getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {

@@ -267,19 +267,23 @@ describe("Solana sender on litesvm: payouts", () => {
     expect(lamportsOf(world.chain, recipient)).toBe(SOL);
   });
 
-  it("canStillLand: true with the current blockhash, false once it has expired", async () => {
+  it("canStillLand: true until a finalized block is past its blockhash's last valid height, false after", async () => {
     const recipient = Keypair.generate().publicKey.toBase58();
     const payouts = sender();
     const signed = await payouts.sign(hot, { currency: "SOL", toAddress: recipient, amountMinor: SOL }, { inFlight: [] });
+    expect(signed.consumes).toEqual({ blockhash: world.chain.svm.latestBlockhash(), validUntilHeight: await world.chain.getFinalizedBlockHeight() });
     expect(await payouts.canStillLand(signed, hot)).toBe(true);
-    world.chain.svm.expireBlockhash();
+    // A node that lags behind (its finalized height below the last valid one) can only make it wait.
+    const lagging: SolanaAccess = { ...world.chain, getFinalizedBlockHeight: async () => signed.consumes.validUntilHeight! - 10 };
+    world.chain.advanceSlots(1);
     expect(world.chain.svm.latestBlockhash()).not.toBe(signed.consumes.blockhash);
+    expect(await createSolanaSender({ access: lagging }).canStillLand(signed, hot)).toBe(true);
     expect(await payouts.canStillLand(signed, hot)).toBe(false);
     // And indeed it never lands: the chain refuses it for good.
     expect(await payouts.broadcast(signed)).toMatchObject({ kind: "rejected", retryable: false });
     expect(lamportsOf(world.chain, recipient)).toBe(0n);
     expect(await payouts.getTransaction(signed.txid)).toMatchObject({ state: "unknown" });
-    // Without its blockhash nothing can be told.
+    // Without its last valid height nothing can be told.
     await expect(payouts.canStillLand({ txid: signed.txid, consumes: {} }, hot)).rejects.toBeInstanceOf(ChainError);
   });
 
