@@ -357,24 +357,32 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     async canStillLand(signed) {
       const outpoints = signed.consumes.outpoints ?? [];
       if (outpoints.length === 0) throw new ChainError("a UTXO transaction records the outpoints it spends", { retryable: false });
-      // With every input still unspent (mempool included) the same bytes can still be mined;
-      // an input spent by anything else means they never can.
+      // Only a spend in a block is a fact: a rival in the mempool may still be evicted or
+      // replaced, and these bytes mined after all.
       const answers = await rpc.callBatch(
         "gettxout",
         outpoints.map((outpoint) => {
           const [txid, vout] = outpoint.split(":");
-          return [txid, Number(vout), true];
+          return [txid, Number(vout), false];
         }),
         z.object({ value: amountSchema }).nullable(),
       );
-      const isEveryInputUnspent = answers.every((answer) => {
+      const spentInBlock: string[] = [];
+      answers.forEach((answer, index) => {
         if (!answer.ok) throw answer.error;
-        return answer.value !== null;
+        if (answer.value === null) spentInBlock.push(outpoints[index]);
       });
-      if (isEveryInputUnspent) return true;
-      // The spender may be this very transaction, if it reached the mempool or a block since the
-      // caller last looked: it has landed then, and calling it dead would send its purpose twice.
-      return (await readTransactionState(signed.txid)).state !== "unknown";
+      if (spentInBlock.length === 0) return true;
+      // A node that lags may not have the coin yet: it is spent only if the block that made it is
+      // on this node's chain.
+      for (const outpoint of spentInBlock) {
+        if ((await readTransactionState(outpoint.split(":")[0])).state === "confirmed") {
+          // The spender may be this very transaction: it has landed then, and calling it dead
+          // would send its purpose twice.
+          return (await readTransactionState(signed.txid)).state !== "unknown";
+        }
+      }
+      return true;
     },
   };
 }
