@@ -128,6 +128,8 @@ export interface ConsumedResources {
 export interface SentRecord {
   fromAddress: string;
   consumes: ConsumedResources;
+  /** What it sends: a family whose fee figure leaves out other costs (rent) works the cost out from the payer's balance. */
+  transfer?: { currency: string; amountMinor: bigint };
 }
 
 /** A transaction signed and not yet broadcast: exactly the bytes to send, again and again if need be. */

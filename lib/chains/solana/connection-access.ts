@@ -78,6 +78,10 @@ export function toSolanaTransactionRecord(signature: string, response: Versioned
       instructions: group.instructions.map(toInnerInstruction),
     })),
     preTokenBalances: toTokenBalances(response.meta?.preTokenBalances),
+    // The fee payer is the first account.
+    ...(response.meta?.preBalances?.length && response.meta.postBalances?.length
+      ? { payerLamports: { before: BigInt(response.meta.preBalances[0]), after: BigInt(response.meta.postBalances[0]) } }
+      : {}),
     postTokenBalances: toTokenBalances(response.meta?.postTokenBalances),
     feeLamports: response.meta ? BigInt(response.meta.fee) : undefined,
   };

@@ -96,6 +96,11 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
       if (message.addressTableLookups.length > 0) throw new Error("litesvm access: address lookup tables are not supported");
       const accountKeys = message.staticAccountKeys.map((key) => key.toBase58());
       const preTokenBalances = tokenBalancesOf(accountKeys);
+      const lamportsOf = (key: string) => {
+        const account = svm.getAccount(address(key));
+        return account.exists ? account.lamports : 0n;
+      };
+      const payerBefore = lamportsOf(accountKeys[0]);
 
       const result = svm.sendTransaction(getTransactionDecoder().decode(wireTransaction));
       if (result instanceof FailedTransactionMetadata) {
@@ -124,6 +129,7 @@ export function createLiteSvmAccess(svm: LiteSVM = new LiteSVM()): LiteSvmChain 
         postTokenBalances: tokenBalancesOf(accountKeys),
         // litesvm charges the default fee: 5 000 lamports per signature.
         feeLamports: BigInt(decoded.signatures.length) * LAMPORTS_PER_SIGNATURE,
+        payerLamports: { before: payerBefore, after: lamportsOf(accountKeys[0]) },
       };
       records.push(record);
       bySignature.set(record.signature, record);

@@ -48,6 +48,8 @@ export interface SolanaTransactionRecord {
   postTokenBalances: SolanaTokenBalance[];
   /** The fee it paid in lamports (charged even when it failed), where the node reports it. */
   feeLamports?: bigint;
+  /** The fee payer's lamports before and after it, where the node reports them: rent it paid shows there, not in the fee. */
+  payerLamports?: { before: bigint; after: bigint };
 }
 
 export interface SolanaSignatureInfo {

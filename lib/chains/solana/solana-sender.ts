@@ -10,7 +10,7 @@ import {
   MintLayout,
 } from "@solana/spl-token";
 import { validateAddress } from "@/lib/chains/addresses";
-import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
@@ -213,7 +213,7 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       return AccountLayout.decode(tokenAccount.data).amount;
     },
 
-    async getTransaction(txid: string): Promise<SentTransactionState> {
+    async getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState> {
       let isSignature = false;
       try {
         isSignature = bs58.decode(txid).length === 64;
@@ -224,8 +224,12 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       const status = await call("getSignatureStatus", () => access.getSignatureStatus(txid));
       if (!status) return { state: "unknown", confirmations: 0, blockHeight: null };
       if (status.commitment === "processed" && !status.isFailed) return { state: "pending", confirmations: 0, blockHeight: status.slot };
-      // The fee it paid, charged even when it failed.
-      const feeMinor = (await call("getTransaction", () => access.getTransaction(txid)))?.feeLamports;
+      const record = await call("getTransaction", () => access.getTransaction(txid));
+      // What it cost the hot wallet (the fee payer): its lamports before less after, less the SOL it
+      // delivered — so the rent of a token account it created for the recipient is counted too.
+      // The fee alone where the node does not report balances, or the transfer is not known.
+      const delivered = sent?.transfer ? (sent.transfer.currency === SOL_SYMBOL && !status.isFailed ? sent.transfer.amountMinor : 0n) : null;
+      const feeMinor = record?.payerLamports && delivered !== null ? record.payerLamports.before - record.payerLamports.after - delivered : record?.feeLamports;
       if (status.isFailed) return { state: "failed", confirmations: 0, blockHeight: status.slot, feeMinor };
       const tip = await call("getTip", () => access.getTip());
       // Same measure as the watcher: slots since the transaction's slot, counting it.

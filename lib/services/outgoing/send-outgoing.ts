@@ -318,7 +318,11 @@ async function takeLease(deps: Worker, network: string, address: string): Promis
 
 /** What the database recorded of a signed transfer: how any process finds it on chain again. */
 function sentRecordOf(transfer: TransferRow): SentRecord {
-  return { fromAddress: transfer.fromAddress, consumes: parseConsumes(transfer.consumes) };
+  return {
+    fromAddress: transfer.fromAddress,
+    consumes: parseConsumes(transfer.consumes),
+    transfer: { currency: transfer.currency, amountMinor: BigInt(transfer.amountMinor.toFixed()) },
+  };
 }
 
 function parseConsumes(text: string | null): ConsumedResources {

@@ -160,6 +160,7 @@ describe("payouts on litesvm", () => {
     expect(receive).toBe(minor("12.5", "USDT") - minor(payout.commission, "USDT"));
     expect(receive).toBeLessThan(minor("12.5", "USDT"));
     const hotTokensBefore = tokensOf(chain, mint, hot);
+    const hotLamportsBefore = lamportsOf(chain, hot);
     expect(tokensOf(chain, mint, recipient)).toBe(0n);
 
     expect(await pass()).toEqual({ planned: 1, confirmed: 1 });
@@ -170,6 +171,12 @@ describe("payouts on litesvm", () => {
     expect(transfers[0]).toMatchObject({ kind: "payout", status: "confirmed", currency: "USDT", fromAddress: hot, toAddress: recipient, txid: info.txid });
     expect(tokensOf(chain, mint, recipient)).toBe(receive);
     expect(hotTokensBefore - tokensOf(chain, mint, hot)).toBe(receive);
+    // The cost booked is what the hot wallet paid: the fee and the rent of the recipient's new token account.
+    const rent = await chain.getMinimumBalanceForRentExemption(165);
+    expect(hotLamportsBefore - lamportsOf(chain, hot)).toBe(5_000n + rent);
+    expect(BigInt(transfers[0].feeMinor!.toFixed())).toBe(5_000n + rent);
+    const feeJournal = await getTestDb().ledgerJournal.findUnique({ where: { reference: `outgoing:${transfers[0].id}:fee` }, include: { postings: true } });
+    expect(feeJournal!.postings.map((posting) => BigInt(posting.amount.toFixed())).sort()).toEqual([-(5_000n + rent), 5_000n + rent]);
     const recipientAta = getAssociatedTokenAddressSync(mint, new PublicKey(recipient), true).toBase58();
     expect(await chain.listSignatures(recipientAta, -1)).toEqual([expect.objectContaining({ signature: info.txid, isFailed: false })]);
 
