@@ -1,3 +1,12 @@
+import type { Address } from "viem";
+import type { ApiDeps } from "@/lib/api/deps";
+import { findNetwork, type NetworkId } from "@/lib/catalogue";
+import type { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { getChainAdapter } from "@/lib/chains/registry";
+import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { callSigned, makeMerchant, type TestMerchant } from "./harness";
 
 /**
@@ -36,4 +45,30 @@ export async function makeBlockedWalletWithHeldDeposit(merchant: TestMerchant, a
   await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: wallet.address, amount }, merchant);
   await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
   return wallet.uuid;
+}
+
+/**
+ * On a real EVM node (anvil) serving `network`: a new merchant whose balance comes from an
+ * invoice paid there in the native coin, and the service's hot wallet funded with 1 coin from the
+ * node's dev account (outside the books: a surplus to the reconciliation, never a shortfall).
+ * Returns the merchant and the hot wallet's address.
+ */
+export async function makeMerchantFundedOnAnvil(
+  deps: ApiDeps,
+  clients: ReturnType<typeof anvilClients>,
+  input: { network: NetworkId; usd: string },
+): Promise<{ merchant: TestMerchant; hot: Address }> {
+  const adapter = getChainAdapter(deps.db, deps.config, input.network)!;
+  await scanNetwork(deps, adapter);
+  const merchant = await makeMerchant();
+  const symbol = findNetwork(input.network)!.nativeSymbol;
+  const invoice = (await callSigned("/v1/payment", { amount: input.usd, currency: "USD", to_currency: symbol, network: input.network }, merchant, { deps })).body.result;
+  await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });
+  await clients.testClient.mine({ blocks: invoice.required_confirmations + 1 });
+  await scanNetwork(deps, adapter);
+  const status = (await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status;
+  if (status !== "paid") throw new Error(`the funding invoice is ${status}, not paid`);
+  const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), input.network, HOT_WALLET_INDEX, "test").address as Address;
+  await clients.publicClient.waitForTransactionReceipt({ hash: await clients.walletClient.sendTransaction({ to: hot, value: 10n ** 18n }) });
+  return { merchant, hot };
 }

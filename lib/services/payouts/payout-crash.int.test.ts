@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { loadKeyMaterial } from "@/lib/chains/key-material";
-import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
+import { getChainSender } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
-import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
+import { callSigned, getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
 import { reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
@@ -38,19 +36,8 @@ describe("a payout batch on anvil whose worker is killed", () => {
     const deps = makeTestDeps({}, env);
     await verifyChains(deps.config, deps.db, env);
     const clients = anvilClients(anvil.url);
-    const adapter = getChainAdapter(deps.db, deps.config, "base")!;
-    await scanNetwork(deps, adapter);
-
     // The merchant's ETH comes from a paid invoice; the hot wallet holds the coins on chain.
-    const merchant = await makeMerchant();
-    const invoice = (await callSigned("/v1/payment", { amount: "400.00", currency: "USD", to_currency: "ETH", network: "base" }, merchant, { deps })).body.result;
-    await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });
-    await clients.testClient.mine({ blocks: invoice.required_confirmations + 1 });
-    await scanNetwork(deps, adapter);
-    expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
-    const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "base", HOT_WALLET_INDEX, "test");
-    const funding = await clients.walletClient.sendTransaction({ to: hot.address as Address, value: 10n ** 18n });
-    await clients.publicClient.waitForTransactionReceipt({ hash: funding }); // anvil answers before it mines
+    const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "base", usd: "400.00" });
 
     const payouts = Array.from({ length: COUNT }, (_, index) => ({ amount: EACH, currency: "ETH", network: "base", address: recipient(index), order_id: `crash-${index}`, is_subtract: true }));
     const created = await callSigned("/v1/payout/batch", { payouts }, merchant, { deps });
@@ -89,7 +76,7 @@ describe("a payout batch on anvil whose worker is killed", () => {
     expect(balances.filter((balance) => balance !== each)).toEqual([]);
     const sent = await getTestDb().outgoingTransfer.findMany({ where: { network: "base", kind: "payout", status: "confirmed" } });
     expect(sent).toHaveLength(COUNT);
-    expect(await clients.publicClient.getTransactionCount({ address: hot.address as Address, blockTag: "latest" })).toBe(COUNT);
+    expect(await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" })).toBe(COUNT);
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
     // And with the chain: nothing short, every paid payout's transaction there.
     const [reconciled] = (await reconcileWithChains(later, { network: "base", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");

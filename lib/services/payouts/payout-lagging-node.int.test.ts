@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { loadKeyMaterial } from "@/lib/chains/key-material";
-import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
+import { getChainSender } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
-import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
+import { callSigned, getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
@@ -46,18 +44,7 @@ describe("a payout whose worker died after the node took it, followed behind a l
       const env = { RPC_POLYGON: proxy.url };
       const deps = makeTestDeps({}, env);
       await verifyChains(deps.config, deps.db, env);
-      const adapter = getChainAdapter(deps.db, deps.config, "polygon")!;
-      await scanNetwork(deps, adapter);
-
-      // The merchant's POL comes from a paid invoice; the hot wallet holds the coins on chain.
-      const merchant = await makeMerchant();
-      const invoice = (await callSigned("/v1/payment", { amount: "100.00", currency: "USD", to_currency: "POL", network: "polygon" }, merchant, { deps })).body.result;
-      await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });
-      await clients.testClient.mine({ blocks: invoice.required_confirmations + 1 });
-      await scanNetwork(deps, adapter);
-      expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
-      const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "polygon", HOT_WALLET_INDEX, "test").address as Address;
-      await clients.publicClient.waitForTransactionReceipt({ hash: await clients.walletClient.sendTransaction({ to: hot, value: 10n ** 18n }) });
+      const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "polygon", usd: "100.00" });
       const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });
 
       const recipient = "0x00000000000000000000000000000000000a11ce" as Address;
