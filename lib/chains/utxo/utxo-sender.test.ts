@@ -134,18 +134,32 @@ describe("createUtxoSender broadcast and canStillLand read the node's answers", 
     expect(await sender().broadcast(signed)).toEqual({ kind: "accepted" });
   });
 
-  it("canStillLand: true while every input is unspent, false once one is spent", async () => {
-    const spent = new Set<string>();
+  it("canStillLand: true while every input is unspent or spent only in the mempool, false once a block spends one whose coin the node has", async () => {
+    const spentInBlock = new Set<string>();
+    const spentInMempool = new Set<string>();
     let isKnown = false;
+    let fundingConfirmations = 6;
     answers = {
       // The transaction's own outputs do not exist while the node does not know it.
-      gettxout: ([id, vout]) => ({ result: id === txid || spent.has(`${String(id)}:${String(vout)}`) ? null : { value: 0.5 } }),
-      getrawtransaction: () => (isKnown ? { result: { txid } } : notFound()),
+      gettxout: ([id, vout, includeMempool]) => {
+        const outpoint = `${String(id)}:${String(vout)}`;
+        const isSpent = id === txid || spentInBlock.has(outpoint) || (includeMempool === true && spentInMempool.has(outpoint));
+        return { result: isSpent ? null : { value: 0.5 } };
+      },
+      getrawtransaction: ([id]) => (id === txid ? (isKnown ? { result: { txid } } : notFound()) : { result: { txid: id, blockhash: "cd".repeat(32) } }),
+      getblockheader: () => ({ result: { height: 100, confirmations: fundingConfirmations } }),
     };
     const consumes = { outpoints: [`${"01".repeat(32)}:0`, `${"02".repeat(32)}:3`] };
     expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
-    spent.add(`${"02".repeat(32)}:3`);
+    // A rival in the mempool may still be evicted or replaced: no proof.
+    spentInMempool.add(`${"02".repeat(32)}:3`);
+    expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
+    spentInBlock.add(`${"02".repeat(32)}:3`);
     expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(false);
+    // A node whose chain lacks the block that made the coin (it lags) proves nothing.
+    fundingConfirmations = 0;
+    expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
+    fundingConfirmations = 6;
     // Spent by this very transaction, which reached the mempool meanwhile: it has landed, it is not dead.
     isKnown = true;
     expect(await sender().canStillLand({ txid, consumes }, { address: "x" })).toBe(true);
