@@ -81,6 +81,12 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
     return ((await readerOf()?.hotWallets()) ?? []).map((row) => [{ network: row.network, asset: row.asset }, toWholeUnits(row.asset, row.balanceMinor)]);
   });
 
+  defineStateGauge(registry, "gateway_payouts_awaiting_funds", "Payouts waiting because the hot wallet cannot cover them yet, per asset.", ["network", "asset"], async () =>
+    ((await tables())?.payoutsAwaitingFunds ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.count]),
+  );
+  defineStateGauge(registry, "gateway_payouts_awaiting_funds_amount", "What the payouts waiting for hot wallet funds would send, per asset, in whole units.", ["network", "asset"], async () =>
+    ((await tables())?.payoutsAwaitingFunds ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.amount]),
+  );
   const reconciled = async () => (await tables())?.reconciliations ?? [];
   defineStateGauge(registry, "gateway_reconcile_drift", "1 when the last reconciliation of the asset against its chain found drift (a shortfall, a paid payout the chain does not show, a chain it could not read), else 0.", ["network", "asset"], async () =>
     (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.isDrift ? 1 : 0]),

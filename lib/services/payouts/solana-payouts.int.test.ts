@@ -11,6 +11,7 @@ import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/te
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
+import { readTableState } from "@/lib/metrics/read-table-state";
 import { sendPayouts } from "./send-payouts";
 
 // Merchant payouts on a real Solana runtime (litesvm): the merchant's balance comes from an
@@ -211,6 +212,10 @@ describe("payouts on litesvm", () => {
     const refused = await transfersOf(payout.uuid);
     expect(refused.map((row) => [row.status, row.isShortOfFunds, row.txid])).toEqual([["planned", true, null]]);
     const tries = refused[0].attempts;
+    // And /metrics counts it among the payouts waiting for hot wallet funds.
+    const awaiting = (await readTableState(getTestDb(), new Date(), null)).payoutsAwaitingFunds.find((row) => row.asset === "SOL:solana");
+    expect(awaiting?.count).toBeGreaterThanOrEqual(1);
+    expect(awaiting?.amount).toBeGreaterThanOrEqual(0.05);
 
     // Before its backoff is over, another pass leaves it waiting, untried.
     await pass();
