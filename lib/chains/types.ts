@@ -90,6 +90,8 @@ export interface SentTransactionState {
    * that would not take it). Sending the same again would be refused again.
    */
   isRefusedByRecipient?: boolean;
+  /** The transaction that landed, when it is an earlier signing the record supersedes (a fee bump that was not needed). */
+  landedTxid?: string;
 }
 
 /**
@@ -114,6 +116,12 @@ export interface ConsumedResources {
    */
   validUntilHeight?: number;
   validUntilMs?: number;
+  /**
+   * Earlier signings of the same transfer with the same resources, replaced by this one for a
+   * higher fee (EVM: the same nonce; UTXO: the same inputs). Only one of them can land: any of
+   * them landing is this transfer landing.
+   */
+  supersedes?: string[];
   /**
    * TON: the chain time (Unix milliseconds) the message was signed at. It cannot be in an earlier
    * transaction, so a search of the wallet's history for it stops there.
@@ -194,6 +202,14 @@ export interface ChainSender {
    * behind the state, a node without the block asked for) is true: the caller waits and asks again.
    */
   canStillLand(signed: Pick<SignedTransaction, "txid" | "consumes">, from: Pick<SigningKey, "address">): Promise<boolean>;
+  /**
+   * Families that can replace a transaction stuck unmined (EVM: the same nonce; UTXO:
+   * replace-by-fee, the same inputs): once it has waited `afterBlocks` blocks since it was signed
+   * and is still not in a block, the same transfer signed again with the same resources and a fee
+   * the node's replacement rule accepts (its `consumes.supersedes` names every earlier signing).
+   * Null when it is not stuck (mined, or not waited long enough).
+   */
+  bump?(from: SigningKey, transfer: OutgoingTransfer, stuck: Pick<SignedTransaction, "txid" | "raw" | "consumes">, options: { afterBlocks: number }): Promise<SignedTransaction | null>;
   /**
    * What `address` holds of `currency` (the network's native coin or one of its catalogue tokens),
    * in that asset's on-chain minor units, as this sender could spend it: e.g. 1.5 ETH is

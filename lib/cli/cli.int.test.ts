@@ -216,6 +216,7 @@ describe("operator CLI", () => {
       "payout list --merchant <merchant_id> [--status <statuses>]",
       "batch watch <batch_id>",
       "wallets status",
+      "transfers list",
       "events list [--merchant <merchant_id>] [--type <types>] [--limit <n>]",
       "events resend <event_id>",
       "listen --merchant <merchant_id> --forward-to <url> [--events <types>]",

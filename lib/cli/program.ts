@@ -13,6 +13,7 @@ import { registerListenCommand } from "./commands/listen";
 import { registerMailboxCommand } from "./commands/mailbox";
 import { registerMerchantCommands } from "./commands/merchant";
 import { registerPayoutCommands } from "./commands/payout";
+import { registerTransfersCommands } from "./commands/transfers";
 import { registerTriggerCommand } from "./commands/trigger";
 import { registerWalletsCommands } from "./commands/wallets";
 
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerPayoutCommands(program);
   registerBatchCommands(program);
   registerWalletsCommands(program);
+  registerTransfersCommands(program);
   registerEventsCommands(program);
   registerListenCommand(program);
   registerTriggerCommand(program);

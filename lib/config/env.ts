@@ -25,6 +25,8 @@ export interface GatewayConfig {
   maturityHoldSeconds: number;
   /** How long payouts stay frozen after a payout-capable API key is created, in seconds. */
   payoutFreezeSeconds: number;
+  /** Seconds a broadcast transaction may wait unmined before it is replaced with a higher fee (EVM, UTXO); 0 never. */
+  replaceAfterSeconds: number;
   /** Whether merchants may keep split rules (GATEWAY_SPLITS=0 turns the split operations off). */
   splitsEnabled: boolean;
   /** Whether payment links are served (GATEWAY_PAYMENT_LINKS=0 turns them off). */
@@ -118,6 +120,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),
     // spec: issue — 24 h by default, 0 in sandbox mode.
     payoutFreezeSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_FREEZE_SECONDS", env.GATEWAY_PAYOUT_FREEZE_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 86_400),
+    replaceAfterSeconds: readNonNegativeInteger("GATEWAY_REPLACE_AFTER_SECONDS", env.GATEWAY_REPLACE_AFTER_SECONDS, 300),
     splitsEnabled: readFlag(env.GATEWAY_SPLITS, true),
     paymentLinksEnabled: readFlag(env.GATEWAY_PAYMENT_LINKS, true),
     payoutLinksEnabled: readFlag(env.GATEWAY_PAYOUT_LINKS, true),

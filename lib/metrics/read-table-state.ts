@@ -23,6 +23,8 @@ export interface TableState {
   batchesInProgress: { kind: string; status: string; count: number }[];
   /** Per ledger asset (`USDT:ethereum`), in whole units of the asset. */
   ledger: { asset: string; liabilities: number; chainHoldings: number }[];
+  /** Transfers on their way that were replaced with a higher fee after waiting unmined, by network and kind. */
+  replacedInFlight: { network: string; kind: string; count: number }[];
   /** Payouts whose transfer waits because the hot wallet cannot cover it yet, per asset: how many and how much (whole units). */
   payoutsAwaitingFunds: { network: string; asset: string; count: number; amount: number }[];
   /** The latest reconciliation of each asset against its chain (amounts in whole units). */
@@ -41,7 +43,7 @@ const NETWORK_IDS = listNetworks().map((network) => network.id);
 /** Reads the table-derived gauges: five aggregate queries, run side by side. */
 export async function readTableState(db: Db, now: Date, scope: MerchantScope): Promise<TableState> {
   const only = scope ? [...scope] : null;
-  const [webhooks, payouts, sweeps, batches, ledger, awaitingFunds, reconciliations] = await Promise.all([
+  const [webhooks, payouts, sweeps, batches, ledger, replacedInFlight, awaitingFunds, reconciliations] = await Promise.all([
     db.$queryRaw<{ depth: number; due: number; oldest: Date | null }[]>`
       SELECT COUNT(*)::int AS depth, (COUNT(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due, MIN(created_at) AS oldest
       FROM webhook_deliveries
@@ -72,6 +74,13 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       FROM ledger_accounts
       WHERE ${only}::text[] IS NULL OR owner = ANY(${only}::text[])
       GROUP BY asset`,
+    // The service's own transfers belong to no merchant: a scoped read has none.
+    only
+      ? Promise.resolve([])
+      : db.$queryRaw<{ network: string; kind: string; count: number }[]>`
+      SELECT network, kind, COUNT(*)::int AS count FROM outgoing_transfers
+      WHERE network = ANY(${NETWORK_IDS}::text[]) AND status = ANY(${[...IN_FLIGHT_OUTGOING_STATUSES]}::text[]) AND replacements > 0
+      GROUP BY 1, 2`,
     // Transfers from the hot wallet belong to no merchant: a scoped read has none.
     only
       ? Promise.resolve([])
@@ -97,6 +106,7 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       liabilities: toWholeUnits(row.asset, BigInt(row.owed)),
       chainHoldings: toWholeUnits(row.asset, BigInt(row.chain)),
     })),
+    replacedInFlight,
     payoutsAwaitingFunds: awaitingFunds.map((row) => {
       const asset = assetKey(row.currency, row.network);
       return { network: row.network, asset, count: row.count, amount: toWholeUnits(asset, BigInt(row.amount)) };

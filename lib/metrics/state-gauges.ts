@@ -81,6 +81,9 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
     return ((await readerOf()?.hotWallets()) ?? []).map((row) => [{ network: row.network, asset: row.asset }, toWholeUnits(row.asset, row.balanceMinor)]);
   });
 
+  defineStateGauge(registry, "gateway_outgoing_replaced_in_flight", "Transfers on their way that were replaced with a higher fee after waiting unmined, by network and kind.", ["network", "kind"], async () =>
+    ((await tables())?.replacedInFlight ?? []).map((row) => [{ network: row.network, kind: row.kind }, row.count]),
+  );
   defineStateGauge(registry, "gateway_payouts_awaiting_funds", "Payouts waiting because the hot wallet cannot cover them yet, per asset.", ["network", "asset"], async () =>
     ((await tables())?.payoutsAwaitingFunds ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.count]),
   );

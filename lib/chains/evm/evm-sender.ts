@@ -1,9 +1,9 @@
-import { bytesToHex, encodeFunctionData, erc20Abi, keccak256, type Hex, type TransactionSerializable } from "viem";
+import { bytesToHex, encodeFunctionData, erc20Abi, keccak256, parseTransaction, type Hex, type TransactionSerializable } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { findNetwork, findSettlementAsset, minimumConfirmations } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses";
 import { normalizeEvmAddress } from "@/lib/chains/addresses/evm-address";
-import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { findEvmAsset, resolveEvmNetwork, type EvmNetwork } from "@/lib/chains/evm/evm-network";
 import {
   blockHeaderSchema,
@@ -137,18 +137,24 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     return known ? { kind: "accepted" } : { kind: "uncertain", reason: "the node did not answer the broadcast" };
   }
 
-  async function getTransaction(txid: string): Promise<SentTransactionState> {
+  /**
+   * Where the transfer stands: its current signing, or — after a fee bump — an earlier one the
+   * record supersedes, whichever a block holds (one nonce: only one can be mined).
+   */
+  async function getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState> {
     const hash = hashSchema.safeParse(txid);
     if (!hash.success) throw new ChainError(`${txid} is not an EVM transaction id`, { retryable: false });
     await chainId();
-    const receipt = await rpc.call("eth_getTransactionReceipt", [hash.data], receiptSchema.nullable());
-    if (receipt) {
+    for (const candidate of [hash.data, ...(sent?.consumes.supersedes ?? [])]) {
+      const receipt = await rpc.call("eth_getTransactionReceipt", [candidate], receiptSchema.nullable());
+      if (!receipt) continue;
       const tip = await rpc.call("eth_blockNumber", [], smallQuantitySchema);
       // A lagging node behind a load balancer may report a tip below the receipt's block.
       const confirmations = Math.max(tip - receipt.blockNumber + 1, 1);
       const feeMinor = receipt.gasUsed !== undefined && receipt.effectiveGasPrice !== undefined ? receipt.gasUsed * receipt.effectiveGasPrice : undefined;
+      const landed = candidate === hash.data ? {} : { landedTxid: candidate };
       // A reverted transaction is mined (its fee is spent) but moved nothing.
-      return { state: receipt.status === "0x1" ? "confirmed" : "failed", confirmations, blockHeight: receipt.blockNumber, feeMinor };
+      return { state: receipt.status === "0x1" ? "confirmed" : "failed", confirmations, blockHeight: receipt.blockNumber, feeMinor, ...landed };
     }
     const transaction = await rpc.call("eth_getTransactionByHash", [hash.data], transactionSchema.nullable());
     // Dropped from the mempool, never received, or on a node that has not seen it yet.
@@ -185,7 +191,8 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     const user = block?.transactions.find((transaction) => transaction.from.toLowerCase() === address.toLowerCase() && transaction.nonce === nonce);
     // Not there: two backends disagree about that block; nothing is proven.
     if (!user) return true;
-    return user.hash.toLowerCase() === signed.txid.toLowerCase();
+    // This transfer, as signed now or before a fee bump, has landed.
+    return [signed.txid, ...(signed.consumes.supersedes ?? [])].some((txid) => txid.toLowerCase() === user.hash.toLowerCase());
   }
 
   async function getBalance(address: string, currency: string, readOptions: BalanceReadOptions = {}): Promise<bigint> {
@@ -206,7 +213,46 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     return BigInt(answer);
   }
 
-  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand, getBalance };
+  /**
+   * The same call, nonce and gas signed again with fees that both beat the stuck transaction's by
+   * the replacement rule (geth and most nodes: +10 %; +12.5 % here, and at least one wei) and
+   * meet the market now.
+   */
+  async function bump(from: SigningKey, transfer: OutgoingTransfer, stuck: Pick<SignedTransaction, "txid" | "raw" | "consumes">, bumpOptions: { afterBlocks: number }): Promise<SignedTransaction | null> {
+    const account = accountOf(from);
+    const { nonce, signedAtHeight } = stuck.consumes;
+    if (nonce === undefined) throw new ChainError("an EVM transaction records its nonce", { retryable: false });
+    const tip = await rpc.call("eth_blockNumber", [], smallQuantitySchema);
+    if (signedAtHeight !== undefined && tip - signedAtHeight < bumpOptions.afterBlocks) return null;
+    // In a block already (this signing or an earlier one): not stuck.
+    for (const txid of [stuck.txid, ...(stuck.consumes.supersedes ?? [])]) {
+      if ((await rpc.call("eth_getTransactionReceipt", [txid], receiptSchema.nullable())) !== null) return null;
+    }
+    // Waiting behind an earlier nonce is not being stuck: only the next one in line is replaced.
+    if ((await rpc.call("eth_getTransactionCount", [account.address, "latest"], smallQuantitySchema)) !== nonce) return null;
+    const previous = parseTransaction(stuck.raw as Hex);
+    if (previous.nonce !== nonce || previous.gas === undefined) throw new ChainError(`the stored transaction ${stuck.txid} does not carry its nonce and gas`, { retryable: false });
+    const call = prepareCall(network, account.address, transfer);
+    const market = await readFeeParameters(rpc);
+    const raise = (old: bigint | undefined, now: bigint) => {
+      const floor = old === undefined ? 0n : old + old / 8n + 1n;
+      return now > floor ? now : floor;
+    };
+    const fees: FeeParameters =
+      previous.type === "eip1559" && market.type === "eip1559"
+        ? { type: "eip1559", maxFeePerGas: raise(previous.maxFeePerGas, market.maxFeePerGas), maxPriorityFeePerGas: raise(previous.maxPriorityFeePerGas, market.maxPriorityFeePerGas) }
+        : { type: "legacy", gasPrice: raise(previous.gasPrice ?? previous.maxFeePerGas, market.type === "legacy" ? market.gasPrice : market.maxFeePerGas) };
+    const unsigned: TransactionSerializable = { chainId: await chainId(), nonce, gas: previous.gas, to: call.to, value: call.value, data: call.data, ...fees };
+    const raw = await account.signTransaction(unsigned);
+    return {
+      txid: keccak256(raw),
+      raw,
+      consumes: { nonce, signedAtHeight: tip, supersedes: [...(stuck.consumes.supersedes ?? []), stuck.txid] },
+      feeMinor: maxFeeOf(previous.gas, fees),
+    };
+  }
+
+  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand, getBalance, bump };
 }
 
 /** An upper bound of the fee: EIP-1559 charges base fee + tip, at most maxFeePerGas. */

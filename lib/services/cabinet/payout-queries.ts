@@ -224,7 +224,7 @@ export type PayoutTimelineEvent =
   /** A cabinet user rejected or cancelled it (the audit log). */
   | { kind: "rejected" | "cancelled"; at: Date; by: ActorView }
   /** One on-chain attempt: its transfer as stored now (`at` planned, `updatedAt` its last change). */
-  | { kind: "transfer"; at: Date; attempt: number; status: string; txid: string; error: string; updatedAt: Date }
+  | { kind: "transfer"; at: Date; attempt: number; status: string; txid: string; error: string; updatedAt: Date; replacedTxids: string[] }
   /** The paid journal: confirmed on chain, paid out of the reserve. */
   | { kind: "confirmed"; at: Date; txid: string }
   /** The release journal: the reserve went back; `outcome` says why, `reason` a failure's reason. */
@@ -259,7 +259,7 @@ export async function findPayoutDetail(deps: Pick<ApiDeps, "db">, merchantId: st
     deps.db.ledgerJournal.findMany({ where: { reference: { in: journalKeys } }, select: { reference: true, createdAt: true } }),
     deps.db.outgoingTransfer.findMany({
       where: { reference: { in: transferKeys } },
-      select: { reference: true, status: true, txid: true, lastError: true, createdAt: true, updatedAt: true },
+      select: { reference: true, status: true, txid: true, lastError: true, createdAt: true, updatedAt: true, consumes: true },
     }),
     deps.db.cabinetAuditEvent.findMany({
       where: { merchantId, action: { in: ["payout.rejected", "payout.cancelled"] }, outcome: "success", detail: { path: ["payout"], equals: row.id } },
@@ -288,7 +288,9 @@ export async function findPayoutDetail(deps: Pick<ApiDeps, "db">, merchantId: st
   }
   for (const transfer of transfers) {
     const attempt = Number(transfer.reference.slice(transfer.reference.lastIndexOf(":") + 1));
-    timeline.push({ kind: "transfer", at: transfer.createdAt, attempt, status: transfer.status, txid: transfer.txid ?? "", error: transfer.lastError, updatedAt: transfer.updatedAt });
+    // Earlier signings replaced with a higher fee while it waited unmined.
+    const replacedTxids = transfer.consumes ? ((JSON.parse(transfer.consumes) as { supersedes?: string[] }).supersedes ?? []) : [];
+    timeline.push({ kind: "transfer", at: transfer.createdAt, attempt, status: transfer.status, txid: transfer.txid ?? "", error: transfer.lastError, updatedAt: transfer.updatedAt, replacedTxids });
   }
   const paidAt = journalAt("paid");
   if (paidAt) timeline.push({ kind: "confirmed", at: paidAt, txid: row.txid });

@@ -25,6 +25,15 @@ export interface TransferFilter {
   kinds?: readonly string[];
 }
 
+/** How a pass treats transactions stuck unmined. */
+export interface SendOptions {
+  /**
+   * Seconds a broadcast transaction may wait unmined before it is signed again with a higher fee
+   * (families that can: EVM, UTXO), counted in the network's blocks. 0 never replaces.
+   */
+  replaceAfterSeconds: number;
+}
+
 function whereOf(only: TransferFilter) {
   return { ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}), ...(only.kinds ? { kind: { in: [...only.kinds] } } : {}) };
 }
@@ -49,9 +58,16 @@ type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]
  * that settles nothing (no answer, a busy node) stops the address until the next pass, unless the
  * chain proves the bytes can no longer land (then they are replaced, and the purpose planned anew).
  */
-export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter = {}): Promise<{ broadcast: number }> {
+export async function sendOutgoingTransfers(
+  deps: OutgoingDeps,
+  network: string,
+  sender: ChainSender,
+  keyFor: KeyForTransfer,
+  only: TransferFilter = {},
+  options: SendOptions = { replaceAfterSeconds: 0 },
+): Promise<{ broadcast: number }> {
   const addresses = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: ["planned", "signed"] }, ...whereOf(only) },
+    where: { network, status: { in: options.replaceAfterSeconds > 0 && sender.bump ? ["planned", "signed", "broadcast", "seen"] : ["planned", "signed"] }, ...whereOf(only) },
     select: { fromAddress: true },
     distinct: ["fromAddress"],
   });
@@ -61,6 +77,7 @@ export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string,
   for (const { fromAddress } of addresses) {
     if (!(await takeLease(worker, network, fromAddress))) continue; // another worker is on it
     try {
+      await replaceStuck(worker, network, fromAddress, sender, keyFor, only, options);
       broadcast += await sendFromAddress(worker, network, fromAddress, sender, keyFor, only);
     } catch (error) {
       log.warn("outgoing transfers of an address stopped; the next pass goes on", { network, fromAddress, error });
@@ -73,6 +90,56 @@ export async function sendOutgoingTransfers(deps: OutgoingDeps, network: string,
 
 /** A pass of the sender: the deps plus its name as a lease holder. */
 type Worker = OutgoingDeps & { owner: string };
+
+/**
+ * Transactions of the address broadcast and still unmined after the configured wait are signed
+ * again with the same resources and a higher fee (the sender decides whether one is stuck), under
+ * the address's lease. The new signing is stored over the row — its `consumes.supersedes` naming
+ * every earlier txid, any of which may still be the one mined — before it is broadcast.
+ */
+async function replaceStuck(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter, options: SendOptions): Promise<void> {
+  if (!sender.bump || options.replaceAfterSeconds <= 0) return;
+  const blockTimeMs = findNetwork(network)?.blockTimeMs ?? 1000;
+  const afterBlocks = Math.max(1, Math.ceil((options.replaceAfterSeconds * 1000) / blockTimeMs));
+  const waiting = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: { in: ["broadcast", "seen"] }, ...whereOf(only) }, orderBy: { createdAt: "asc" } });
+  for (const transfer of waiting) {
+    const stuck = { txid: transfer.txid!, raw: transfer.rawTransaction!, consumes: parseConsumes(transfer.consumes) };
+    const bumped = await sender.bump(keyFor(transfer), transferOf(transfer), stuck, { afterBlocks });
+    if (!bumped) continue;
+    const isStored = await withTransaction(deps.db, async (tx) => {
+      await holdLease(tx, deps, network, fromAddress);
+      const { count } = await tx.outgoingTransfer.updateMany({
+        where: { id: transfer.id, txid: transfer.txid, status: { in: ["broadcast", "seen"] } },
+        data: {
+          txid: bumped.txid,
+          rawTransaction: bumped.raw,
+          consumes: JSON.stringify(bumped.consumes),
+          feeMinor: bumped.feeMinor.toString(),
+          replacements: { increment: 1 },
+          lastError: `unmined after ${afterBlocks} blocks: replaced with a higher fee`,
+          updatedAt: deps.now(),
+        },
+      });
+      return count === 1;
+    });
+    if (!isStored) continue; // mined or moved on meanwhile
+    log.warn("outgoing transfer stuck unmined; replaced with a higher fee", { network, reference: transfer.reference, stuck: transfer.txid, replacement: bumped.txid });
+    await sender.broadcast({ txid: bumped.txid, raw: bumped.raw });
+  }
+}
+
+/** The transfer a row asks for, as a sender signs it. */
+function transferOf(transfer: TransferRow) {
+  return { currency: transfer.currency, toAddress: transfer.toAddress, amountMinor: BigInt(transfer.amountMinor.toFixed()), changeAddress: transfer.changeAddress ?? undefined, memo: transfer.memo ?? undefined };
+}
+
+/** Inside a transaction: the address's lease is still this pass's (a pass whose lease lapsed in a long pause must not store), and held on for the next step. */
+async function holdLease(tx: Tx, deps: Worker, network: string, address: string): Promise<void> {
+  const [lease] = await tx.$queryRaw<{ owner: string; until: Date }[]>`
+    SELECT owner, until FROM signer_leases WHERE network = ${network} AND address = ${address} FOR UPDATE`;
+  if (!lease || lease.owner !== deps.owner || lease.until <= deps.now()) throw new Error("signing lease lost before the transaction was stored");
+  await tx.signerLease.update({ where: { network_address: { network, address } }, data: { until: new Date(deps.now().getTime() + LEASE_MS) } });
+}
 
 async function sendFromAddress(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter): Promise<number> {
   let broadcast = 0;
@@ -112,11 +179,7 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
   });
   let signed: SignedTransaction;
   try {
-    signed = await sender.sign(
-      keyFor(transfer),
-      { currency: transfer.currency, toAddress: transfer.toAddress, amountMinor: BigInt(transfer.amountMinor.toFixed()), changeAddress: transfer.changeAddress ?? undefined, memo: transfer.memo ?? undefined },
-      { inFlight: inFlight.map((row) => ({ txid: row.txid!, consumes: parseConsumes(row.consumes) })) },
-    );
+    signed = await sender.sign(keyFor(transfer), transferOf(transfer), { inFlight: inFlight.map((row) => ({ txid: row.txid!, consumes: parseConsumes(row.consumes) })) });
   } catch (error) {
     const reason = errorReason(error);
     // By field, not class: the error may come from another copy of the chain modules.
@@ -144,12 +207,9 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
     return "wait";
   }
   return withTransaction(deps.db, async (tx) => {
-    // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may also sign.
-    const [lease] = await tx.$queryRaw<{ owner: string; until: Date }[]>`
-      SELECT owner, until FROM signer_leases WHERE network = ${transfer.network} AND address = ${transfer.fromAddress} FOR UPDATE`;
-    if (!lease || lease.owner !== deps.owner || lease.until <= deps.now()) throw new Error("signing lease lost before the transaction was stored");
-    // Held on for the next signing: a long run of transfers from one address keeps its lease.
-    await tx.signerLease.update({ where: { network_address: { network: transfer.network, address: transfer.fromAddress } }, data: { until: new Date(deps.now().getTime() + LEASE_MS) } });
+    // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may
+    // also sign; held on, a long run of transfers from one address keeps its lease.
+    await holdLease(tx, deps, transfer.network, transfer.fromAddress);
     const stored = await applyFact(tx, transfer, { kind: "signed" }, deps.now(), {
       txid: signed.txid,
       rawTransaction: signed.raw,
@@ -238,15 +298,17 @@ export async function followOutgoingTransfers(
   for (const transfer of live) {
     try {
       const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
+      // An earlier signing the fee bump replaced is the one mined: that is the transaction that went out.
+      const landed = state.landedTxid ? { txid: state.landedTxid } : {};
       if (state.state === "confirmed" && state.confirmations >= Math.max(confirmations, 1)) {
-        if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor)) confirmed++;
+        if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor, landed)) confirmed++;
       } else if (state.state === "confirmed") {
         // In a block, not deep enough yet: a reorganisation could still take it out.
         if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
       } else if (state.state === "failed") {
         const isRefusedByRecipient = state.isRefusedByRecipient === true;
         const lastError = isRefusedByRecipient ? "the recipient refused the transfer on chain (it bounced back)" : "the transfer failed on chain";
-        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor, { isRefusedByRecipient, lastError });
+        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor, { isRefusedByRecipient, lastError, ...landed });
         log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid, isRefusedByRecipient });
       } else if (state.state === "pending") {
         if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());

@@ -28,7 +28,7 @@ import { planConversion, postConversion, quoteConversion, type ConversionQuote }
 export interface PayoutDeps {
   db: Db;
   secretBox: SecretBox;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds">;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds" | "replaceAfterSeconds">;
   rates: RateProvider;
   now(): Date;
 }

@@ -22,7 +22,7 @@ import type { PayoutDeps } from "./create-payout";
 export interface PayoutSendDeps {
   db: Db;
   secretBox: SecretBox;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "replaceAfterSeconds">;
   now(): Date;
 }
 
@@ -80,7 +80,7 @@ export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, send
     return hot;
   };
   const first = await advancePayouts(deps, network, hot.address);
-  await sendOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address));
+  await sendOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address), { replaceAfterSeconds: deps.config.replaceAfterSeconds });
   await followOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address), payoutConfirmations(network));
   const second = await advancePayouts(deps, network, hot.address);
   return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };

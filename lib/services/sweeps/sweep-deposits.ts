@@ -15,7 +15,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 export interface SweepDeps {
   db: Db;
   secretBox: SecretBox;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "replaceAfterSeconds">;
   now(): Date;
 }
 
@@ -62,7 +62,7 @@ export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: 
   const keyFor = (transfer: { fromIndex: number }) => (transfer.fromIndex === HOT_WALLET_INDEX ? keys.hot() : keys.key(transfer.fromIndex));
   const planned = await planSweeps(deps, network, sender, keys);
   // The sweeper's own transfers; payouts from the hot wallet are the payout job's.
-  const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
+  const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS, { replaceAfterSeconds: deps.config.replaceAfterSeconds });
   const { confirmed } = await followOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
   return { planned, sent, confirmed };
 }

@@ -84,6 +84,16 @@ function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; curren
               Transaction <span className="font-mono break-all">{event.txid}</span>
             </span>
           ) : null}
+          {event.replacedTxids.length > 0 ? (
+            <span className="block">
+              Replaced with a higher fee after waiting unmined ({event.replacedTxids.length === 1 ? "once" : `${event.replacedTxids.length} times`}); earlier:{" "}
+              {event.replacedTxids.map((txid) => (
+                <span key={txid} className="block font-mono break-all">
+                  {txid}
+                </span>
+              ))}
+            </span>
+          ) : null}
           {event.error ? <span className="block">Last answer: {event.error}</span> : null}
           <span className="block">
             Planned <Time iso={event.at} />; last change <Time iso={event.updatedAt} />.
