@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
-import { resetRealChains } from "@/lib/chains/real-chains";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -16,15 +16,7 @@ import { sendPayouts } from "./send-payouts";
 // A worker process killed in the middle of a 500-payout batch on anvil ("base"): another worker
 // finishes the batch and the sending, and every payout reaches its recipient exactly once.
 
-let anvil: Anvil;
-beforeAll(async () => {
-  anvil = await startAnvil();
-  resetRealChains();
-}, 120_000);
-afterAll(async () => {
-  resetRealChains();
-  await anvil?.stop();
-});
+const node = useAnvilPerFile();
 
 const COUNT = 500;
 const EACH = "0.0001";
@@ -32,10 +24,10 @@ const recipient = (index: number) => `0x${(0x10000 + index).toString(16).padStar
 
 describe("a payout batch on anvil whose worker is killed", () => {
   it("sends every payout exactly once on chain", { timeout: 300_000 }, async () => {
-    const env = { RPC_BASE: anvil.url };
+    const env = { RPC_BASE: node().url };
     const deps = makeTestDeps({}, env);
     await verifyChains(deps.config, deps.db, env);
-    const clients = anvilClients(anvil.url);
+    const clients = anvilClients(node().url);
     // The merchant's ETH comes from a paid invoice; the hot wallet holds the coins on chain.
     const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "base", usd: "400.00" });
 

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Address, Hash } from "viem";
-import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
-import { resetRealChains } from "@/lib/chains/real-chains";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
@@ -20,23 +20,15 @@ import { sendPayouts } from "./send-payouts";
 // the stuck one is signed again with the same nonce and a fee the market takes; both are mined,
 // each paid once, and the books agree with the chain.
 
-let anvil: Anvil;
-beforeAll(async () => {
-  anvil = await startAnvil();
-  resetRealChains();
-}, 120_000);
-afterAll(async () => {
-  resetRealChains();
-  await anvil?.stop();
-});
+const node = useAnvilPerFile();
 
 const RECIPIENTS = ["0x00000000000000000000000000000000000b0b01", "0x00000000000000000000000000000000000b0b02"] as const;
 
 describe("a payout stuck unmined behind a base fee that rose", () => {
   it("is replaced with the same nonce and a higher fee, mined once, and the payout after it flows", { timeout: 180_000 }, async () => {
-    const clients = anvilClients(anvil.url);
+    const clients = anvilClients(node().url);
     // bsc's 0.45 s blocks: two seconds are five blocks.
-    const env = { RPC_BSC: anvil.url, GATEWAY_REPLACE_AFTER_SECONDS: "2" };
+    const env = { RPC_BSC: node().url, GATEWAY_REPLACE_AFTER_SECONDS: "2" };
     const deps = makeTestDeps({}, env);
     await verifyChains(deps.config, deps.db, env);
     const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "bsc", usd: "100.00" });

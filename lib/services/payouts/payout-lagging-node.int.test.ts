@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
@@ -18,21 +19,13 @@ import { sendPayouts } from "./send-payouts";
 // a load balancer whose backend lags: it answers "nonce too low" to the broadcast and knows no
 // transaction by its hash. The payout must be paid once: one nonce, one payment.
 
-let anvil: Anvil;
-beforeAll(async () => {
-  anvil = await startAnvil();
-  resetRealChains();
-}, 120_000);
-afterAll(async () => {
-  resetRealChains();
-  await anvil?.stop();
-});
+const node = useAnvilPerFile();
 
 describe("a payout whose worker died after the node took it, followed behind a lagging node", () => {
   it("is paid once: the refusal and the empty lookups prove nothing, the block that used the nonce does", { timeout: 180_000 }, async () => {
-    const clients = anvilClients(anvil.url);
+    const clients = anvilClients(node().url);
     let mode: "crash" | "lagging" | "healthy" = "crash";
-    const proxy = await startRpcProxy(anvil.url, (method): ProxyAction => {
+    const proxy = await startRpcProxy(node().url, (method): ProxyAction => {
       if (mode === "crash" && method === "eth_sendRawTransaction") return { kind: "forward-then-hang" };
       if (mode === "lagging") {
         if (method === "eth_sendRawTransaction") return { kind: "error", code: -32000, message: "nonce too low" };
