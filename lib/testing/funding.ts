@@ -48,7 +48,7 @@ export async function makeBlockedWalletWithHeldDeposit(merchant: TestMerchant, a
 }
 
 /**
- * On a real EVM node (anvil) serving `network`: a new merchant whose balance comes from an
+ * On a real EVM node (anvil) serving `network`, in the database of `deps`: a new merchant whose balance comes from an
  * invoice paid there in the native coin, and the service's hot wallet funded with 1 coin from the
  * node's dev account (outside the books: a surplus to the reconciliation, never a shortfall).
  * Returns the merchant and the hot wallet's address.
@@ -60,7 +60,7 @@ export async function makeMerchantFundedOnAnvil(
 ): Promise<{ merchant: TestMerchant; hot: Address }> {
   const adapter = getChainAdapter(deps.db, deps.config, input.network)!;
   await scanNetwork(deps, adapter);
-  const merchant = await makeMerchant();
+  const merchant = await makeMerchant({ deps });
   const symbol = findNetwork(input.network)!.nativeSymbol;
   const invoice = (await callSigned("/v1/payment", { amount: input.usd, currency: "USD", to_currency: symbol, network: input.network }, merchant, { deps })).body.result;
   await clients.walletClient.sendTransaction({ to: invoice.address, value: parseAmount(invoice.payer_amount, 18)! });

@@ -51,11 +51,11 @@ export interface TestMerchant {
 }
 
 /** A fresh merchant with one API key of the given kind, so tests never share rows. */
-export async function makeMerchant(options: { kind?: ApiKeyKind; name?: string } = {}): Promise<TestMerchant> {
-  const db = getTestDb();
+export async function makeMerchant(options: { kind?: ApiKeyKind; name?: string; deps?: Pick<ApiDeps, "db" | "secretBox"> } = {}): Promise<TestMerchant> {
+  const db = options.deps?.db ?? getTestDb();
   const merchantId = randomUUID();
   await db.merchant.create({ data: { id: merchantId, name: options.name ?? `Test merchant ${merchantId.slice(0, 8)}` } });
-  const key = await issueApiKey(db, getTestSecretBox(), merchantId, options.kind ?? "unified");
+  const key = await issueApiKey(db, options.deps?.secretBox ?? getTestSecretBox(), merchantId, options.kind ?? "unified");
   return { merchantId, publicId: key.publicId, secret: key.secret };
 }
 

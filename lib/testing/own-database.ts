@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
@@ -50,4 +50,20 @@ export async function createOwnDatabase(name: string): Promise<OwnDatabase> {
       await own.drop();
     },
   };
+}
+
+/**
+ * A database of the calling test file's own for all its tests (created before, dropped after):
+ * for tests whose passes are network-wide (a payout pass sends every approved payout of its
+ * network) and must not meet other files' rows. Returns the database (read it inside tests).
+ */
+export function useOwnDatabasePerFile(name: string): () => OwnDatabase {
+  let own: OwnDatabase | undefined;
+  beforeAll(async () => {
+    own = await createOwnDatabase(name);
+  }, 120_000);
+  afterAll(async () => {
+    await own?.close();
+  });
+  return () => own!;
 }

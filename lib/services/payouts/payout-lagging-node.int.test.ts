@@ -9,17 +9,21 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
-import { callSigned, getTestDb, makeTestDeps } from "@/lib/testing/harness";
+import { createApiDeps } from "@/lib/api/deps";
+import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
+import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
 
-// A payout on anvil ("polygon", which no other suite uses) whose worker dies after the node took
+// A payout on anvil ("polygon") on a database of its own whose worker dies after the node took
 // its transaction and before the answer was recorded; the next worker reaches the chain through
 // a load balancer whose backend lags: it answers "nonce too low" to the broadcast and knows no
 // transaction by its hash. The payout must be paid once: one nonce, one payment.
 
 const node = useAnvilPerFile();
+// Payout passes send every approved payout of their network: other files' must not be among them.
+const database = useOwnDatabasePerFile("payout_lagging_node");
 
 describe("a payout whose worker died after the node took it, followed behind a lagging node", () => {
   it("is paid once: the refusal and the empty lookups prove nothing, the block that used the nonce does", { timeout: 180_000 }, async () => {
@@ -35,7 +39,7 @@ describe("a payout whose worker died after the node took it, followed behind a l
     });
     try {
       const env = { RPC_POLYGON: proxy.url };
-      const deps = makeTestDeps({}, env);
+      const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
       await verifyChains(deps.config, deps.db, env);
       const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "polygon", usd: "100.00" });
       const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });
@@ -46,12 +50,12 @@ describe("a payout whose worker died after the node took it, followed behind a l
       const amount = parseAmount(created.body.result.receive_amount, 18)!;
 
       // A worker process signs and broadcasts; the node takes the transaction; the worker dies waiting for the answer.
-      const worker = spawnPayoutWorker("polygon", env);
+      const worker = spawnPayoutWorker("polygon", { ...env, DATABASE_URL: database().url });
       const pending = () => clients.publicClient.getTransactionCount({ address: hot, blockTag: "pending" });
       await expect.poll(pending, { timeout: 60_000, interval: 100 }).toBe(nonceBefore + 1);
       worker.child.kill("SIGKILL");
       expect((await worker.exited).signal).toBe("SIGKILL");
-      const [stored] = await getTestDb().outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
+      const [stored] = await database().db.outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
       expect(stored).toMatchObject({ status: "signed", nonce: nonceBefore });
 
       // The transaction is mined, deep. The next worker (its lease lapsed) sees the chain through a lagging backend.
@@ -61,7 +65,7 @@ describe("a payout whose worker died after the node took it, followed behind a l
       const sender = getChainSender(later.db, later.config, "polygon")!;
       for (let pass = 0; pass < 3; pass++) await sendPayouts(later, "polygon", sender);
       // Nothing was signed anew: one transfer, its nonce held, no second payment.
-      const whileLagging = await getTestDb().outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
+      const whileLagging = await database().db.outgoingTransfer.findMany({ where: { network: "polygon", kind: "payout" } });
       expect(whileLagging).toHaveLength(1);
       expect(whileLagging[0]).toMatchObject({ status: "signed", isReleased: false });
       expect(await pending()).toBe(nonceBefore + 1);
@@ -74,10 +78,10 @@ describe("a payout whose worker died after the node took it, followed behind a l
       }
       const info = (await callSigned("/v1/payout/info", { uuid: created.body.result.uuid }, merchant, { deps })).body.result;
       expect(info).toMatchObject({ internal_status: "confirmed", status: "paid", txid: stored.txid });
-      expect(await getTestDb().outgoingTransfer.count({ where: { network: "polygon", kind: "payout" } })).toBe(1);
+      expect(await database().db.outgoingTransfer.count({ where: { network: "polygon", kind: "payout" } })).toBe(1);
       expect(await clients.publicClient.getBalance({ address: recipient })).toBe(amount);
       expect(await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" })).toBe(nonceBefore + 1);
-      expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
+      expect(await auditLedger(database().db)).toEqual(CLEAN_LEDGER_AUDIT);
       // The books agree with the chain: nothing short, the payout's transaction there (the hot
       // wallet's funding from outside the books is a surplus, not drift).
       const [reconciled] = (await reconcileWithChains(later, { network: "polygon", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "POL");
