@@ -12,7 +12,7 @@ describe("networkAvailability", () => {
   });
 
   it("keeps a network with an unchecked endpoint closed until its node has answered", () => {
-    const availability = networkAvailability({ sandbox: true, rpcEndpoints: { ethereum: "http://127.0.0.1:1" } });
+    const availability = networkAvailability({ sandbox: true, rpcEndpoints: { ethereum: ["http://127.0.0.1:1"] } });
     expect(availability("ethereum")).toEqual({ deposit: false, payout: false });
     expect(availability("tron")).toEqual({ deposit: true, payout: true });
   });

@@ -26,10 +26,10 @@ registerRealChainFamily("utxo", async (input) => (await import("./utxo/utxo-real
 
 registerRealChainFamily("evm", async (input) => {
   const { createEvmAdapter, createEvmSender } = await import("./evm");
-  const adapter = createEvmAdapter({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens });
+  const adapter = createEvmAdapter({ network: input.network, rpcUrl: input.rpcUrl, fetch: input.fetch, tokens: input.tokens });
   return {
     adapter,
-    sender: createEvmSender({ network: input.network, rpcUrl: input.rpcUrl, tokens: input.tokens }),
+    sender: createEvmSender({ network: input.network, rpcUrl: input.rpcUrl, fetch: input.fetch, tokens: input.tokens }),
     async identify() {
       const chainId = await adapter.chainId();
       // spec: operator contract §3 — only known test chains may run beside sandbox chains: local
@@ -43,7 +43,7 @@ registerRealChainFamily("tron", async (input) => (await import("./tron/tron-chai
 
 registerRealChainFamily("solana", async (input) => {
   const { createSolanaRpcChain } = await import("./solana/solana-chain");
-  const chain = createSolanaRpcChain({ rpcUrl: input.rpcUrl, mints: input.tokens, watchedOwners: input.watchedAddresses });
+  const chain = createSolanaRpcChain({ rpcUrl: input.rpcUrl, fetch: input.fetch, mints: input.tokens, watchedOwners: input.watchedAddresses });
   return { adapter: chain.adapter, sender: chain.sender, identify: chain.identify };
 });
 
@@ -55,6 +55,7 @@ registerRealChainFamily("ton", async (input) => {
   const isTestnet = /testnet/i.test(input.rpcUrl);
   const chain = createTonHttpChain({
     endpoint: input.rpcUrl,
+    fetch: input.fetch,
     apiKey: process.env.TON_API_KEY || undefined,
     jettons: input.tokens,
     chain: isTestnet ? "test" : "main",

@@ -2,6 +2,7 @@ import type { GatewayConfig } from "@/lib/config/env";
 import { listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogue";
 import { log } from "@/lib/log";
 import type { AddressChain } from "./addresses";
+import { createRpcEndpointPool, type FetchFunction, type RpcEndpointPool } from "./rpc-endpoints";
 import type { ChainAdapter, ChainSender } from "./types";
 
 /** What a node says it is. */
@@ -28,7 +29,10 @@ export interface RealChain {
 
 export interface RealChainInput {
   network: NetworkId;
+  /** The first configured endpoint: clients are built with it, and `fetch` routes their requests. */
   rpcUrl: string;
+  /** Every request of the family's clients goes through it: failover across the network's endpoints. */
+  fetch: FetchFunction;
   /** Token contract overrides (symbol → contract), e.g. a token deployed on a local test node. */
   tokens: Record<string, string>;
   /**
@@ -65,8 +69,46 @@ export function tokenOverrides(env: Readonly<Record<string, string | undefined>>
 
 export type RealChainState = { kind: "ready"; chain: RealChain; identity: ChainIdentity } | { kind: "refused"; reason: string };
 
-const globalForChains = globalThis as unknown as { gatewayRealChains?: Map<string, RealChainState> };
+const globalForChains = globalThis as unknown as { gatewayRealChains?: Map<string, RealChainState>; gatewayRpcPools?: Map<string, RpcEndpointPool> };
 const states = (globalForChains.gatewayRealChains ??= new Map<string, RealChainState>());
+// Kept across re-verification, so an endpoint's health outlives the chain objects built over it.
+const pools = (globalForChains.gatewayRpcPools ??= new Map<string, RpcEndpointPool>());
+
+/** The network's endpoint pool, made once per list of URLs. */
+function poolFor(network: string, urls: readonly string[]): RpcEndpointPool {
+  const existing = pools.get(network);
+  if (existing && existing.urls.join(" ") === urls.join(" ")) return existing;
+  const pool = createRpcEndpointPool(network, urls);
+  pools.set(network, pool);
+  return pool;
+}
+
+/** The endpoint pools of the networks served by real nodes, for /metrics. */
+export function listRpcEndpointPools(): RpcEndpointPool[] {
+  return [...pools.values()];
+}
+
+/**
+ * The sender with its fate-deciding reads disciplined: a transaction's state is read from one
+ * backend, and a transfer is called dead only when a second backend (where configured) agrees.
+ */
+export function withEndpointDiscipline(sender: ChainSender, pool: RpcEndpointPool): ChainSender {
+  if (pool.size < 2) return sender;
+  return {
+    ...sender,
+    getTransaction: (txid, sent) => pool.pinned(() => sender.getTransaction(txid, sent)),
+    async canStillLand(signed, from) {
+      let firstIndex: number | null = null;
+      const canLand = await pool.pinned(() => {
+        firstIndex = pool.pinnedIndex();
+        return sender.canStillLand(signed, from);
+      });
+      if (canLand) return true;
+      // Uncertain when the second cannot answer: the transfer waits and is asked about again.
+      return pool.pinned(() => sender.canStillLand(signed, from), { avoid: firstIndex ?? undefined }).catch(() => true);
+    },
+  };
+}
 
 /** The verified state of a network's real node, if it was checked. */
 export function getRealChainState(network: string): RealChainState | undefined {
@@ -84,12 +126,14 @@ export async function verifyRealChains(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<void> {
   for (const network of listNetworks()) {
-    const rpcUrl = config.rpcEndpoints[network.id];
-    if (!rpcUrl) continue;
+    const urls = config.rpcEndpoints[network.id];
+    if (!urls) continue;
     const factory = factories.get(network.family);
     if (!factory) continue;
     try {
-      const chain = await factory({ network: network.id, rpcUrl, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
+      const pool = poolFor(network.id, urls);
+      const built = await factory({ network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
+      const chain: RealChain = { ...built, sender: built.sender && withEndpointDiscipline(built.sender, pool) };
       const identity = await chain.identify();
       if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;
@@ -115,4 +159,5 @@ export async function verifyRealChains(
 /** Forgets verified nodes (tests that point a network elsewhere). */
 export function resetRealChains(): void {
   states.clear();
+  pools.clear();
 }

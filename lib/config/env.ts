@@ -39,8 +39,8 @@ export interface GatewayConfig {
   webhookTimeoutMs: number;
   /** Where e-mail goes: an SMTP server, the local mailbox (kept in the database), or nowhere. */
   email: { mode: "smtp" | "mailbox" | "off"; smtpUrl: string | undefined; from: string };
-  /** RPC endpoint per network id, from RPC_<NETWORK> variables. */
-  rpcEndpoints: Record<string, string>;
+  /** RPC endpoints per network id, in order of preference, from RPC_<NETWORK> variables (comma-separated). */
+  rpcEndpoints: Record<string, string[]>;
   /** Signs cabinet session cookies (NEXTAUTH_SECRET); undefined means "derived from the master key". */
   cabinetSessionSecret: string | undefined;
   /**
@@ -87,14 +87,26 @@ function readChoice<T extends string>(name: string, value: string | undefined, c
   return value as T;
 }
 
+/** Splits RPC_<NETWORK> into its URLs, separated by commas or white space. */
+function parseRpcEndpointList(value: string): string[] {
+  return value
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
 /** Parses configuration from an environment; the only place that knows variable names. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): GatewayConfig {
   const port = readPositiveNumber("PORT", env.PORT, 3000);
   const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== "" ? env.DATABASE_URL : undefined;
-  const rpcEndpoints: Record<string, string> = {};
+  const rpcEndpoints: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(env)) {
     const match = /^RPC_([A-Z0-9_]+)$/.exec(name);
-    if (match && value) rpcEndpoints[match[1].toLowerCase()] = value;
+    const urls = match && value ? parseRpcEndpointList(value) : [];
+    for (const url of urls) {
+      if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error(`${name} must list http(s) URLs separated by commas, got "${url.replace(/\/\/[^@/]*@/, "//…@")}"`);
+    }
+    if (match && urls.length > 0) rpcEndpoints[match[1].toLowerCase()] = urls;
   }
   return {
     port,

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { registerRpcEndpointMetrics } from "./rpc-endpoint-metrics";
 import { registerStateGauges } from "./state-gauges";
 import { createServiceStateReader, DEFAULT_STATE_READ_OPTIONS, type MetricsSource, type ServiceStateReader, type StateReadOptions } from "./service-state";
 
@@ -27,6 +28,7 @@ export function createGatewayMetrics(): GatewayMetrics {
   });
   let reader: ServiceStateReader | null = null;
   registerStateGauges(registry, () => reader);
+  registerRpcEndpointMetrics(registry);
   return {
     registry,
     apiRequests: new Counter({

@@ -13,6 +13,7 @@ import {
   type EvmRpc,
 } from "@/lib/chains/evm/evm-rpc";
 import { createVerifiedChainId } from "@/lib/chains/evm/verified-chain-id";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 
 /** keccak256("Transfer(address,address,uint256)"), topic 0 of every ERC-20 transfer. */
 export const ERC20_TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -24,6 +25,8 @@ export interface EvmAdapterOptions {
   /** A catalogue EVM network id: ethereum, bsc, polygon, arbitrum, base, optimism, avalanche. */
   network: string;
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Token contracts by catalogue symbol, replacing the catalogue's (a token deployed on a test node). */
   tokens?: Readonly<Record<string, string>>;
   /** Per-request timeout in ms. Default 10 000. */

@@ -1,5 +1,6 @@
 import { BaseError, createClient, getAddress, http, HttpRequestError, RpcRequestError, rpcSchema, TimeoutError } from "viem";
 import { z } from "zod";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 import { ChainError } from "@/lib/chains/types";
 
 /** Transport-level retries of one JSON-RPC request (timeouts, 5xx, 429, rate-limit codes). */
@@ -12,6 +13,8 @@ export interface EvmRetryOptions {
 
 export interface EvmRpcOptions {
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Per-request timeout in ms. Default 10 000. */
   timeoutMs?: number;
   /** Default: 2 retries, 200 ms base delay. */
@@ -49,7 +52,7 @@ export function createEvmRpc(options: EvmRpcOptions): EvmRpc {
   const client = createClient({
     // Answers are typed `unknown` on purpose: each is validated by the caller's schema.
     rpcSchema: rpcSchema<[{ Method: string; Parameters: unknown[]; ReturnType: unknown }]>(),
-    transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: retry.count, retryDelay: retry.delayMs }),
+    transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: retry.count, retryDelay: retry.delayMs, fetchFn: options.fetch }),
   });
   return {
     async call(method, params, schema) {

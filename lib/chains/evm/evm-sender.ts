@@ -20,11 +20,14 @@ import {
   type EvmRpc,
 } from "@/lib/chains/evm/evm-rpc";
 import { createVerifiedChainId } from "@/lib/chains/evm/verified-chain-id";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 
 export interface EvmSenderOptions {
   /** A catalogue EVM network id. */
   network: string;
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Token contracts by catalogue symbol, replacing the catalogue's (a token deployed on a test node). */
   tokens?: Readonly<Record<string, string>>;
   /** Per-request timeout in ms. Default 10 000. */
@@ -202,7 +205,7 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     if (!asset) throw new ChainError(`${currency} is not carried on ${network.id}`, { retryable: false });
     // A client of its own: one attempt within the caller's deadline, where the sending client retries.
     // The chain id is not checked first: a balance pays nothing, and the registry verified the node.
-    const once = createEvmRpc({ rpcUrl: options.rpcUrl, timeoutMs: readOptions.timeoutMs ?? options.timeoutMs, retry: { count: 0, delayMs: 0 } });
+    const once = createEvmRpc({ rpcUrl: options.rpcUrl, fetch: options.fetch, timeoutMs: readOptions.timeoutMs ?? options.timeoutMs, retry: { count: 0, delayMs: 0 } });
     if (asset.kind === "native") return once.call("eth_getBalance", [owner, "latest"], quantitySchema);
     const data = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [owner as Hex] });
     const answer = await once.call("eth_call", [{ to: asset.token.contract, data }, "latest"], hexDataSchema);

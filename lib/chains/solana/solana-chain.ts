@@ -1,5 +1,6 @@
 import { Connection } from "@solana/web3.js";
 import type { AddressChain } from "@/lib/chains/addresses";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 import type { ChainAdapter, ChainSender } from "@/lib/chains/types";
 import { createConnectionAccess } from "@/lib/chains/solana/connection-access";
 import { createSolanaAdapter } from "@/lib/chains/solana/solana-adapter";
@@ -7,6 +8,8 @@ import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
 
 export interface SolanaRpcChainInput {
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Symbol → mint overrides (TOKEN_SOLANA_<SYMBOL>), for a local test validator. */
   mints?: Readonly<Record<string, string>>;
   /** The service's Solana deposit owners; see `SolanaAdapterOptions.watchedOwners`. */
@@ -35,10 +38,10 @@ export function identifySolanaCluster(genesisHash: string): SolanaClusterIdentit
 
 /** Adapter and sender over one JSON-RPC node, sharing its connection. */
 export function createSolanaRpcChain(input: SolanaRpcChainInput): { adapter: ChainAdapter; sender: ChainSender; identify(): Promise<SolanaClusterIdentity> } {
-  const connection = new Connection(input.rpcUrl, { commitment: "confirmed" });
+  const connection = new Connection(input.rpcUrl, { commitment: "confirmed", fetch: input.fetch });
   const access = createConnectionAccess(connection);
   // web3.js retries a rate-limited (429) request for seconds; a balance read wants its answer now.
-  const balanceAccess = createConnectionAccess(new Connection(input.rpcUrl, { commitment: "confirmed", disableRetryOnRateLimit: true }));
+  const balanceAccess = createConnectionAccess(new Connection(input.rpcUrl, { commitment: "confirmed", disableRetryOnRateLimit: true, fetch: input.fetch }));
   return {
     adapter: createSolanaAdapter({ access, watchedOwners: input.watchedOwners, mints: input.mints, timeoutMs: input.timeoutMs }),
     sender: createSolanaSender({ access, balanceAccess, mints: input.mints, timeoutMs: input.timeoutMs }),

@@ -1,4 +1,5 @@
 import type { AddressChain } from "@/lib/chains/addresses";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 import type { ChainAdapter, ChainSender } from "@/lib/chains/types";
 import { createTonHttpAccess } from "@/lib/chains/ton/ton-client-access";
 import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
@@ -7,6 +8,8 @@ import { createTonSender } from "@/lib/chains/ton/ton-sender";
 export interface TonHttpChainInput {
   /** toncenter-compatible v2 endpoint, e.g. `https://toncenter.com/api/v2/jsonRPC`. */
   endpoint: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   apiKey?: string;
   /** Symbol → jetton master overrides (TOKEN_TON_<SYMBOL>). */
   jettons?: Readonly<Record<string, string>>;
@@ -19,7 +22,7 @@ export interface TonHttpChainInput {
 
 /** Adapter and sender over one TON HTTP API endpoint. */
 export function createTonHttpChain(input: TonHttpChainInput): { adapter: ChainAdapter; sender: ChainSender } {
-  const access = createTonHttpAccess(input.endpoint, input.apiKey);
+  const access = createTonHttpAccess(input.endpoint, input.apiKey, input.fetch);
   return {
     adapter: createTonAdapter({ access, watchedAddresses: input.watchedAddresses, jettons: input.jettons, chain: input.chain, timeoutMs: input.timeoutMs }),
     sender: createTonSender({ access, jettons: input.jettons, chain: input.chain, timeoutMs: input.timeoutMs }),

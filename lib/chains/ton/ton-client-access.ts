@@ -1,5 +1,6 @@
 import { Address, Cell, type StateInit, type Transaction, type TupleItem, type TupleReader } from "@ton/core";
 import { TonClient } from "@ton/ton";
+import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 
 /**
@@ -69,7 +70,44 @@ export function createTonClientAccess(client: TonHttpClient): TonAccess {
   };
 }
 
-/** Chain access to a toncenter-compatible v2 endpoint (`…/jsonRPC`). */
-export function createTonHttpAccess(endpoint: string, apiKey?: string): TonAccess {
-  return createTonClientAccess(new TonClient({ endpoint, apiKey }));
+type HttpAdapter = NonNullable<NonNullable<ConstructorParameters<typeof TonClient>[0]>["httpAdapter"]>;
+
+/** What of an axios request config the adapter reads. */
+interface AdapterRequest {
+  url?: string;
+  method?: string;
+  headers?: { toJSON?: () => Record<string, unknown> } & Record<string, unknown>;
+  data?: unknown;
+  timeout?: number;
+}
+
+/**
+ * An axios adapter that sends TonClient's requests through `fetchFunction` (the endpoint pool).
+ * The status goes back as is: TonClient reads anything but 200 as an error itself.
+ */
+function fetchAdapter(fetchFunction: FetchFunction): HttpAdapter {
+  const adapter = async (config: AdapterRequest) => {
+    const raw = typeof config.headers?.toJSON === "function" ? config.headers.toJSON() : (config.headers ?? {});
+    const headers = Object.fromEntries(Object.entries(raw).filter(([, value]) => typeof value === "string" || typeof value === "number").map(([name, value]) => [name, String(value)]));
+    const response = await fetchFunction(config.url ?? "", {
+      method: (config.method ?? "post").toUpperCase(),
+      headers,
+      body: typeof config.data === "string" ? config.data : config.data === undefined ? undefined : JSON.stringify(config.data),
+      signal: config.timeout ? AbortSignal.timeout(config.timeout) : undefined,
+    });
+    const text = await response.text();
+    let data: unknown = text;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // Not JSON: TonClient reports the body as it came.
+    }
+    return { data, status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), config, request: null };
+  };
+  return adapter as unknown as HttpAdapter;
+}
+
+/** Chain access to a toncenter-compatible v2 endpoint (`…/jsonRPC`), its requests sent through `fetchFunction` when given. */
+export function createTonHttpAccess(endpoint: string, apiKey?: string, fetchFunction?: FetchFunction): TonAccess {
+  return createTonClientAccess(new TonClient({ endpoint, apiKey, httpAdapter: fetchFunction ? fetchAdapter(fetchFunction) : undefined }));
 }

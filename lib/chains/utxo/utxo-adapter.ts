@@ -5,11 +5,14 @@ import { getUtxoParams, type UtxoParams } from "@/lib/chains/addresses/utxo-para
 import { ChainError, type ChainAdapter, type ObservedTransfer } from "../types";
 import { coinAmountSchema, createChainResolver, formatOutputAddress, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
 import { createUtxoRpc, UtxoRpcError, type UtxoRpc } from "./utxo-rpc";
+import type { FetchFunction } from "../rpc-endpoints";
 
 export interface UtxoAdapterOptions {
   network: NetworkId;
   /** `http://user:password@host:port` of bitcoind, litecoind or dogecoind. */
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Per-call timeout in ms. Default 30 000. */
   timeoutMs?: number;
 }
@@ -82,7 +85,7 @@ function readTransfers(
  */
 export function createUtxoAdapter(options: UtxoAdapterOptions): UtxoAdapter {
   const network = getUtxoNetwork(options.network);
-  const rpc = createUtxoRpc({ rpcUrl: options.rpcUrl, timeoutMs: options.timeoutMs });
+  const rpc = createUtxoRpc({ rpcUrl: options.rpcUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
   const chain = createChainResolver(rpc);
   const decodeTransaction = transactionSchema(network.decimals);
   const decodeBlock = blockSchema(network.decimals);

@@ -10,9 +10,9 @@ import { createUtxoRpc } from "./utxo-rpc";
  * picks the address encodings; `main` is a production chain.
  */
 export function createUtxoRealChain(input: RealChainInput): RealChain {
-  const adapter = createUtxoAdapter({ network: input.network, rpcUrl: input.rpcUrl });
-  const sender = createUtxoSender({ network: input.network, rpcUrl: input.rpcUrl });
-  const rpc = createUtxoRpc({ rpcUrl: input.rpcUrl });
+  const adapter = createUtxoAdapter({ network: input.network, rpcUrl: input.rpcUrl, fetch: input.fetch });
+  const sender = createUtxoSender({ network: input.network, rpcUrl: input.rpcUrl, fetch: input.fetch });
+  const rpc = createUtxoRpc({ rpcUrl: input.rpcUrl, fetch: input.fetch });
   return {
     adapter,
     sender,

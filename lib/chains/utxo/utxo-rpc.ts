@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { FetchFunction } from "../rpc-endpoints";
 import { ChainError } from "../types";
 import { parseRpcJson } from "./parse-rpc-json";
 
@@ -7,6 +8,8 @@ export interface UtxoRpcOptions {
   rpcUrl: string;
   /** Per-call timeout in ms, covering the whole answer. Default 30 000. */
   timeoutMs?: number;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
 }
 
 /** The error a node sent back (it understood the call and refused it). */
@@ -125,6 +128,7 @@ function parseRpcUrl(rpcUrl: string): { url: string; authorization: string | nul
 export function createUtxoRpc(options: UtxoRpcOptions): UtxoRpc {
   const { url, authorization } = parseRpcUrl(options.rpcUrl);
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const fetchFunction: FetchFunction = options.fetch ?? ((input, init) => fetch(input, init));
   let nextId = 1;
 
   /** Posts a body and returns the parsed JSON answer with its HTTP status. */
@@ -135,7 +139,7 @@ export function createUtxoRpc(options: UtxoRpcOptions): UtxoRpc {
     let status: number;
     let text: string;
     try {
-      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal });
+      const response = await fetchFunction(url, { method: "POST", headers, body: JSON.stringify(body), signal });
       status = response.status;
       // The timeout covers the body too: a node that sends headers and then stalls still times out.
       text = await response.text();

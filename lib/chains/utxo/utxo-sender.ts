@@ -10,11 +10,14 @@ import { createKeyedMutex } from "../keyed-mutex";
 import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
 import { createUtxoRpc, UtxoRpcError, type UtxoRpc } from "./utxo-rpc";
+import type { FetchFunction } from "../rpc-endpoints";
 
 export interface UtxoSenderOptions {
   network: NetworkId;
   /** `http://user:password@host:port` of the node; it needs no wallet. */
   rpcUrl: string;
+  /** The fetch requests go through (the network's endpoint pool, with failover); the global fetch when unset. */
+  fetch?: FetchFunction;
   /** Per-call timeout in ms. Default 30 000; `scantxoutset` gets at least SCAN_TIMEOUT_MS. */
   timeoutMs?: number;
   /** The chain the node runs, when the caller already knows it; otherwise asked of the node. */
@@ -161,7 +164,7 @@ function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], chan
  */
 export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
   const network = getUtxoNetwork(options.network);
-  const rpc: UtxoRpc = createUtxoRpc({ rpcUrl: options.rpcUrl, timeoutMs: options.timeoutMs });
+  const rpc: UtxoRpc = createUtxoRpc({ rpcUrl: options.rpcUrl, fetch: options.fetch, timeoutMs: options.timeoutMs });
   const knownChain = options.chain;
   const chain = knownChain ? () => Promise.resolve(knownChain) : createChainResolver(rpc);
   const amountSchema = coinAmountSchema(network.decimals);
