@@ -1,8 +1,11 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { Address, beginCell, TupleReader } from "@ton/core";
 import { describe, expect, it } from "vitest";
 import { deriveEd25519DepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { ChainError } from "@/lib/chains/types";
-import { createTonClientAccess, type TonHttpClient } from "@/lib/chains/ton/ton-client-access";
+import { createRpcEndpointPool } from "@/lib/chains/rpc-endpoints";
+import { createTonClientAccess, createTonHttpAccess, type TonHttpClient } from "@/lib/chains/ton/ton-client-access";
 import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
 import { readWalletV4Seqno } from "@/lib/chains/ton/ton-messages";
@@ -82,5 +85,46 @@ describe("TON HTTP access layer with a fake TonClient", () => {
       { limit: 10, lt: undefined, hash: undefined, archival: true },
       message.toBoc().toString("hex"),
     ]);
+  });
+});
+
+describe("TON HTTP access through an endpoint pool", () => {
+  /** A toncenter-shaped endpoint answering getAddressInformation, or HTTP 502 when `isDown`. */
+  async function startToncenter(syncTime: number) {
+    const state = { isDown: false, requests: [] as { method: string; apiKey: string | undefined; path: string }[] };
+    const server = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { method: string };
+        state.requests.push({ method: body.method, apiKey: request.headers["x-api-key"] as string | undefined, path: request.url ?? "" });
+        if (state.isDown) return void response.writeHead(502, { "content-type": "text/html" }).end("<h1>Bad Gateway</h1>");
+        const block = { "@type": "ton.blockIdExt", workchain: -1, shard: "-9223372036854775808", seqno: 1, root_hash: "", file_hash: "" };
+        const result = { balance: "0", state: "uninitialized", data: "", code: "", last_transaction_id: { "@type": "internal.transactionId", lt: "0", hash: "" }, block_id: block, sync_utime: syncTime };
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, result, id: "1", jsonrpc: "2.0" }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/jsonRPC`;
+    const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    return { url, state, stop };
+  }
+
+  it("sends TonClient's requests through the pool: the API key goes along, a 502 moves them to the next endpoint", async () => {
+    const first = await startToncenter(1_700_000_001);
+    const second = await startToncenter(1_700_000_002);
+    try {
+      const pool = createRpcEndpointPool("ton", [first.url, second.url]);
+      const access = createTonHttpAccess(pool.primaryUrl, "test-key", pool.fetch);
+      expect(await access.getChainTime()).toBe(1_700_000_001);
+      first.state.isDown = true;
+      expect(await access.getChainTime()).toBe(1_700_000_002);
+      expect(first.state.requests.map((request) => request.method)).toEqual(["getAddressInformation", "getAddressInformation"]);
+      expect(second.state.requests).toEqual([{ method: "getAddressInformation", apiKey: "test-key", path: "/api/v2/jsonRPC" }]);
+      expect(pool.health()[0]).toMatchObject({ isUp: false, lastError: "HTTP 502" });
+    } finally {
+      await first.stop();
+      await second.stop();
+    }
   });
 });
