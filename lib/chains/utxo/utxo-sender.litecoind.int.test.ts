@@ -46,7 +46,8 @@ let node: RegtestNode;
 let sender: SendingChainSender<UtxoSender>;
 
 beforeAll(async () => {
-  node = await startLitecoind();
+  // Litecoin Core replaces mempool transactions (BIP125) only when told to.
+  node = await startLitecoind(["-mempoolreplacement=1"]);
   sender = withSending(createUtxoSender({ network: "litecoin", rpcUrl: node.rpcUrl }));
 });
 
@@ -73,6 +74,15 @@ function mempool(): Promise<string[]> {
 
 function mempoolFee(txid: string): Promise<bigint> {
   return node.rpc.call("getmempoolentry", [txid], z.object({ fees: z.object({ base: amountText }) })).then((entry) => entry.fees.base);
+}
+
+/** A raw transaction as the node decodes it: inputs with their sequence, outputs with their values. */
+function decodeRaw(raw: string) {
+  return node.rpc.call(
+    "decoderawtransaction",
+    [raw],
+    z.object({ vin: z.array(z.object({ txid: z.string(), vout: z.number(), sequence: z.number() })), vout: z.array(z.object({ n: z.number(), value: amountText })) }),
+  );
 }
 
 /** The outpoints (`txid:vout`) a raw transaction spends, as the node decodes it. */
@@ -251,7 +261,8 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(await sender.broadcast(rival)).toEqual({ kind: "accepted" });
     // Spent in the mempool only: the rival may yet be evicted or replaced, so that proves nothing.
     expect(await sender.canStillLand(kept, wallet)).toBe(true);
-    expect(await sender.broadcast(kept)).toMatchObject({ kind: "rejected", reason: expect.stringMatching(/conflict/) });
+    // Both signal replaceability: the node weighs `kept` as a replacement, and it pays no more.
+    expect(await sender.broadcast(kept)).toMatchObject({ kind: "rejected", reason: expect.stringMatching(/conflict|insufficient fee/), retryable: true });
     expect(await mempool()).not.toContain(kept.txid);
     // The one that did land is not called dead: its inputs are spent by itself.
     expect(await sender.canStillLand(rival, wallet)).toBe(true);
@@ -260,6 +271,65 @@ describe("createUtxoSender against litecoind -regtest", () => {
     expect(await sender.getTransaction(kept.txid)).toEqual({ state: "unknown", confirmations: 0, blockHeight: null });
     expect(await sender.canStillLand(rival, wallet)).toBe(true);
     expect((await sender.getTransaction(rival.txid)).state).toBe("confirmed");
+  });
+
+  it("replaces a transaction stuck unmined (BIP125): same coins and payment, the raise out of the change; whichever signing is mined is the transfer's", async () => {
+    const wallet = hotWallet(11);
+    await fund(wallet, ["1"]);
+    const recipient = await newRecipient();
+    const transfer: OutgoingTransfer = { currency: "LTC", toAddress: recipient, amountMinor: 30_000_000n };
+    const stuck = await sender.sign(wallet, transfer, { inFlight: [] });
+    expect((await decodeRaw(stuck.raw)).vin.every((input) => input.sequence === 0xfffffffd)).toBe(true);
+    expect(stuck.consumes.signedAtHeight).toBe(await node.rpc.call("getblockcount", [], z.number()));
+    expect(await sender.broadcast(stuck)).toEqual({ kind: "accepted" });
+    // Kept out of blocks: the miner weighs it as paying nothing.
+    await node.rpc.call("prioritisetransaction", [stuck.txid, 0, -100_000_000], z.boolean());
+    expect(await sender.bump!(wallet, transfer, stuck, { afterBlocks: 2 })).toBeNull(); // not waited long enough
+    await node.mine(2);
+    expect(await mempool()).toContain(stuck.txid);
+
+    const replacement = (await sender.bump!(wallet, transfer, stuck, { afterBlocks: 2 }))!;
+    expect(replacement.consumes).toMatchObject({ outpoints: stuck.consumes.outpoints, supersedes: [stuck.txid] });
+    expect(replacement.feeMinor).toBeGreaterThan(stuck.feeMinor + stuck.feeMinor / 8n);
+    const [before, after] = [await decodeRaw(stuck.raw), await decodeRaw(replacement.raw)];
+    expect(after.vout[0]).toEqual(before.vout[0]); // the payment, unchanged
+    expect(after.vout[1].value).toBe(before.vout[1].value - (replacement.feeMinor - stuck.feeMinor));
+    expect(await sender.broadcast(replacement)).toEqual({ kind: "accepted" });
+    expect(await mempool()).toContain(replacement.txid);
+    expect(await mempool()).not.toContain(stuck.txid);
+    expect(await mempoolFee(replacement.txid)).toBe(replacement.feeMinor);
+    await node.mine(1);
+    expect(await sender.getTransaction(replacement.txid, { fromAddress: wallet.address, consumes: replacement.consumes })).toMatchObject({ state: "confirmed", confirmations: 1 });
+    expect(await sender.bump!(wallet, transfer, replacement, { afterBlocks: 0 })).toBeNull(); // mined: not stuck
+    expect(await sender.canStillLand(replacement, wallet)).toBe(true);
+    expect(await sender.canStillLand(stuck, wallet)).toBe(false);
+
+    // The other way round: a replacement signed (and stored) but the first signing mined.
+    await fund(wallet, ["1"]);
+    const second = await sender.sign(wallet, transfer, { inFlight: [] });
+    expect(await sender.broadcast(second)).toEqual({ kind: "accepted" });
+    const unneeded = (await sender.bump!(wallet, transfer, second, { afterBlocks: 0 }))!;
+    await node.mine(1);
+    const followed = await sender.getTransaction(unneeded.txid, { fromAddress: wallet.address, consumes: unneeded.consumes });
+    expect(followed).toMatchObject({ state: "confirmed", landedTxid: second.txid, feeMinor: second.feeMinor });
+    expect(await sender.canStillLand(unneeded, wallet)).toBe(true);
+  });
+
+  it("leaves a stuck transaction as it is where the node does not replace (Litecoin Core's default)", { timeout: 60_000 }, async () => {
+    const plain = await startLitecoind();
+    try {
+      const plainSender = withSending(createUtxoSender({ network: "litecoin", rpcUrl: plain.rpcUrl }));
+      const wallet = hotWallet(12);
+      await plain.rpc.call("sendtoaddress", [wallet.address, "1"], z.string());
+      await plain.mine(1);
+      const transfer: OutgoingTransfer = { currency: "LTC", toAddress: await plain.rpc.call("getnewaddress", ["", "bech32"], z.string()), amountMinor: 30_000_000n };
+      const stuck = await plainSender.sign(wallet, transfer, { inFlight: [] });
+      expect(await plainSender.broadcast(stuck)).toEqual({ kind: "accepted" });
+      expect(await plainSender.bump!(wallet, transfer, stuck, { afterBlocks: 0 })).toBeNull();
+      expect(await plain.rpc.call("getrawmempool", [], z.array(z.string()))).toEqual([stuck.txid]);
+    } finally {
+      await plain.stop();
+    }
   });
 
   it("sends the change to the transfer's change address, none back to the sending key", async () => {

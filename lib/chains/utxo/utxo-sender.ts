@@ -1,12 +1,14 @@
 import * as ecc from "@bitcoinerlab/secp256k1";
-import { address as bitcoinAddress, payments, Psbt, type Network as BitcoinjsNetwork } from "bitcoinjs-lib";
+import { address as bitcoinAddress, payments, Psbt, Transaction, type Network as BitcoinjsNetwork } from "bitcoinjs-lib";
 import { z } from "zod";
 import type { NetworkId } from "@/lib/catalogue";
+import { log } from "@/lib/log";
 import type { AddressChain } from "@/lib/chains/addresses/address-chain";
 import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
-import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "../types";
+import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "../types";
 import { createKeyedMutex } from "../keyed-mutex";
+import { planReplacementFee } from "./replace-by-fee";
 import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";
 import { createUtxoRpc, UtxoRpcError, type UtxoRpc } from "./utxo-rpc";
@@ -36,6 +38,11 @@ export type UtxoSender = ChainSender & { chain(): Promise<AddressChain> };
 const SCAN_TIMEOUT_MS = 300_000;
 /** How long `scantxoutset abort` may take: the node answers it at once. */
 const SCAN_ABORT_TIMEOUT_MS = 5_000;
+/**
+ * Every input's sequence: below 0xfffffffe signals BIP125 replaceability from the first broadcast,
+ * so a transaction stuck under a rising fee market can be replaced by one paying more.
+ */
+const RBF_SEQUENCE = 0xfffffffd;
 /** Blocks `estimatesmartfee` aims at. */
 const CONFIRMATION_TARGET = 6;
 /** "No such mempool or blockchain transaction". */
@@ -137,9 +144,9 @@ function signTransaction(prepared: PreparedSend, inputs: SpendableOutput[], chan
   const psbt = new Psbt({ network: prepared.bitcoinjs });
   for (const input of inputs) {
     if (prepared.inputKind === "p2wpkh") {
-      psbt.addInput({ hash: input.txid, index: input.vout, witnessUtxo: { script: prepared.walletScript, value: input.valueMinor } });
+      psbt.addInput({ hash: input.txid, index: input.vout, sequence: RBF_SEQUENCE, witnessUtxo: { script: prepared.walletScript, value: input.valueMinor } });
     } else {
-      psbt.addInput({ hash: input.txid, index: input.vout, nonWitnessUtxo: Buffer.from(previousTransactions.get(input.txid)!, "hex") });
+      psbt.addInput({ hash: input.txid, index: input.vout, sequence: RBF_SEQUENCE, nonWitnessUtxo: Buffer.from(previousTransactions.get(input.txid)!, "hex") });
     }
   }
   psbt.addOutput({ script: prepared.recipientScript, value: prepared.amountMinor });
@@ -223,16 +230,22 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
 
   /** Fee rate in minor units per 1000 vB: the estimate, never below what the node relays. */
   async function readFeeRate(): Promise<bigint> {
+    return (await readFeeRates()).feeRatePerKvB;
+  }
+
+  /** The market's fee rate and the node's increment for a replacement (BIP125 rule 4), per 1000 vB. */
+  async function readFeeRates(): Promise<{ feeRatePerKvB: bigint; incrementalPerKvB: bigint }> {
     const [estimate, networkInfo, mempoolInfo] = await Promise.all([
       rpc.call("estimatesmartfee", [CONFIRMATION_TARGET], z.object({ feerate: amountSchema.optional() })),
-      rpc.call("getnetworkinfo", [], z.object({ relayfee: amountSchema })),
+      rpc.call("getnetworkinfo", [], z.object({ relayfee: amountSchema, incrementalfee: amountSchema.optional() })),
       rpc.call("getmempoolinfo", [], z.object({ mempoolminfee: amountSchema.optional() })),
     ]);
+    const incrementalPerKvB = networkInfo.incrementalfee ?? networkInfo.relayfee;
     const floor = [networkInfo.relayfee, mempoolInfo.mempoolminfee ?? 0n].reduce((a, b) => (a > b ? a : b));
-    if (estimate.feerate !== undefined) return estimate.feerate > floor ? estimate.feerate : floor;
+    if (estimate.feerate !== undefined) return { feeRatePerKvB: estimate.feerate > floor ? estimate.feerate : floor, incrementalPerKvB };
     // A regtest node has no fee history: its relay floor is the rate. On a public chain a missing
     // estimate means the node has not seen enough blocks yet, and guessing could strand the payout.
-    if ((await chain()) === "regtest") return floor;
+    if ((await chain()) === "regtest") return { feeRatePerKvB: floor, incrementalPerKvB };
     throw new ChainError("The node has no fee estimate yet", { retryable: true });
   }
 
@@ -289,6 +302,67 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     return state && state.state !== "unknown" ? { kind: "accepted" } : { kind: "uncertain", reason: "the node did not answer the broadcast" };
   }
 
+  /** A P2PKH input signs over its whole previous transaction: raw hex by txid (none for P2WPKH). */
+  async function previousTransactionsOf(prepared: PreparedSend, inputs: readonly SpendableOutput[]): Promise<Map<string, string>> {
+    const previousTransactions = new Map<string, string>();
+    if (prepared.inputKind !== "p2pkh") return previousTransactions;
+    for (const txid of new Set(inputs.map((input) => input.txid))) {
+      previousTransactions.set(txid, await rpc.call("getrawtransaction", [txid, false], z.string().regex(/^[0-9a-f]+$/i)));
+    }
+    return previousTransactions;
+  }
+
+  /** What the coins at `outpoints` hold, read from the chain without the mempool; null for one spent in a block. */
+  async function readCoins(outpoints: readonly string[]): Promise<(SpendableOutput | null)[]> {
+    const answers = await rpc.callBatch(
+      "gettxout",
+      outpoints.map((outpoint) => {
+        const [txid, vout] = outpoint.split(":");
+        return [txid, Number(vout), false];
+      }),
+      z.object({ value: amountSchema }).nullable(),
+    );
+    return answers.map((answer, index) => {
+      if (!answer.ok) throw answer.error;
+      if (answer.value === null) return null;
+      const [txid, vout] = outpoints[index].split(":");
+      return { txid, vout: Number(vout), valueMinor: answer.value.value };
+    });
+  }
+
+  /**
+   * The state of a sent transfer: its latest signing, or an earlier one it replaced (only one of
+   * them can be mined, as they spend the same coins). The fee booked is the one that landed.
+   */
+  async function getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState> {
+    const latest = await readTransactionState(txid);
+    const earlier = sent?.consumes.supersedes ?? [];
+    if (latest.state !== "unknown" || earlier.length === 0) return latest;
+    for (const candidate of earlier) {
+      const state = await readTransactionState(candidate);
+      if (state.state === "unknown") continue;
+      return { ...state, landedTxid: candidate, feeMinor: await readFee(candidate) };
+    }
+    return latest;
+  }
+
+  /** A transaction's fee: its inputs (read from the transactions that made them) less its outputs. */
+  async function readFee(txid: string): Promise<bigint> {
+    const transactionSchema = z.object({
+      vin: z.array(z.object({ txid: hashSchema, vout: z.number().int().nonnegative() })),
+      vout: z.array(z.object({ value: amountSchema, n: z.number().int().nonnegative() })),
+    });
+    const transaction = await rpc.call("getrawtransaction", [txid, true], transactionSchema);
+    let inputsMinor = 0n;
+    for (const input of transaction.vin) {
+      const previous = await rpc.call("getrawtransaction", [input.txid, true], transactionSchema);
+      const spent = previous.vout.find((output) => output.n === input.vout);
+      if (!spent) throw new ChainError(`${input.txid} has no output ${input.vout}`, { retryable: true });
+      inputsMinor += spent.value;
+    }
+    return inputsMinor - transaction.vout.reduce((sum, output) => sum + output.value, 0n);
+  }
+
   async function selectFor(prepared: PreparedSend, reserved: ReadonlySet<string>) {
     const [candidates, feeRatePerKvB] = await Promise.all([listSpendable(prepared.fromAddress, reserved), readFeeRate()]);
     const selection = selectCoins({
@@ -329,24 +403,80 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
           isShortOfFunds: true,
         });
       }
-      const previousTransactions = new Map<string, string>();
-      if (prepared.inputKind === "p2pkh") {
-        for (const txid of new Set(selection.inputs.map((input) => input.txid))) {
-          previousTransactions.set(txid, await rpc.call("getrawtransaction", [txid, false], z.string().regex(/^[0-9a-f]+$/i)));
-        }
-      }
-      const signed = signTransaction(prepared, selection.inputs, selection.changeMinor, previousTransactions);
+      const signedAtHeight = await rpc.call("getblockcount", [], z.number().int().nonnegative());
+      const signed = signTransaction(prepared, selection.inputs, selection.changeMinor, await previousTransactionsOf(prepared, selection.inputs));
       return {
         txid: signed.txid,
         raw: signed.hex,
-        consumes: { outpoints: selection.inputs.map((input) => outpointKey(input.txid, input.vout)) },
+        consumes: { outpoints: selection.inputs.map((input) => outpointKey(input.txid, input.vout)), signedAtHeight },
         // Exact: the inputs minus the outputs.
         feeMinor: selection.feeMinor,
       };
     },
 
     broadcast,
-    getTransaction: readTransactionState,
+    getTransaction,
+
+    /**
+     * A transaction unmined `afterBlocks` after its signing is signed again over the same coins,
+     * paying the same amount, with a fee that BIP125 lets replace it (see planReplacementFee):
+     * the raise comes out of the change. Null when it is not stuck (mined, spent, not waited long
+     * enough), when it did not signal replaceability, when its change cannot pay the raise, or
+     * when the node would not take the replacement.
+     */
+    async bump(from, transfer, stuck, bumpOptions) {
+      const outpoints = stuck.consumes.outpoints ?? [];
+      if (outpoints.length === 0) throw new ChainError("a UTXO transaction records the outpoints it spends", { retryable: false });
+      const tip = await rpc.call("getblockcount", [], z.number().int().nonnegative());
+      const { signedAtHeight } = stuck.consumes;
+      if (signedAtHeight !== undefined && tip - signedAtHeight < bumpOptions.afterBlocks) return null;
+      for (const txid of [stuck.txid, ...(stuck.consumes.supersedes ?? [])]) {
+        if ((await readTransactionState(txid)).state === "confirmed") return null;
+      }
+      const previous = Transaction.fromHex(stuck.raw);
+      if (!previous.ins.every((input) => input.sequence < 0xfffffffe)) return null; // signed before replaceability was signalled
+      const coins = await readCoins(outpoints);
+      // A coin spent in a block: this transaction (or a rival) is mined, which following tells.
+      if (coins.some((coin) => coin === null)) return null;
+      const inputs = coins as SpendableOutput[];
+      const prepared = prepareSend(network, await chain(), from, transfer, options.scriptType);
+      const [payment] = previous.outs;
+      if (!payment || payment.value !== prepared.amountMinor || !sameBytes(payment.script, prepared.recipientScript)) {
+        throw new ChainError(`the stored transaction ${stuck.txid} does not pay the transfer's recipient its amount`, { retryable: false });
+      }
+      const inputsMinor = inputs.reduce((sum, coin) => sum + coin.valueMinor, 0n);
+      const previousFeeMinor = inputsMinor - previous.outs.reduce((sum, output) => sum + output.value, 0n);
+      const rates = await readFeeRates();
+      const plan = planReplacementFee({
+        inputsMinor,
+        amountMinor: prepared.amountMinor,
+        previousFeeMinor,
+        vsizeWithChange: estimateVsize(prepared.inputKind, inputs.length, [prepared.recipientScript.length, prepared.changeScript.length]),
+        vsizeWithoutChange: estimateVsize(prepared.inputKind, inputs.length, [prepared.recipientScript.length]),
+        feeRatePerKvB: rates.feeRatePerKvB,
+        incrementalPerKvB: rates.incrementalPerKvB,
+        dustLimitMinor: network.dustLimitMinor,
+      });
+      if (!plan.ok) {
+        // It waits as it is: the other transfers of the hot wallet must not wait behind it.
+        log.warn("a stuck UTXO transaction cannot be replaced", { network: network.id, txid: stuck.txid, reason: plan.reason });
+        return null;
+      }
+      const signed = signTransaction(prepared, inputs, plan.changeMinor, await previousTransactionsOf(prepared, inputs));
+      // Nodes that do not replace (Litecoin Core's default, -mempoolreplacement=0) refuse it: the
+      // stuck one then waits as it is rather than be shadowed by a signing no node will carry.
+      const [verdict] = await rpc.call("testmempoolaccept", [[signed.hex]], z.array(z.object({ allowed: z.boolean(), "reject-reason": z.string().optional() })));
+      if (!verdict?.allowed) {
+        log.warn("the node would not take a replacement of a stuck UTXO transaction", { network: network.id, txid: stuck.txid, reason: verdict?.["reject-reason"] ?? "no answer" });
+        return null;
+      }
+      return {
+        txid: signed.txid,
+        raw: signed.hex,
+        consumes: { outpoints, signedAtHeight: tip, supersedes: [...(stuck.consumes.supersedes ?? []), stuck.txid] },
+        feeMinor: plan.feeMinor,
+      };
+    },
 
     async getBalance(address, currency, readOptions = {}) {
       if (currency !== network.symbol) refuse(`${network.id} carries only ${network.symbol}, not ${currency}`);
@@ -362,27 +492,19 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
       if (outpoints.length === 0) throw new ChainError("a UTXO transaction records the outpoints it spends", { retryable: false });
       // Only a spend in a block is a fact: a rival in the mempool may still be evicted or
       // replaced, and these bytes mined after all.
-      const answers = await rpc.callBatch(
-        "gettxout",
-        outpoints.map((outpoint) => {
-          const [txid, vout] = outpoint.split(":");
-          return [txid, Number(vout), false];
-        }),
-        z.object({ value: amountSchema }).nullable(),
-      );
-      const spentInBlock: string[] = [];
-      answers.forEach((answer, index) => {
-        if (!answer.ok) throw answer.error;
-        if (answer.value === null) spentInBlock.push(outpoints[index]);
-      });
+      const coins = await readCoins(outpoints);
+      const spentInBlock = outpoints.filter((_, index) => coins[index] === null);
       if (spentInBlock.length === 0) return true;
       // A node that lags may not have the coin yet: it is spent only if the block that made it is
       // on this node's chain.
       for (const outpoint of spentInBlock) {
         if ((await readTransactionState(outpoint.split(":")[0])).state === "confirmed") {
-          // The spender may be this very transaction: it has landed then, and calling it dead
-          // would send its purpose twice.
-          return (await readTransactionState(signed.txid)).state !== "unknown";
+          // The spender may be this very transaction, or a signing of it it replaced: it has
+          // landed then, and calling it dead would send its purpose twice.
+          for (const txid of [signed.txid, ...(signed.consumes.supersedes ?? [])]) {
+            if ((await readTransactionState(txid)).state !== "unknown") return true;
+          }
+          return false;
         }
       }
       return true;
