@@ -135,6 +135,7 @@ describe("operator CLI", () => {
       "refunds_vs_paid",
       "splits_vs_held",
       "blocked_vs_held",
+      "cold_vs_transfers",
       "invoices_in_review",
     ]);
     expect(asJson.status).toBe(asJson.json.clean ? 0 : 1);
