@@ -49,7 +49,7 @@ export interface HotWalletLimitCheck {
   inFlight: bigint;
   /** What the move itself may cost, kept back when the asset pays its own fee. */
   feeReserve: bigint;
-  /** Above the maximum after all that: what leaves (or is leaving) for the cold address. */
+  /** Above the maximum after all that, and not leaving yet (a move planned by this pass leaves it at 0). */
   excess: bigint;
   /** The transfer to cold storage on its way (planned by this pass or an earlier one), if any. */
   transfer: { id: string; reference: string; status: string; amount: bigint; txid: string | null } | null;
@@ -192,7 +192,7 @@ async function checkLimit(deps: ColdStorageDeps, sender: ChainSender, hot: Signi
     log.info("hot wallet above its limit: the excess is planned to cold storage", {
       network,
       currency,
-      amount: check.excess,
+      amount: check.transfer?.amount,
       max: limit.maxMinor,
       reserved: check.reserved,
       reference: check.transfer?.reference,
@@ -268,11 +268,10 @@ async function decideAndPlan(tx: Tx, deps: ColdStorageDeps, hot: SigningKey, lim
   );
   // Another planner recorded this move (the same reference) or another one of the asset first.
   const row = await tx.outgoingTransfer.findFirst({ where: { network, currency, kind: "cold", status: { in: LIVE_STATUSES } } });
-  return {
-    ...check,
-    transfer: row ? { id: row.id, reference: row.reference, status: row.status, amount: BigInt(row.amountMinor.toFixed()), txid: row.txid } : null,
-    isPlanned: planned === 1,
-  };
+  const transfer = row ? { id: row.id, reference: row.reference, status: row.status, amount: BigInt(row.amountMinor.toFixed()), txid: row.txid } : null;
+  // What is leaving now is no longer over the limit.
+  const left = transfer ? excess - transfer.amount : excess;
+  return { ...check, excess: left > 0n ? left : 0n, transfer, isPlanned: planned === 1 };
 }
 
 function unchecked(limit: HotWalletLimit, note: string): HotWalletLimitCheck {
