@@ -6,8 +6,11 @@ import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { getChainSender } from "@/lib/chains/registry";
 import { createSecretBox } from "@/lib/crypto/secret-box";
+import { formatAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { assetKey, PLATFORM } from "@/lib/ledger/postings";
+import { runCli } from "@/lib/cli/testing/cli-process";
+import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
@@ -99,6 +102,11 @@ describe("hot wallet limits", () => {
     const state = await readTableState(ownDatabase().db, new Date(), null);
     expect(state.coldTransfers.filter((row) => row.asset === "USDT:tron" && row.status !== "confirmed").reduce((sum, row) => sum + row.count, 0)).toBe(1);
 
+    // `wallets status` shows the limit and the move on its way.
+    const status = (await listWalletStatus({ db: ownDatabase().db, config: limited.config as ApiDeps["config"], secretBox: deps.secretBox }, { isAll: false, timeoutMs: 5_000 })).find((row) => row.network === "tron" && row.currency === "USDT")!;
+    expect(status.limit).toMatchObject({ max: "1000", excess: "0", cold_transfer: { reference: "cold:tron:USDT:0", amount: formatAmount(excess, 6) } });
+    expect(status.cold_storage).toBe("0");
+
     await mine();
     const [settled] = await moveExcessToCold(limited, { timeoutMs: 5_000 });
     expect(settled).toMatchObject({ excess: 0n, isPlanned: false, transfer: null });
@@ -108,6 +116,12 @@ describe("hot wallet limits", () => {
     // Booked once: chain → cold, in the transaction that confirmed it.
     expect(await ownDatabase().db.ledgerJournal.count({ where: { reference: `outgoing:${transfers[0].id}:cold` } })).toBe(1);
     expect(await platformBalance("cold")).toBe(-excess);
+    const after = (await listWalletStatus({ db: ownDatabase().db, config: limited.config as ApiDeps["config"], secretBox: deps.secretBox }, { isAll: false, timeoutMs: 5_000 })).find((row) => row.network === "tron" && row.currency === "USDT")!;
+    expect(after).toMatchObject({ cold_storage: formatAmount(excess, 6), limit: { max: "1000", excess: "0", cold_transfer: null } });
+    expect(await readTableState(ownDatabase().db, new Date(), null)).toMatchObject({
+      coldTransfers: [{ network: "tron", asset: "USDT:tron", status: "confirmed", count: 1 }],
+      hotWalletLimits: [{ network: "tron", asset: "USDT:tron", max: 1000, excess: 0 }],
+    });
     expect(await auditLedger(ownDatabase().db)).toEqual(CLEAN_LEDGER_AUDIT);
     expect((await reconcileWithChains(deps, { network: "tron", timeoutMs: 5_000, payoutDays: 7, now: new Date() })).filter(hasDrift)).toEqual([]);
     expect(await ownDatabase().db.hotWalletLimitCheck.findUniqueOrThrow({ where: { network_currency: { network: "tron", currency: "USDT" } } })).toMatchObject({ transferId: null, note: "" });
@@ -124,6 +138,18 @@ describe("hot wallet limits", () => {
     expect((await call("/v1/payout/info", { uuid: payout.uuid })).body.result.internal_status).toBe("confirmed");
     expect(await auditLedger(ownDatabase().db)).toEqual(CLEAN_LEDGER_AUDIT);
     expect((await reconcileWithChains(deps, { network: "tron", timeoutMs: 5_000, payoutDays: 7, now: new Date() })).filter(hasDrift)).toEqual([]);
+  });
+
+  it("runs as the operator's command: a table or one JSON object, and a usage error without a limit", { timeout: 60_000 }, async () => {
+    const env = { DATABASE_URL: ownDatabase().url, HOT_WALLET_MAX_TRON_USDT: "1500", COLD_ADDRESS_TRON: COLD_ADDRESS };
+    const [asJson, asTable] = await Promise.all([runCli(["wallets", "to-cold", "--json"], env), runCli(["wallets", "to-cold", "--dry-run"], env)]);
+    expect(asJson.status).toBe(0);
+    expect(asJson.json.items).toMatchObject([{ network: "tron", currency: "USDT", max: "1500", excess: "0", cold_address: COLD_ADDRESS, transfer: null, planned: false, note: "" }]);
+    expect(asTable.status).toBe(0);
+    expect(asTable.stdout).toMatch(/^NETWORK\s+ASSET\s+MAX\s+HOT \(BOOKS\)\s+HOT \(CHAIN\)\s+RESERVED\s+EXCESS\s+TO COLD/);
+    const without = await runCli(["wallets", "to-cold", "--json"], { DATABASE_URL: ownDatabase().url });
+    expect(without.status).toBe(1);
+    expect(without.json.error.code).toBe("cli.usage");
   });
 
   it("refuses a cold address that is the hot wallet, a deposit address, or not the network's", async () => {
