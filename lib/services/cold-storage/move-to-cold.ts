@@ -39,7 +39,7 @@ export interface HotWalletLimitCheck {
   currency: string;
   coldAddress: string;
   max: bigint;
-  /** The hot wallet by the books: the service's custody less deposits not swept yet. */
+  /** The hot wallet by the books: the service's custody less what the books leave on deposit addresses. */
   ledgerHeld: bigint;
   /** The hot wallet by the chain; null when it could not be read (then nothing moves). */
   chainHeld: bigint | null;
@@ -217,17 +217,24 @@ async function decideAndPlan(tx: Tx, deps: ColdStorageDeps, hot: SigningKey, lim
   const { network, currency } = limit;
   const nativeSymbol = findNetwork(network)!.nativeSymbol;
   const asset = assetKey(currency, network);
-  const [books] = await tx.$queryRaw<{ custody: string; unswept: string; reserved: string }[]>`
+  const isNative = currency === nativeSymbol;
+  // What the books leave on deposit addresses: confirmed deposits, less what sweeps brought to the
+  // hot wallet; on the native coin also plus the gas the hot wallet gave them and less the fees
+  // their own transfers paid (booked when final). The rest of the custody is the hot wallet's.
+  const [books] = await tx.$queryRaw<{ custody: string; onDeposits: string; reserved: string }[]>`
     SELECT
       COALESCE((SELECT -balance FROM ledger_accounts WHERE owner = ${PLATFORM} AND asset = ${asset} AND bucket = 'chain'), 0)::text AS custody,
       (COALESCE((SELECT SUM(amount_minor) FROM chain_transfers
                  WHERE network = ${network} AND currency = ${currency} AND status = 'confirmed' AND (invoice_id IS NOT NULL OR static_wallet_id IS NOT NULL)), 0)
-       - COALESCE((SELECT SUM(covered_minor) FROM outgoing_transfers
-                   WHERE network = ${network} AND currency = ${currency} AND kind = 'sweep' AND status = 'confirmed'), 0))::text AS unswept,
+       - COALESCE((SELECT SUM(amount_minor) FROM outgoing_transfers
+                   WHERE network = ${network} AND currency = ${currency} AND kind = 'sweep' AND status = 'confirmed'), 0)
+       + CASE WHEN ${isNative} THEN
+           COALESCE((SELECT SUM(amount_minor) FROM outgoing_transfers WHERE network = ${network} AND kind = 'gas' AND status = 'confirmed'), 0)
+           - COALESCE((SELECT SUM(fee_minor) FROM outgoing_transfers
+                       WHERE network = ${network} AND from_address <> ${hot.address} AND status IN ('confirmed', 'failed')), 0)
+         ELSE 0 END)::text AS "onDeposits",
       COALESCE((SELECT SUM(balance) FROM ledger_accounts WHERE owner <> ${PLATFORM} AND asset = ${asset} AND bucket = 'payout_held'), 0)::text AS reserved`;
-  // Deposits not swept yet sit on deposit addresses: the books' custody less those is the hot
-  // wallet's share (a little above it where swept coins left dust behind; the chain read caps that).
-  const ledgerHeld = BigInt(books.custody) - (BigInt(books.unswept) > 0n ? BigInt(books.unswept) : 0n);
+  const ledgerHeld = BigInt(books.custody) - BigInt(books.onDeposits);
   const reserved = BigInt(books.reserved);
   // Payouts on their way are in payout_held already; the rest leaving the hot wallet (gas, a move
   // to cold storage) is counted here, and on the native coin every such transfer's fee.
@@ -256,9 +263,11 @@ async function decideAndPlan(tx: Tx, deps: ColdStorageDeps, hot: SigningKey, lim
   };
   // One move of an asset on its way at a time: its amount is already counted as leaving.
   if (live || excess === 0n || chain.isDryRun) return check;
+  // Another planner may have committed a move since the rows above were read: it is the one on its way.
+  const latest = await tx.outgoingTransfer.findFirst({ where: { network, currency, kind: "cold" }, orderBy: { updatedAt: "desc" } });
+  if (latest && LIVE_STATUSES.includes(latest.status)) return withTransfer(check, latest, false);
   // The chain was read before a move of this asset settled: its figure may still hold what left.
-  const moved = await tx.outgoingTransfer.findFirst({ where: { network, currency, kind: "cold", updatedAt: { gte: chain.startedAt } }, select: { id: true } });
-  if (moved) return { ...check, note: "a move to cold storage settled while the chain was read; the next pass decides" };
+  if (latest && latest.updatedAt >= chain.startedAt) return { ...check, note: "a move to cold storage settled while the chain was read; the next pass decides" };
   const attempt = await tx.outgoingTransfer.count({ where: { network, currency, kind: "cold" } });
   const reference = `cold:${network}:${currency}:${attempt}`;
   const planned = await planOutgoingTransfer(
@@ -268,10 +277,18 @@ async function decideAndPlan(tx: Tx, deps: ColdStorageDeps, hot: SigningKey, lim
   );
   // Another planner recorded this move (the same reference) or another one of the asset first.
   const row = await tx.outgoingTransfer.findFirst({ where: { network, currency, kind: "cold", status: { in: LIVE_STATUSES } } });
-  const transfer = row ? { id: row.id, reference: row.reference, status: row.status, amount: BigInt(row.amountMinor.toFixed()), txid: row.txid } : null;
-  // What is leaving now is no longer over the limit.
-  const left = transfer ? excess - transfer.amount : excess;
-  return { ...check, excess: left > 0n ? left : 0n, transfer, isPlanned: planned === 1 };
+  return row ? withTransfer(check, row, planned === 1) : check;
+}
+
+/** The check with the move on its way: what it takes is no longer over the limit. */
+function withTransfer(
+  check: HotWalletLimitCheck,
+  row: { id: string; reference: string; status: string; amountMinor: { toFixed(): string }; txid: string | null },
+  isPlanned: boolean,
+): HotWalletLimitCheck {
+  const transfer = { id: row.id, reference: row.reference, status: row.status, amount: BigInt(row.amountMinor.toFixed()), txid: row.txid };
+  const left = check.excess - transfer.amount;
+  return { ...check, excess: left > 0n ? left : 0n, transfer, isPlanned };
 }
 
 function unchecked(limit: HotWalletLimit, note: string): HotWalletLimitCheck {
