@@ -109,6 +109,7 @@ describe("npm start with the embedded database", () => {
       refunds_vs_paid: [],
       splits_vs_held: [],
       blocked_vs_held: [],
+      cold_vs_transfers: [],
       invoices_in_review: 0,
     });
   });

@@ -1,4 +1,6 @@
 import path from "node:path";
+import { findNetwork, findSettlementAsset, listNetworks } from "@/lib/catalogue";
+import { parseAmount } from "@/lib/domain/money/amount";
 
 /** Which runtime runs background jobs: the built-in worker, Inngest, or none in this process. */
 export type WorkerDriver = "builtin" | "inngest" | "off";
@@ -50,6 +52,21 @@ export interface GatewayConfig {
   metrics: { port: number | undefined; token: string | undefined };
   /** Where `npm run worker` answers GET /healthz (WORKER_PORT); undefined means no listener. */
   workerPort: number | undefined;
+  /** Per asset, the most its hot wallet keeps and where the excess goes (HOT_WALLET_MAX_*, COLD_ADDRESS_*); empty: no limits. */
+  hotWalletLimits: HotWalletLimit[];
+}
+
+/**
+ * An operator-set maximum for one asset's hot wallet: what it holds beyond `maxMinor` (and beyond
+ * what payouts already reserved) leaves for `coldAddress`, an address the operator holds elsewhere.
+ */
+export interface HotWalletLimit {
+  network: string;
+  currency: string;
+  /** In the asset's minor units (the catalogue's decimals). */
+  maxMinor: bigint;
+  /** As configured; checked against the network's address formats when it is used (the node decides the formats). */
+  coldAddress: string;
 }
 
 function readFlag(value: string | undefined, fallback: boolean): boolean {
@@ -77,6 +94,40 @@ function readHeaderName(name: string, value: string | undefined): string | null 
   // Headers that carry the address are plain tokens; anything else is a typo worth stopping on.
   if (!/^[A-Za-z0-9-]+$/.test(value.trim())) throw new Error(`${name} must be an HTTP header name, got "${value}"`);
   return value.trim().toLowerCase();
+}
+
+/**
+ * HOT_WALLET_MAX_<NETWORK>_<ASSET>=<amount in the asset's units> and the cold address it sends
+ * the excess to: COLD_ADDRESS_<NETWORK>_<ASSET>, else COLD_ADDRESS_<NETWORK>. A maximum without a
+ * cold address, an unknown network or asset, a malformed amount, or a cold address no maximum
+ * uses, stops the start: custody settings are not guessed.
+ */
+function readHotWalletLimits(env: Readonly<Record<string, string | undefined>>): HotWalletLimit[] {
+  const limits: HotWalletLimit[] = [];
+  const usedColdAddresses = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith("HOT_WALLET_MAX_") || value === undefined || value === "") continue;
+    const match = /^HOT_WALLET_MAX_([A-Z0-9]+)_([A-Z0-9]+)$/.exec(name);
+    const network = match ? findNetwork(match[1].toLowerCase()) : undefined;
+    if (!match || !network) throw new Error(`${name}: no such network; write HOT_WALLET_MAX_<NETWORK>_<ASSET>, e.g. HOT_WALLET_MAX_ETHEREUM_USDT (networks: ${listNetworks().map((known) => known.id.toUpperCase()).join(", ")})`);
+    const asset = findSettlementAsset(match[2], network.id);
+    if (!asset) throw new Error(`${name}: ${match[2]} is not an asset of ${network.id} (see GET /v1/currencies)`);
+    // Whole units with at most the asset's decimals, never a float: 0.1 ETH is exactly 10^17 wei.
+    const maxMinor = parseAmount(value.trim(), asset.decimals);
+    if (maxMinor === null) throw new Error(`${name} must be an amount of ${asset.symbol} with at most ${asset.decimals} decimals, got "${value}"`);
+    const perAsset = `COLD_ADDRESS_${match[1]}_${match[2]}`;
+    const perNetwork = `COLD_ADDRESS_${match[1]}`;
+    const coldVariable = env[perAsset]?.trim() ? perAsset : env[perNetwork]?.trim() ? perNetwork : null;
+    if (!coldVariable) throw new Error(`${name} is set but no cold address receives the excess: set ${perNetwork} (or ${perAsset})`);
+    usedColdAddresses.add(coldVariable);
+    limits.push({ network: network.id, currency: asset.symbol, maxMinor, coldAddress: env[coldVariable]!.trim() });
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (name.startsWith("COLD_ADDRESS_") && value?.trim() && !usedColdAddresses.has(name)) {
+      throw new Error(`${name} is set but no HOT_WALLET_MAX_* sends to it (HOT_WALLET_MAX_<NETWORK>_<ASSET>)`);
+    }
+  }
+  return limits.sort((left, right) => left.network.localeCompare(right.network) || left.currency.localeCompare(right.currency));
 }
 
 function readChoice<T extends string>(name: string, value: string | undefined, choices: readonly T[], fallback: T): T {
@@ -146,6 +197,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       token: env.METRICS_TOKEN || undefined,
     },
     workerPort: env.WORKER_PORT ? readPositiveNumber("WORKER_PORT", env.WORKER_PORT, 0) : undefined,
+    hotWalletLimits: readHotWalletLimits(env),
     email: {
       // spec: issue — with the embedded default (or sandbox) and no SMTP, messages are kept locally.
       mode: env.SMTP_URL ? "smtp" : readFlag(env.GATEWAY_SANDBOX, false) || readFlag(env.GATEWAY_EMBEDDED, false) ? "mailbox" : "off",

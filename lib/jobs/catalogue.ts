@@ -20,6 +20,7 @@ import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/payout-lin
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { moveExcessToCold } from "@/lib/services/cold-storage/move-to-cold";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
 
@@ -167,6 +168,18 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     run: async (deps) => {
       const rows = await reconcileWithChains(deps, { timeoutMs: 10_000, payoutDays: 7, now: deps.now() });
       return { assets: rows.length, drift: rows.filter(hasDrift).length };
+    },
+  },
+  {
+    name: "wallet.to-cold",
+    everySeconds: 60,
+    cron: "* * * * *",
+    // Hot wallets above their operator-set maximum send the excess to the cold address, one
+    // transfer per asset at a time; without HOT_WALLET_MAX_* settings there is nothing to do.
+    run: async (deps) => {
+      if (deps.config.hotWalletLimits.length === 0) return { checked: 0, planned: 0 };
+      const checks = await moveExcessToCold(deps, { timeoutMs: 10_000 });
+      return { checked: checks.length, planned: checks.filter((check) => check.isPlanned).length, over: checks.filter((check) => check.excess > 0n).length };
     },
   },
   {

@@ -30,6 +30,8 @@ export interface LedgerAudit {
   splitsVsHeld: string[];
   /** Merchant assets whose blocked_held differs from the deposits their blocked static wallets hold with no refund bound to them. */
   blockedVsHeld: string[];
+  /** Transfers to cold storage whose move is not booked exactly once, for their amount, when confirmed (and never otherwise). */
+  coldVsTransfers: string[];
 }
 
 export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
@@ -46,6 +48,7 @@ export const CLEAN_LEDGER_AUDIT: LedgerAudit = {
   refundsVsPaid: [],
   splitsVsHeld: [],
   blockedVsHeld: [],
+  coldVsTransfers: [],
 };
 
 export function isCleanAudit(audit: LedgerAudit): boolean {
@@ -58,7 +61,8 @@ export function isCleanAudit(audit: LedgerAudit): boolean {
  * balances, every cached balance is the sum of its postings, no bucket is on the wrong side of
  * zero, each chain transfer's credits match its state, each invoice's settled amount matches its
  * settlement journals, maturing balances match unmatured lots, every outgoing transfer's fee
- * is booked once, as recorded, and blocked_held is what blocked static wallets hold.
+ * is booked once, as recorded, blocked_held is what blocked static wallets hold, and each move to
+ * cold storage is booked once, when confirmed.
  */
 export async function auditLedger(db: Db): Promise<LedgerAudit> {
   return withTransaction(db, (tx) => auditLedgerIn(tx), { isolationLevel: "RepeatableRead" });
@@ -73,7 +77,7 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
       // Below zero only where mayGoNegative allows it; a merchant's debt never above zero.
       const negative = await tx.$queryRaw<{ id: string }[]>`
         SELECT id::text AS id FROM ledger_accounts
-        WHERE (balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees', 'conversions')) AND NOT (owner <> ${PLATFORM} AND bucket = 'debt'))
+        WHERE (balance < 0 AND NOT (owner = ${PLATFORM} AND bucket IN ('chain', 'network_fees', 'conversions', 'cold')) AND NOT (owner <> ${PLATFORM} AND bucket = 'debt'))
            OR (balance > 0 AND bucket = 'debt')`;
       const unbalanced = await tx.$queryRaw<{ reference: string }[]>`
         SELECT j.reference FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
@@ -174,6 +178,19 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         FULL OUTER JOIN (SELECT owner, asset, balance FROM ledger_accounts WHERE bucket = 'blocked_held') a
           ON a.owner = h.merchant_id::text AND a.asset = h.asset
         WHERE COALESCE(h.total, 0) <> COALESCE(a.balance, 0)`;
+      // What each transfer to cold storage moved out of the chain account: its amount, once, when confirmed.
+      const cold = await tx.$queryRaw<{ id: string }[]>`
+        SELECT COALESCE(o.id::text, m.transfer_id) AS id
+        FROM (SELECT id, status, amount_minor FROM outgoing_transfers WHERE kind = 'cold') o
+        FULL OUTER JOIN (
+          SELECT substring(j.reference FROM 10 FOR 36) AS transfer_id, SUM(p.amount) AS moved, COUNT(DISTINCT j.id) AS journals
+          FROM ledger_journals j JOIN ledger_postings p ON p.journal_id = j.id JOIN ledger_accounts a ON a.id = p.account_id
+          WHERE j.reference LIKE 'outgoing:%:cold' AND a.owner = ${PLATFORM} AND a.bucket = 'chain'
+          GROUP BY 1
+        ) m ON m.transfer_id = o.id::text
+        WHERE o.id IS NULL
+           OR COALESCE(m.journals, 0) <> CASE WHEN o.status = 'confirmed' THEN 1 ELSE 0 END
+           OR (o.status = 'confirmed' AND m.moved <> o.amount_minor)`;
       return {
         mismatched: mismatched.map((row) => ({ accountId: row.account_id, cached: BigInt(row.cached), fromPostings: BigInt(row.from_postings) })),
         negative: negative.map((row) => row.id),
@@ -188,5 +205,6 @@ export async function auditLedgerIn(tx: Tx): Promise<LedgerAudit> {
         refundsVsPaid: refunds.map((row) => row.id),
         splitsVsHeld: splits.map((row) => row.key),
         blockedVsHeld: blocked.map((row) => row.key),
+        coldVsTransfers: cold.map((row) => row.id),
       };
 }

@@ -6,6 +6,7 @@ import {
   isBalanced,
   lotMaturedJournal,
   mayGoNegative,
+  movedToColdJournal,
   payoutReleasedJournal,
   payoutReservedJournal,
   reversalJournal,
@@ -83,6 +84,25 @@ describe("journals", () => {
     expect(mayGoNegative({ owner: "platform", asset: "A:x", bucket: "fees" })).toBe(false);
     expect(mayGoNegative({ owner: "m", asset: "A:x", bucket: "available" })).toBe(false);
     expect(mayGoNegative({ owner: "m", asset: "A:x", bucket: "debt" })).toBe(true);
+    expect(mayGoNegative({ owner: "platform", asset: "A:x", bucket: "cold" })).toBe(true);
+  });
+
+  it.each([
+    [1n, "USDT:tron"],
+    [2_500_000_000n, "USDT:tron"],
+    [123_456_789_012_345_678_901n, "ETH:ethereum"],
+  ])("moves %s to cold storage out of the chain account, once per transfer", (amount, asset) => {
+    const journal = movedToColdJournal({ transferId: "o1", asset, amount });
+    expect(journal).toMatchObject({ reference: "outgoing:o1:cold", kind: "moved_to_cold" });
+    expect(isBalanced(journal)).toBe(true);
+    expect(journal.postings.map((p) => [p.account.owner, p.account.bucket, p.account.asset, p.amount])).toEqual([
+      ["platform", "chain", asset, amount],
+      ["platform", "cold", asset, -amount],
+    ]);
+  });
+
+  it("refuses a move to cold storage of nothing", () => {
+    expect(() => movedToColdJournal({ transferId: "o1", asset: "USDT:tron", amount: 0n })).toThrow(RangeError);
   });
 
   it.each([

@@ -31,6 +31,11 @@ export type Bucket =
   /** Platform only: its side of merchants' conversions — what it took (above zero) and gave (below zero) per asset. */
   | "conversions"
   /**
+   * Platform only: what the service moved from its hot wallet to the operator's cold address —
+   * still the service's money, held outside the keys it controls. Below zero, as `chain`.
+   */
+  | "cold"
+  /**
    * Merchant only, never above zero: what a reversal took back that the merchant no longer had
    * (funds already paid out). Newly available funds cover it first; payouts wait until it is zero.
    */
@@ -250,7 +255,7 @@ export function debtRepaymentJournal(input: { reference: string; merchantId: str
  */
 export function mayGoNegative(account: AccountKey): boolean {
   if (account.owner !== PLATFORM) return account.bucket === "debt";
-  return account.bucket === "chain" || account.bucket === "network_fees" || account.bucket === "conversions";
+  return account.bucket === "chain" || account.bucket === "network_fees" || account.bucket === "conversions" || account.bucket === "cold";
 }
 
 /** A network fee the service paid for one of its own transfers: money out to the world, as an expense. */
@@ -261,6 +266,24 @@ export function networkFeeJournal(input: { transferId: string; asset: string; fe
     postings: [
       { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: input.fee },
       { account: { owner: PLATFORM, asset: input.asset, bucket: "network_fees" }, amount: -input.fee },
+    ],
+  };
+}
+
+/**
+ * The hot wallet's excess arrived at the cold address (an outgoing transfer of kind "cold",
+ * confirmed): it leaves the custody the chain account stands for and is kept as cold storage.
+ * The network fee is booked apart (networkFeeJournal). Example: 2500 USDT moved → chain +2500,
+ * cold −2500 (in minor units).
+ */
+export function movedToColdJournal(input: { transferId: string; asset: string; amount: bigint }): Journal {
+  if (input.amount <= 0n) throw new RangeError(`a move to cold storage of ${input.amount} moves nothing`);
+  return {
+    reference: `outgoing:${input.transferId}:cold`,
+    kind: "moved_to_cold",
+    postings: [
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: input.amount },
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "cold" }, amount: -input.amount },
     ],
   };
 }

@@ -21,12 +21,16 @@ export interface TableState {
   sweepQueue: { network: string; kind: string; status: string; count: number }[];
   /** Batches not completed, by kind and status. */
   batchesInProgress: { kind: string; status: string; count: number }[];
-  /** Per ledger asset (`USDT:ethereum`), in whole units of the asset. */
-  ledger: { asset: string; liabilities: number; chainHoldings: number }[];
+  /** Per ledger asset (`USDT:ethereum`), in whole units of the asset; `coldStorage` is what was moved to the cold address. */
+  ledger: { asset: string; liabilities: number; chainHoldings: number; coldStorage: number }[];
   /** Transfers on their way that were replaced with a higher fee after waiting unmined, by network and kind. */
   replacedInFlight: { network: string; kind: string; count: number }[];
   /** Payouts whose transfer waits because the hot wallet cannot cover it yet, per asset: how many and how much (whole units). */
   payoutsAwaitingFunds: { network: string; asset: string; count: number; amount: number }[];
+  /** Transfers of the hot wallet's excess to cold storage, by network, asset and status (final ones too). */
+  coldTransfers: { network: string; asset: string; status: string; count: number }[];
+  /** The latest check of each limited hot wallet: its maximum and what it held above it (whole units). */
+  hotWalletLimits: { network: string; asset: string; max: number; excess: number; checkedAt: Date }[];
   /** The latest reconciliation of each asset against its chain (amounts in whole units). */
   reconciliations: { network: string; asset: string; isDrift: boolean; shortfall: number; surplus: number; unprovenPayouts: number; checkedAt: Date }[];
 }
@@ -40,10 +44,10 @@ const WAITING_SWEEP_STATUSES = ["planned", ...IN_FLIGHT_OUTGOING_STATUSES];
 // reading whole tables whose final rows grow without bound.
 const NETWORK_IDS = listNetworks().map((network) => network.id);
 
-/** Reads the table-derived gauges: five aggregate queries, run side by side. */
+/** Reads the table-derived gauges: a few aggregate queries, run side by side. */
 export async function readTableState(db: Db, now: Date, scope: MerchantScope): Promise<TableState> {
   const only = scope ? [...scope] : null;
-  const [webhooks, payouts, sweeps, batches, ledger, replacedInFlight, awaitingFunds, reconciliations] = await Promise.all([
+  const [webhooks, payouts, sweeps, batches, ledger, replacedInFlight, awaitingFunds, reconciliations, coldTransfers, limitChecks] = await Promise.all([
     db.$queryRaw<{ depth: number; due: number; oldest: Date | null }[]>`
       SELECT COUNT(*)::int AS depth, (COUNT(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due, MIN(created_at) AS oldest
       FROM webhook_deliveries
@@ -67,10 +71,11 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
     // What merchants are owed is every merchant bucket (debt counts against it); what the service
     // holds on chains is the platform's chain account turned around (receipts make it negative).
     // One pass over the accounts (one row per owner, asset and bucket), not over the postings.
-    db.$queryRaw<{ asset: string; owed: string; chain: string }[]>`
+    db.$queryRaw<{ asset: string; owed: string; chain: string; cold: string }[]>`
       SELECT asset,
              COALESCE(SUM(balance) FILTER (WHERE owner <> ${PLATFORM}), 0)::text AS owed,
-             COALESCE(-SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'chain'), 0)::text AS chain
+             COALESCE(-SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'chain'), 0)::text AS chain,
+             COALESCE(-SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'cold'), 0)::text AS cold
       FROM ledger_accounts
       WHERE ${only}::text[] IS NULL OR owner = ANY(${only}::text[])
       GROUP BY asset`,
@@ -90,6 +95,14 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       GROUP BY 1, 2`,
     // Reconciliations are of the whole service's custody: a scoped read has none.
     only ? Promise.resolve([]) : db.chainReconciliation.findMany(),
+    // Moves to cold storage belong to no merchant: a scoped read has none. Few rows: one per move.
+    only
+      ? Promise.resolve([])
+      : db.$queryRaw<{ network: string; currency: string; status: string; count: number }[]>`
+      SELECT network, currency, status, COUNT(*)::int AS count FROM outgoing_transfers
+      WHERE network = ANY(${NETWORK_IDS}::text[]) AND kind = 'cold'
+      GROUP BY 1, 2, 3`,
+    only ? Promise.resolve([]) : db.hotWalletLimitCheck.findMany(),
   ]);
   const webhookRow = webhooks[0];
   return {
@@ -105,11 +118,17 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       asset: row.asset,
       liabilities: toWholeUnits(row.asset, BigInt(row.owed)),
       chainHoldings: toWholeUnits(row.asset, BigInt(row.chain)),
+      coldStorage: toWholeUnits(row.asset, BigInt(row.cold)),
     })),
     replacedInFlight,
     payoutsAwaitingFunds: awaitingFunds.map((row) => {
       const asset = assetKey(row.currency, row.network);
       return { network: row.network, asset, count: row.count, amount: toWholeUnits(asset, BigInt(row.amount)) };
+    }),
+    coldTransfers: coldTransfers.map((row) => ({ network: row.network, asset: assetKey(row.currency, row.network), status: row.status, count: row.count })),
+    hotWalletLimits: limitChecks.map((row) => {
+      const asset = assetKey(row.currency, row.network);
+      return { network: row.network, asset, max: toWholeUnits(asset, BigInt(row.maxMinor.toFixed())), excess: toWholeUnits(asset, BigInt(row.excessMinor.toFixed())), checkedAt: row.checkedAt };
     }),
     reconciliations: reconciliations.map((row) => {
       const asset = assetKey(row.currency, row.network);

@@ -90,6 +90,21 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
   defineStateGauge(registry, "gateway_payouts_awaiting_funds_amount", "What the payouts waiting for hot wallet funds would send, per asset, in whole units.", ["network", "asset"], async () =>
     ((await tables())?.payoutsAwaitingFunds ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.amount]),
   );
+  defineStateGauge(registry, "gateway_hot_wallet_limit", "The operator's maximum for the asset's hot wallet (HOT_WALLET_MAX_*), as of the last check, in whole units.", ["network", "asset"], async () =>
+    ((await tables())?.hotWalletLimits ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.max]),
+  );
+  defineStateGauge(registry, "gateway_hot_wallet_over_limit", "What the hot wallet held above its maximum at the last check (beyond what payouts reserve and what is already leaving), in whole units; 0 within the limit.", ["network", "asset"], async () =>
+    ((await tables())?.hotWalletLimits ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.excess]),
+  );
+  defineStateGauge(registry, "gateway_hot_wallet_limit_check_timestamp_seconds", "When the asset's hot wallet limit was last checked (the wallet.to-cold job), as a Unix time.", ["network", "asset"], async () =>
+    ((await tables())?.hotWalletLimits ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.checkedAt.getTime() / 1000]),
+  );
+  defineStateGauge(registry, "gateway_cold_transfers", "Transfers of the hot wallet's excess to its cold address, by network, asset and status (confirmed and failed ones too).", ["network", "asset", "status"], async () =>
+    ((await tables())?.coldTransfers ?? []).map((row) => [{ network: row.network, asset: row.asset, status: row.status }, row.count]),
+  );
+  defineStateGauge(registry, "gateway_ledger_cold_storage", "What the ledger says was moved from the hot wallet to cold storage per asset, in whole units.", ["asset"], async () =>
+    ((await tables())?.ledger ?? []).flatMap((row) => (row.coldStorage === 0 ? [] : [[{ asset: row.asset }, row.coldStorage] as Sample<"asset">])),
+  );
   const reconciled = async () => (await tables())?.reconciliations ?? [];
   defineStateGauge(registry, "gateway_reconcile_drift", "1 when the last reconciliation of the asset against its chain found drift (a shortfall, a paid payout the chain does not show, a chain it could not read), else 0.", ["network", "asset"], async () =>
     (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.isDrift ? 1 : 0]),

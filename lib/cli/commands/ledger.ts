@@ -28,6 +28,7 @@ const CHECK_DESCRIPTIONS: Record<keyof LedgerAudit, { field: string; meaning: st
   refundsVsPaid: { field: "refunds_vs_paid", meaning: "refunds exceed what the payment received" },
   splitsVsHeld: { field: "splits_vs_held", meaning: "split_held differs from held shares" },
   blockedVsHeld: { field: "blocked_vs_held", meaning: "blocked_held differs from blocked wallets' deposits" },
+  coldVsTransfers: { field: "cold_vs_transfers", meaning: "move to cold storage booked unlike its transfer" },
 };
 
 const CHECKS = (Object.keys(CHECK_DESCRIPTIONS) as (keyof LedgerAudit)[]).map((key) => ({ key, ...CHECK_DESCRIPTIONS[key] }));

@@ -1,5 +1,5 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import type { ChainReconciliation } from "@/generated/prisma/client";
+import type { ChainReconciliation, HotWalletLimitCheck } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { findNetwork, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
@@ -23,12 +23,20 @@ export interface WalletStatusRow {
   owed: string;
   /** The service's own money in the books: fees taken, less network fees paid, and its side of conversions. */
   platform: string;
-  /** What the books say the service holds on chain, on every address it controls (owed + platform). */
+  /** What the books say was moved from the hot wallet to the cold address (HOT_WALLET_MAX_*), in all. */
+  cold_storage: string;
+  /** What the books say the service holds on chain, on every address it controls (owed + platform − cold_storage). */
   ledger_on_chain: string;
   /** hot_wallet_balance − owed: below zero, the hot wallet alone cannot pay every merchant (deposits not yet swept count elsewhere). */
   difference: string | null;
   /** The asset's latest reconciliation against its chain (`ledger reconcile`, the ledger.reconcile job); null before the first. */
   reconciliation: { checked_at: string; drift: boolean; shortfall: string; surplus: string; unproven_payouts: number } | null;
+  /**
+   * The asset's hot wallet limit as last checked (`wallets to-cold`, the wallet.to-cold job): the
+   * maximum, what the hot wallet held above it beyond payouts' reserves, and the transfer to cold
+   * storage on its way; null for an asset without a limit.
+   */
+  limit: { max: string; checked_at: string | null; excess: string; cold_transfer: { reference: string; status: string; amount: string } | null; note: string } | null;
   note: string;
 }
 
@@ -65,21 +73,41 @@ function reconciliationOf(row: ChainReconciliation | undefined, format: (minor: 
   };
 }
 
+function limitOf(
+  limit: GatewayConfig["hotWalletLimits"][number] | undefined,
+  check: HotWalletLimitCheck | undefined,
+  onItsWay: { reference: string; status: string; amountMinor: { toFixed(): string } } | undefined,
+  format: (minor: bigint) => string,
+): WalletStatusRow["limit"] {
+  if (!limit) return null;
+  // A check of an earlier maximum says nothing of this one.
+  const isCurrent = check !== undefined && BigInt(check.maxMinor.toFixed()) === limit.maxMinor;
+  return {
+    max: format(limit.maxMinor),
+    checked_at: isCurrent ? check.checkedAt.toISOString() : null,
+    excess: isCurrent ? format(BigInt(check.excessMinor.toFixed())) : "0",
+    cold_transfer: onItsWay ? { reference: onItsWay.reference, status: onItsWay.status, amount: format(BigInt(onItsWay.amountMinor.toFixed())) } : null,
+    note: isCurrent ? check.note : "",
+  };
+}
+
 interface LedgerTotals {
   owed: bigint;
   platform: bigint;
+  cold: bigint;
   onChain: bigint;
 }
 
 async function readLedgerTotals(db: Db): Promise<Map<string, LedgerTotals>> {
-  const rows = await db.$queryRaw<{ asset: string; owed: string; platform: string; chain: string }[]>`
+  const rows = await db.$queryRaw<{ asset: string; owed: string; platform: string; cold: string; chain: string }[]>`
     SELECT asset,
            COALESCE(SUM(balance) FILTER (WHERE owner <> ${PLATFORM}), 0)::text AS owed,
-           COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket <> 'chain'), 0)::text AS platform,
+           COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket NOT IN ('chain', 'cold')), 0)::text AS platform,
+           COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'cold'), 0)::text AS cold,
            COALESCE(SUM(balance) FILTER (WHERE owner = ${PLATFORM} AND bucket = 'chain'), 0)::text AS chain
     FROM ledger_accounts GROUP BY asset`;
-  // The platform's chain account is the outside world: money received makes it negative.
-  return new Map(rows.map((row) => [row.asset, { owed: BigInt(row.owed), platform: BigInt(row.platform), onChain: -BigInt(row.chain) }]));
+  // The platform's chain and cold accounts are custody: money received (or moved to cold storage) makes them negative.
+  return new Map(rows.map((row) => [row.asset, { owed: BigInt(row.owed), platform: BigInt(row.platform), cold: -BigInt(row.cold), onChain: -BigInt(row.chain) }]));
 }
 
 export interface WalletStatusOptions {
@@ -99,6 +127,8 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
   await verifyConfiguredNodes(db, config, options.timeoutMs);
   const ledger = await readLedgerTotals(db);
   const reconciliations = new Map((await db.chainReconciliation.findMany()).map((row) => [assetKey(row.currency, row.network), row]));
+  const limitChecks = new Map((await db.hotWalletLimitCheck.findMany()).map((row) => [assetKey(row.currency, row.network), row]));
+  const coldOnTheirWay = await db.outgoingTransfer.findMany({ where: { kind: "cold", status: { in: ["planned", "signed", "broadcast", "seen"] } } });
   const keys = await loadKeyMaterial(db, deps.secretBox);
 
   const assets = listSettlementAssets().filter((asset) => {
@@ -109,7 +139,7 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
     assets.map(async (asset): Promise<WalletStatusRow> => {
       const network = findNetwork(asset.network)!;
       const status = resolveNetworkStatus(network, config);
-      const totals = ledger.get(assetKey(asset.symbol, asset.network)) ?? { owed: 0n, platform: 0n, onChain: 0n };
+      const totals = ledger.get(assetKey(asset.symbol, asset.network)) ?? { owed: 0n, platform: 0n, cold: 0n, onChain: 0n };
       const format = (minor: bigint) => formatAmount(minor, asset.decimals);
       let address: string | null = null;
       let balance: bigint | null = null;
@@ -137,13 +167,20 @@ export async function listWalletStatus(deps: { db: Db; config: GatewayConfig; se
         hot_wallet_balance: balance === null ? null : format(balance),
         owed: format(totals.owed),
         platform: format(totals.platform),
+        cold_storage: format(totals.cold),
         ledger_on_chain: format(totals.onChain),
         difference: balance === null ? null : format(balance - totals.owed),
         reconciliation: reconciliationOf(reconciliations.get(assetKey(asset.symbol, asset.network)), format),
+        limit: limitOf(
+          config.hotWalletLimits.find((limit) => limit.network === asset.network && limit.currency === asset.symbol),
+          limitChecks.get(assetKey(asset.symbol, asset.network)),
+          coldOnTheirWay.find((transfer) => transfer.network === asset.network && transfer.currency === asset.symbol),
+          format,
+        ),
         note,
       };
     }),
   );
   const isZero = (text: string | null) => text === null || text === "0";
-  return rows.filter((row) => options.isAll || row.note !== "" || ![row.hot_wallet_balance, row.owed, row.platform, row.ledger_on_chain].every(isZero));
+  return rows.filter((row) => options.isAll || row.note !== "" || row.limit !== null || ![row.hot_wallet_balance, row.owed, row.platform, row.cold_storage, row.ledger_on_chain].every(isZero));
 }

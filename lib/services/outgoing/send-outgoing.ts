@@ -3,8 +3,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork } from "@/lib/catalogue";
 import type { ChainError, ChainSender, ConsumedResources, SentRecord, SignedTransaction, SigningKey } from "@/lib/chains/types";
 import { decideOutgoingTransfer, IN_FLIGHT_OUTGOING_STATUSES, type OutgoingFact, type OutgoingStatus } from "@/lib/domain/outgoing/transition";
-import { postJournal } from "@/lib/ledger/post";
-import { assetKey, networkFeeJournal } from "@/lib/ledger/postings";
+import { postJournals } from "@/lib/ledger/post";
+import { assetKey, movedToColdJournal, networkFeeJournal, type Journal } from "@/lib/ledger/postings";
 import { log } from "@/lib/log";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -344,7 +344,15 @@ async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingF
   return withTransaction(deps.db, async (tx) => {
     const settled = await applyFact(tx, transfer, fact, deps.now(), { ...data, feeMinor: fee.toString() });
     if (!settled) return false; // another worker settled it
-    if (fee > 0n) await postJournal(tx, networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }), deps.now());
+    const journals: Journal[] = [];
+    if (fee > 0n) journals.push(networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }));
+    // A move to cold storage has no purpose row of its own to book it later: its arrival is booked
+    // with the status that says so, whichever pass follows it.
+    if (transfer.kind === "cold" && settled.status === "confirmed") {
+      journals.push(movedToColdJournal({ transferId: transfer.id, asset: assetKey(transfer.currency, transfer.network), amount: BigInt(transfer.amountMinor.toFixed()) }));
+    }
+    // One posting of both: the accounts they share are locked once, in the ledger's order.
+    await postJournals(tx, journals, deps.now());
     return true;
   });
 }
