@@ -137,6 +137,30 @@ describe("evm sender on anvil", () => {
     expect(await clients.publicClient.getBalance({ address: recipient })).toBe(2n + 3n + 5n + 6n + 8n + 9n);
   });
 
+  test("a nonce given back below a transaction in flight is the next signing's: the gap is filled and both are mined", async () => {
+    const sender = createEvmSender({ network: "ethereum", rpcUrl: anvil.url, tokens: { USDT: usdt } });
+    const gapNonce = await pendingNonce(hot.account.address);
+    const [first, second] = [freshAddress(), freshAddress()];
+    // Signed at the gap's nonce and then given back (refused, never sent): the one after it went out.
+    const givenBack = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: first, amountMinor: 5n }, { inFlight: [] });
+    const above = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: second, amountMinor: 7n }, { inFlight: [givenBack] });
+    expect([givenBack.consumes.nonce, above.consumes.nonce]).toEqual([gapNonce, gapNonce + 1]);
+    expect(await sender.broadcast(above)).toEqual({ kind: "accepted" });
+    await clients.testClient.mine({ blocks: 1 });
+    expect((await sender.getTransaction(above.txid)).state).toBe("pending"); // waits behind the gap
+
+    const filling = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: first, amountMinor: 5n }, { inFlight: [above] });
+    expect(filling.consumes.nonce).toBe(gapNonce);
+    // And the next one after that goes above every nonce in flight.
+    const next = await sender.sign(hot.signingKey, { currency: "ETH", toAddress: second, amountMinor: 1n }, { inFlight: [above, filling] });
+    expect(next.consumes.nonce).toBe(gapNonce + 2);
+    expect(await sender.broadcast(filling)).toEqual({ kind: "accepted" });
+    await clients.publicClient.waitForTransactionReceipt({ hash: above.txid as Hash });
+    expect((await sender.getTransaction(filling.txid)).state).toBe("confirmed");
+    expect(await clients.publicClient.getBalance({ address: first })).toBe(5n);
+    expect(await clients.publicClient.getBalance({ address: second })).toBe(7n);
+  });
+
   test("a token transfer above the balance is refused before signing: non-retryable, no nonce or fee spent", async () => {
     const sender = senderFor();
     const transfer: OutgoingTransfer = { currency: "USDT", toAddress: freshAddress(), amountMinor: 10n * HOT_USDT };

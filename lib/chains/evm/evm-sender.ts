@@ -62,9 +62,11 @@ interface PreparedCall {
 
 /**
  * The sending half of an EVM network: native coin and ERC-20 `transfer` payouts, signed in this
- * process with viem (keys never leave it). The nonce is the larger of the node's pending count
- * and one past the highest nonce of the key's transactions still in flight, as the caller's
- * database knows them; a transaction the node does not know can land until another takes its nonce.
+ * process with viem (keys never leave it). The nonce is the lowest from the node's pending count
+ * up that none of the key's transactions still in flight holds, as the caller's database knows
+ * them: a nonce given back below transactions in flight (its transaction refused, or dead) is
+ * taken by the next signing, so the ones above it are not stuck behind a gap. A transaction the
+ * node does not know can land until another takes its nonce.
  */
 export function createEvmSender(options: EvmSenderOptions): EvmSender {
   const network = resolveEvmNetwork(options.network, options.tokens);
@@ -109,7 +111,9 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
       rpc.call("eth_getTransactionCount", [account.address, "pending"], smallQuantitySchema),
       rpc.call("eth_blockNumber", [], smallQuantitySchema),
     ]);
-    const nonce = Math.max(pendingCount, ...context.inFlight.map((transaction) => (transaction.consumes.nonce ?? -1) + 1));
+    const held = new Set(context.inFlight.flatMap((transaction) => (transaction.consumes.nonce === undefined ? [] : [transaction.consumes.nonce])));
+    let nonce = pendingCount;
+    while (held.has(nonce)) nonce++;
     const unsigned: TransactionSerializable = { chainId: signingChainId, nonce, gas, to: call.to, value: call.value, data: call.data, ...fees };
     const raw = await account.signTransaction(unsigned);
     return { txid: keccak256(raw), raw, consumes: { nonce, signedAtHeight: height }, feeMinor: maxFeeOf(gas, fees) };
