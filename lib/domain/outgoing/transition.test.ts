@@ -7,6 +7,8 @@ describe("decideOutgoingTransfer", () => {
   it.each<[OutgoingStatus, OutgoingFact["kind"], OutgoingStatus | null, boolean, boolean]>([
     ["planned", "signed", "signed", false, false],
     ["planned", "sign_refused", "failed", false, false],
+    ["planned", "withdrawn", "failed", false, false],
+    ["signed", "withdrawn", null, false, false],
     ["signed", "broadcast_accepted", "broadcast", false, false],
     ["signed", "broadcast_refused", "failed", true, false],
     ["signed", "pending", "seen", false, false],
@@ -33,7 +35,7 @@ describe("decideOutgoingTransfer", () => {
   });
 
   it("never leaves a final status", () => {
-    const facts: OutgoingFact["kind"][] = ["signed", "broadcast_accepted", "broadcast_refused", "sign_refused", "pending", "confirmed", "reverted", "dead"];
+    const facts: OutgoingFact["kind"][] = ["signed", "broadcast_accepted", "broadcast_refused", "sign_refused", "withdrawn", "pending", "confirmed", "reverted", "dead"];
     for (const status of STATUSES.filter(isFinalOutgoingStatus)) {
       for (const fact of facts) expect(decideOutgoingTransfer(status, { kind: fact })).toBeNull();
     }

@@ -21,6 +21,8 @@ export type OutgoingFact =
   | { kind: "broadcast_accepted" }
   | { kind: "broadcast_refused" }
   | { kind: "sign_refused" }
+  /** Its purpose was called off before it was signed. */
+  | { kind: "withdrawn" }
   | { kind: "pending" }
   | { kind: "confirmed" }
   | { kind: "reverted" }
@@ -59,6 +61,7 @@ export function decideOutgoingTransfer(status: OutgoingStatus, fact: OutgoingFac
     case "signed":
       return status === "planned" ? to("signed") : null;
     case "sign_refused":
+    case "withdrawn":
       return status === "planned" ? to("failed") : null;
     case "broadcast_accepted":
       return status === "signed" ? to("broadcast") : null;

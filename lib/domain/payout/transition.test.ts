@@ -16,6 +16,12 @@ describe("decidePayout", () => {
     ["broadcasting", "transfer_dropped", "approved", null],
     ["sent", "transfer_gave_up", "failed", "release"],
     ["approved", "transfer_gave_up", "failed", "release"],
+    // What it returns vanished before anything was signed: it fails, its reserve comes back.
+    ["approved", "source_reversed", "failed", "release"],
+    // Once signed it may land: it goes on.
+    ["broadcasting", "source_reversed", null, null],
+    ["sent", "source_reversed", null, null],
+    ["pending", "source_reversed", null, null],
     // Once approved a payout cannot be cancelled or approved again; a pending one is not sent.
     ["approved", "cancel", null, null],
     ["approved", "approve", null, null],
@@ -30,7 +36,7 @@ describe("decidePayout", () => {
   });
 
   it("never moves a final payout, so its reserve is paid or released at most once", () => {
-    const facts: PayoutFact["kind"][] = ["approve", "cancel", "reject", "transfer_signed", "transfer_broadcast", "transfer_confirmed", "transfer_dropped", "transfer_gave_up"];
+    const facts: PayoutFact["kind"][] = ["approve", "cancel", "reject", "transfer_signed", "transfer_broadcast", "transfer_confirmed", "transfer_dropped", "transfer_gave_up", "source_reversed"];
     for (const status of PAYOUT_STATUSES.filter(isFinalPayoutStatus)) {
       for (const fact of facts) expect(decidePayout(status, { kind: fact } as PayoutFact)).toBeNull();
     }

@@ -34,7 +34,12 @@ export type PayoutFact =
   /** Its current transfer is refused or dead and another attempt will follow. */
   | { kind: "transfer_dropped" }
   /** Its current transfer is refused or dead and no attempt will follow. */
-  | { kind: "transfer_gave_up" };
+  | { kind: "transfer_gave_up" }
+  /**
+   * What it returns is gone from the chain before any transfer of it was signed (a blocked
+   * wallet's deposit that a reorganisation removed): it must not be sent.
+   */
+  | { kind: "source_reversed" };
 
 /** What the balance does with the payout's debit when the status changes. */
 export type PayoutLedgerEffect =
@@ -100,6 +105,9 @@ export function decidePayout(status: PayoutStatus, fact: PayoutFact): PayoutDeci
       return status === "broadcasting" || status === "sent" ? to("approved") : null;
     case "transfer_gave_up":
       return SENDING.includes(status) ? to("failed", "release") : null;
+    // Only while nothing is signed: a signed transaction may land, and then the payout is paid.
+    case "source_reversed":
+      return status === "approved" ? to("failed", "release") : null;
   }
 }
 

@@ -374,6 +374,21 @@ async function applyFact(db: Db | Tx, transfer: TransferRow, fact: OutgoingFact,
   return db.outgoingTransfer.findUniqueOrThrow({ where: { id: transfer.id } });
 }
 
+/**
+ * Inside the caller's transaction: calls off the transfer of `reference` while it is only planned
+ * (its purpose no longer stands), so no worker ever signs it. Answers its status afterwards —
+ * "failed" when it was called off (or had failed before), "replaced" for a dead one, anything
+ * else when it was signed first and goes its way — or null when none was planned.
+ */
+export async function withdrawPlannedTransfer(tx: Tx, reference: string, now: Date, reason: string): Promise<OutgoingStatus | null> {
+  const transfer = await tx.outgoingTransfer.findUnique({ where: { reference } });
+  if (!transfer) return null;
+  // The signer stores its signing only from planned (compare-and-set): one of the two wins.
+  const withdrawn = await applyFact(tx, transfer, { kind: "withdrawn" }, now, { lastError: reason.slice(0, 500) });
+  if (withdrawn) return withdrawn.status as OutgoingStatus;
+  return (await tx.outgoingTransfer.findUniqueOrThrow({ where: { reference } })).status as OutgoingStatus;
+}
+
 /** Takes (or renews) the signing lease of an address; false while another worker holds it. */
 async function takeLease(deps: Worker, network: string, address: string): Promise<boolean> {
   const now = deps.now();

@@ -210,7 +210,8 @@ async function handleDroppedAttempt(tx: Tx, payout: Payout, transfer: { lastErro
   return "moved";
 }
 
-function transferReference(payout: Pick<Payout, "id" | "attempt">): string {
+/** The reference of the outgoing transfer of a payout's current attempt. */
+export function transferReference(payout: Pick<Payout, "id" | "attempt">): string {
   return `payout:${payout.id}:send:${payout.attempt}`;
 }
 

@@ -1,9 +1,12 @@
-import type { ChainTransfer, StaticWallet } from "@/generated/prisma/client";
+import type { ChainTransfer, Payout, StaticWallet } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { platformFeeMinor } from "@/lib/domain/invoice/quote";
 import { log } from "@/lib/log";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
-import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal, type Bucket } from "@/lib/ledger/postings";
+import { assetKey, depositConfirmedJournal, heldDepositClawbackJournal, PLATFORM, reversalJournal, settlementClawbackJournal, type Bucket } from "@/lib/ledger/postings";
+import { withdrawPlannedTransfer } from "@/lib/services/outgoing/send-outgoing";
+import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
+import { transferReference } from "@/lib/services/payouts/send-payouts";
 import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { lockStillOrphaned, type JudgedTransfer } from "@/lib/services/invoices/orphan-transfers";
 import { lockStaticWallet } from "./static-wallets";
@@ -14,25 +17,67 @@ import { lockStaticWallet } from "./static-wallets";
  * for invoices: a credited deposit's settlement is taken back (the fee from the platform; the
  * merchant's part from the deposit's own maturing lot first, then available, the rest as debt),
  * then its credit; a held deposit leaves blocked_held. The deposits are marked orphaned, so one
- * included again is credited again under its next number. A held deposit whose refund is
- * already on its way stays as it is, for an operator: that money is leaving anyway.
+ * included again is credited again under its next number.
+ *
+ * A held deposit that a refund is returning: while nothing of the refund is signed, the refund
+ * is stopped (it fails, its reserve goes back to blocked_held, its other deposits are held again
+ * for the next refund call) and the deposit is reversed as any held one. Once its transaction is
+ * signed the money is leaving: the merchant who directed the refund covers the deposit again
+ * (available first, the rest as debt) before its credit is reversed.
  */
 export async function orphanWalletDeposits(tx: Tx, walletId: string, judged: readonly JudgedTransfer[], now: Date): Promise<void> {
   const wallet = await lockStaticWallet(tx, walletId);
   const transfers = await lockStillOrphaned(tx, judged, { staticWalletId: walletId });
-  const refunding = transfers.filter((transfer) => transfer.refundPayoutId !== null);
-  if (refunding.length > 0) log.error("held static wallet deposits vanished while their refund is on its way; left for an operator", { staticWalletId: walletId, transfers: refunding.map((transfer) => transfer.id) });
-  const orphaned = transfers.filter((transfer) => transfer.refundPayoutId === null);
-  const credited = orphaned.filter((transfer) => transfer.status === "confirmed");
+  const leavingRefunds = new Set<string>();
+  for (const payoutId of new Set(transfers.flatMap((transfer) => (transfer.refundPayoutId ? [transfer.refundPayoutId] : [])))) {
+    if (!(await stopRefund(tx, payoutId, now))) leavingRefunds.add(payoutId);
+  }
+  const leaving = transfers.filter((transfer) => transfer.refundPayoutId !== null && leavingRefunds.has(transfer.refundPayoutId));
+  if (leaving.length > 0) log.error("held static wallet deposits vanished after their refund was signed; the merchant covers them", { staticWalletId: walletId, transfers: leaving.map((transfer) => transfer.id) });
+  const credited = transfers.filter((transfer) => transfer.status === "confirmed");
   if (credited.length > 0) {
     const asset = assetKey(wallet.currency, wallet.network);
     const merchant = (bucket: Bucket) => ({ owner: wallet.merchantId, asset, bucket });
     // The deposits' own lots first (as the maturity job takes a lot's lock before the accounts), then the accounts in the ledger's order.
     await tx.$queryRaw`SELECT id FROM maturity_lots WHERE reference = ANY(${credited.map(settlementReference)}::text[]) FOR UPDATE`;
     await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), merchant("blocked_held"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
-    for (const transfer of credited) await reverseDeposit(tx, wallet, transfer, now);
+    for (const transfer of credited) {
+      if (leaving.includes(transfer)) await coverLeavingDeposit(tx, wallet, transfer, now);
+      await reverseDeposit(tx, wallet, transfer, now);
+    }
   }
-  await tx.chainTransfer.updateMany({ where: { id: { in: orphaned.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, isHeld: false, updatedAt: now } });
+  // Unbound from any refund: included again, a deposit is decided afresh (credited or held).
+  await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, isHeld: false, refundPayoutId: null, updatedAt: now } });
+}
+
+/**
+ * Stops the refund `payoutId` if nothing of it is signed: its current transfer (if planned) is
+ * called off, then the payout fails and its reserve returns to blocked_held (the deposits bound
+ * to it are freed). False when its transaction is signed or later: it goes its way.
+ */
+async function stopRefund(tx: Tx, payoutId: string, now: Date): Promise<boolean> {
+  // The payout sender holds a payout's row while it advances it and takes the wallet's after:
+  // waiting here (under the wallet's lock) could deadlock, so a busy payout is decided next pass.
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM payouts WHERE id = ${payoutId}::uuid FOR UPDATE SKIP LOCKED`;
+  if (!locked) throw new Error(`the refund ${payoutId} is being sent right now; the next pass decides`);
+  const payout: Payout = await tx.payout.findUniqueOrThrow({ where: { id: payoutId } });
+  if (payout.status !== "approved") return false;
+  const reason = "a deposit it returns was removed from the chain by a reorganisation";
+  const transfer = await withdrawPlannedTransfer(tx, transferReference(payout), now, reason);
+  if (transfer !== null && transfer !== "failed" && transfer !== "replaced") return false;
+  const stopped = await applyPayoutFact(tx, payout, { kind: "source_reversed" }, now, { waitReason: reason });
+  if (!stopped) return false;
+  log.warn("a blocked wallet's refund stopped before it was signed: a deposit it returned vanished from the chain", { payoutId });
+  return true;
+}
+
+/** The deposit's refund is leaving: the merchant covers it again in blocked_held, for its credit to be reversed from there. */
+async function coverLeavingDeposit(tx: Tx, wallet: StaticWallet, transfer: ChainTransfer, now: Date): Promise<void> {
+  const asset = assetKey(wallet.currency, wallet.network);
+  const amount = toMinor(transfer.amountMinor);
+  const available = await tx.ledgerAccount.findUnique({ where: { owner_asset_bucket: { owner: wallet.merchantId, asset, bucket: "available" } }, select: { balance: true } });
+  const fromAvailable = min(amount, toMinor(available?.balance));
+  await postJournal(tx, heldDepositClawbackJournal({ transferId: transfer.id, credit: transfer.credits, merchantId: wallet.merchantId, asset, amount, fromAvailable }), now);
 }
 
 function settlementReference(transfer: Pick<ChainTransfer, "id" | "credits">): string {
