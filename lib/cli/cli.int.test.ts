@@ -200,7 +200,7 @@ describe("operator CLI", () => {
     expect(minor(row.owed)).toBeGreaterThanOrEqual(minor(balances.available) + minor(balances.maturing));
     expect(minor(row.difference)).toBe(minor(row.hot_wallet_balance) - minor(row.owed));
     expect(minor(row.ledger_on_chain)).toBe(minor(row.owed) + minor(row.platform) - minor(row.cold_storage));
-    expect(asTable.stdout.split("\n")[0]).toMatch(/^NETWORK\s+ASSET\s+SOURCE\s+HOT WALLET\s+OWED\s+DIFFERENCE\s+LEDGER ON CHAIN\s+RECONCILED\s+ADDRESS\s+NOTE$/);
+    expect(asTable.stdout.split("\n")[0]).toMatch(/^NETWORK\s+ASSET\s+SOURCE\s+HOT WALLET\s+OWED\s+DIFFERENCE\s+LEDGER ON CHAIN\s+LIMIT\s+IN COLD\s+RECONCILED\s+ADDRESS\s+NOTE$/);
     expect(asTable.stdout.split("\n").some((line) => /^dogecoin\s+DOGE\s+sandbox\s+12\.34567891\s/.test(line))).toBe(true);
   });
 
