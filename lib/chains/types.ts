@@ -211,6 +211,13 @@ export interface ChainSender {
    */
   bump?(from: SigningKey, transfer: OutgoingTransfer, stuck: Pick<SignedTransaction, "txid" | "raw" | "consumes">, options: { afterBlocks: number }): Promise<SignedTransaction | null>;
   /**
+   * What the mined transaction `txid`, sent from `sent.fromAddress`, delivered to `toAddress` in
+   * `currency` (minor units), read from the chain's own record of it (outputs, a successful
+   * receipt's logs): 0 when it delivered nothing there. Reconciliation proves with it that a paid
+   * payout reached its recipient with its amount. Families without it prove the transaction only.
+   */
+  readDelivered?(txid: string, sent: SentRecord, delivery: { toAddress: string; currency: string }): Promise<bigint>;
+  /**
    * What `address` holds of `currency` (the network's native coin or one of its catalogue tokens),
    * in that asset's on-chain minor units, as this sender could spend it: e.g. 1.5 ETH is
    * 1500000000000000000n. An account or token account that does not exist holds 0n. One attempt,

@@ -151,6 +151,11 @@ export const receiptSchema = z.object({
   effectiveGasPrice: quantitySchema.optional(),
 });
 
+/** A receipt with the logs its transaction emitted (ERC-20 `Transfer`s among them). */
+export const receiptWithLogsSchema = receiptSchema.extend({
+  logs: z.array(z.object({ address: addressSchema, topics: z.array(z.string()), data: z.string() })),
+});
+
 /** Heights as JSON-RPC block numbers. */
 export function toBlockTag(height: number): string {
   return `0x${height.toString(16)}`;

@@ -14,11 +14,13 @@ import {
   hexDataSchema,
   quantitySchema,
   receiptSchema,
+  receiptWithLogsSchema,
   smallQuantitySchema,
   transactionSchema,
   type EvmRetryOptions,
   type EvmRpc,
 } from "@/lib/chains/evm/evm-rpc";
+import { decodeTransferLog } from "@/lib/chains/evm/evm-adapter";
 import { createVerifiedChainId } from "@/lib/chains/evm/verified-chain-id";
 import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
 
@@ -259,7 +261,26 @@ export function createEvmSender(options: EvmSenderOptions): EvmSender {
     };
   }
 
-  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand, getBalance, bump };
+  /** The coin the transaction itself carried to the recipient, or the token `Transfer`s its successful receipt logs from the sender to it. */
+  async function readDelivered(txid: string, sent: SentRecord, delivery: { toAddress: string; currency: string }): Promise<bigint> {
+    const asset = findEvmAsset(network, delivery.currency);
+    if (!asset) throw new ChainError(`${delivery.currency} is not carried on ${network.id}`, { retryable: false });
+    const [from, to] = [normalizeEvmAddress(sent.fromAddress), normalizeEvmAddress(delivery.toAddress)];
+    if (!from || !to) throw new ChainError("not EVM addresses", { retryable: false });
+    const receipt = await rpc.call("eth_getTransactionReceipt", [txid], receiptWithLogsSchema.nullable());
+    if (!receipt || receipt.status !== "0x1") return 0n;
+    if (asset.kind === "native") {
+      const transaction = await rpc.call("eth_getTransactionByHash", [txid], transactionSchema);
+      return transaction.from === from && transaction.to === to ? transaction.value : 0n;
+    }
+    return receipt.logs
+      .filter((entry) => entry.address === normalizeEvmAddress(asset.token.contract))
+      .map((entry) => decodeTransferLog(entry.topics, entry.data))
+      .filter((transfer) => transfer !== null && transfer.from === from && transfer.to === to)
+      .reduce((sum, transfer) => sum + transfer!.amount, 0n);
+  }
+
+  return { network: network.id, chainId, estimateFee, sign, broadcast, getTransaction, canStillLand, getBalance, bump, readDelivered };
 }
 
 /** An upper bound of the fee: EIP-1559 charges base fee + tip, at most maxFeePerGas. */

@@ -50,6 +50,12 @@ export function createSandboxSender(db: Db, network: NetworkId): ChainSender {
     async canStillLand() {
       return true;
     },
+    async readDelivered(txid, sent, delivery) {
+      const transaction = await db.sandboxTransaction.findUnique({ where: { txid } });
+      if (!transaction || transaction.blockHeight === null) return 0n;
+      const isDelivery = transaction.fromAddress === sent.fromAddress && transaction.toAddress === delivery.toAddress && transaction.currency === delivery.currency;
+      return isDelivery ? BigInt(transaction.amountMinor.toFixed()) : 0n;
+    },
     /**
      * Rebuilt from the chain's transactions, as no balance is kept: what reached the address in a
      * block, less what left it (the mempool too: it is spent), less the nominal fee of each

@@ -417,6 +417,22 @@ export function createUtxoSender(options: UtxoSenderOptions): UtxoSender {
     broadcast,
     getTransaction,
 
+    /** The outputs of the transaction that pay `toAddress` (in the chain's formats, as the node decodes them). */
+    async readDelivered(txid, _sent, delivery) {
+      if (delivery.currency !== network.symbol) refuse(`${network.id} carries only ${network.symbol}, not ${delivery.currency}`);
+      const recipient = validateAddress(network.id, delivery.toAddress, { chain: await chain() });
+      if (!recipient.ok) refuse(`${delivery.toAddress} is not a ${network.id} address`);
+      const transaction = await rpc.call(
+        "getrawtransaction",
+        [txid, true],
+        z.object({ vout: z.array(z.object({ value: amountSchema, scriptPubKey: z.object({ address: z.string().optional(), addresses: z.array(z.string()).optional() }) })) }),
+      );
+      // (Older nodes list an output's address in `addresses`.)
+      return transaction.vout
+        .filter((output) => (output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0]) === recipient.normalized)
+        .reduce((sum, output) => sum + output.value, 0n);
+    },
+
     /**
      * A transaction unmined `afterBlocks` after its signing is signed again over the same coins,
      * paying the same amount, with a fee that BIP125 lets replace it (see planReplacementFee):

@@ -78,6 +78,10 @@ describe("a payout on a network with two RPC endpoints, the first failing mid-wa
       const [reconciled] = (await reconcileWithChains(deps, { network: "optimism", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");
       expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
       expect(hasDrift(reconciled)).toBe(false);
+      // Recorded as paid elsewhere than the chain's transaction paid: unproven.
+      await database().db.outgoingTransfer.updateMany({ where: { network: "optimism", kind: "payout" }, data: { toAddress: "0x00000000000000000000000000000000000fa11c" } });
+      const [misdelivered] = (await reconcileWithChains(deps, { network: "optimism", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");
+      expect(misdelivered.unprovenPayouts).toEqual([created.body.result.uuid]);
     } finally {
       await first.stop();
       await second.stop();

@@ -91,5 +91,9 @@ describe("a litecoin payout stuck unmined", () => {
     const [reconciled] = (await reconcileWithChains(deps, { network: "litecoin", timeoutMs: 30_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "LTC");
     expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
     expect(hasDrift(reconciled)).toBe(false);
+    // Booked with another amount than the replacement delivered: unproven.
+    await deps.db.outgoingTransfer.update({ where: { id: first.id }, data: { amountMinor: "5000001" } });
+    const [misdelivered] = (await reconcileWithChains(deps, { network: "litecoin", timeoutMs: 30_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "LTC");
+    expect(misdelivered.unprovenPayouts).toEqual([uuid]);
   });
 });

@@ -102,6 +102,16 @@ describe("reconciliation against the chains", () => {
     expect(phantom.shortfall).toBe(5_000_000n);
     expect(hasDrift(phantom)).toBe(true);
 
+    // The payout's transfer recorded with another recipient, then another amount: the chain's
+    // transaction did not deliver that.
+    const payoutTransfer = { reference: { startsWith: `payout:${payout.uuid}:` } };
+    const [recorded] = await own.db.outgoingTransfer.findMany({ where: payoutTransfer });
+    await own.db.outgoingTransfer.updateMany({ where: payoutTransfer, data: { toAddress: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" } });
+    expect((await reconcile()).find((row) => row.currency === "USDT")!.unprovenPayouts).toEqual([payout.uuid]);
+    await own.db.outgoingTransfer.updateMany({ where: payoutTransfer, data: { toAddress: recorded.toAddress, amountMinor: (BigInt(recorded.amountMinor.toFixed()) + 1n).toString() } });
+    expect((await reconcile()).find((row) => row.currency === "USDT")!.unprovenPayouts).toEqual([payout.uuid]);
+    await own.db.outgoingTransfer.updateMany({ where: payoutTransfer, data: { amountMinor: recorded.amountMinor } });
+
     // The payout's transfer pointed at a transaction the chain never saw.
     await own.db.outgoingTransfer.updateMany({ where: { reference: { startsWith: `payout:${payout.uuid}:` } }, data: { txid: "ab".repeat(32) } });
     const unproven = (await reconcile()).find((row) => row.currency === "USDT")!;

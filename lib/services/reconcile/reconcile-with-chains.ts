@@ -189,14 +189,14 @@ async function sumBalances(sender: ChainSender, addresses: string[], currency: s
 }
 
 /**
- * Payouts of this asset booked as paid within the window whose transaction the chain does not
- * show confirmed. (That the transaction pays the payout's recipient its amount is what the
- * ledger audit checks of the transfer the payout was confirmed by.)
+ * Payouts of this asset booked as paid within the window that the chain does not prove: their
+ * transaction is not confirmed, or — where the family reads deliveries (`readDelivered`) — it
+ * did not deliver the payout's amount to its recipient.
  */
 async function checkPaidPayouts(db: Db, network: string, currency: string, sender: ChainSender, options: ReconcileOptions): Promise<{ unproven: string[]; unchecked: number }> {
   const since = new Date(options.now.getTime() - options.payoutDays * 86_400_000);
-  const paid = await db.$queryRaw<{ id: string; txid: string; fromAddress: string; consumes: string | null }[]>`
-    SELECT p.id::text AS id, t.txid, t.from_address AS "fromAddress", t.consumes
+  const paid = await db.$queryRaw<{ id: string; txid: string; fromAddress: string; consumes: string | null; toAddress: string; amount: string }[]>`
+    SELECT p.id::text AS id, t.txid, t.from_address AS "fromAddress", t.consumes, t.to_address AS "toAddress", t.amount_minor::text AS amount
     FROM payouts p JOIN outgoing_transfers t ON t.reference = 'payout:' || p.id::text || ':send:' || p.attempt::text
     WHERE p.network = ${network} AND p.currency = ${currency} AND p.status = 'confirmed' AND p.updated_at >= ${since}
     ORDER BY p.updated_at DESC`;
@@ -205,9 +205,12 @@ async function checkPaidPayouts(db: Db, network: string, currency: string, sende
   for (let start = 0; start < paid.length; start += 8) {
     const states = await Promise.all(
       paid.slice(start, start + 8).map(async (payout) => {
-        const consumes = payout.consumes ? (JSON.parse(payout.consumes) as ConsumedResources) : {};
+        const sent = { fromAddress: payout.fromAddress, consumes: payout.consumes ? (JSON.parse(payout.consumes) as ConsumedResources) : {} };
         try {
-          return (await sender.getTransaction(payout.txid, { fromAddress: payout.fromAddress, consumes })).state;
+          const { state } = await sender.getTransaction(payout.txid, sent);
+          if (state !== "confirmed" || !sender.readDelivered) return state;
+          const delivered = await sender.readDelivered(payout.txid, sent, { toAddress: payout.toAddress, currency });
+          return delivered === BigInt(payout.amount) ? state : "misdelivered";
         } catch {
           return "unread" as const;
         }
