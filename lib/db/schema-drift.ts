@@ -143,7 +143,8 @@ export function shapeFromPrismaSchema(schemaPath = path.join(process.cwd(), "pri
 /**
  * Partial unique indexes the migrations create, which Prisma's schema language cannot express:
  * a nonce or seqno is held by one live outgoing transaction of an address at a time; a live
- * refund is unique per (payment, address, amount); split shares still held are found by their
+ * refund is unique per (payment, address, amount); one move to cold storage per asset is on its
+ * way at a time; split shares still held are found by their
  * release time; pending webhook deliveries by merchant and due time.
  */
 const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
@@ -154,6 +155,7 @@ const PARTIAL_INDEXES: Record<string, Record<string, string>> = {
     outgoing_transfers_live_nonce_key: "unique(network, from_address, nonce) partial",
     outgoing_transfers_live_seqno_key: "unique(network, from_address, seqno) partial",
     outgoing_transfers_live_txid_key: "unique(network, txid) partial",
+    outgoing_transfers_live_cold_key: "unique(network, currency) partial",
   },
   split_shares: {
     split_shares_release_at_idx: "index(release_at) partial",
