@@ -13,6 +13,7 @@ import { validateAddress } from "@/lib/chains/addresses";
 import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
+import { buildSolanaWatchIndex, extractSolanaDeposits } from "@/lib/chains/solana/extract-solana-deposits";
 import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
 
 export interface SolanaSenderOptions {
@@ -234,6 +235,17 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       const tip = await call("getTip", () => access.getTip());
       // Same measure as the watcher: slots since the transaction's slot, counting it.
       return { state: "confirmed", confirmations: Math.max(1, tip.slot - status.slot + 1), blockHeight: status.slot, feeMinor };
+    },
+
+    /** The SOL or token transfers the transaction's instructions made from the sender to the recipient (its ATA for a token), as deposits are read. */
+    async readDelivered(txid, sent, delivery) {
+      if (delivery.currency !== SOL_SYMBOL && !mints.has(delivery.currency)) throw refuse(`${delivery.currency} is not carried on solana`);
+      const record = await call("getTransaction", () => access.getTransaction(txid));
+      if (!record) return 0n;
+      const watch = buildSolanaWatchIndex([delivery.toAddress], mints);
+      return extractSolanaDeposits(record, watch)
+        .filter((transfer) => transfer.currency === delivery.currency && transfer.toAddress === delivery.toAddress && transfer.fromAddress === sent.fromAddress)
+        .reduce((sum, transfer) => sum + transfer.amountMinor, 0n);
     },
   };
 }
