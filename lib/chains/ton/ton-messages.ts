@@ -83,6 +83,19 @@ export function buildJettonTransferBody(input: JettonTransferInput): Cell {
   return builder.storeBit(true).storeRef(beginCell().storeUint(OP_TEXT_COMMENT, 32).storeStringTail(input.memo).endCell()).endCell();
 }
 
+/** The amount and recipient owner of a jetton `transfer` body (see buildJettonTransferBody); null when the body is not one. */
+export function parseJettonTransfer(body: Cell): { amount: bigint; destination: Address } | null {
+  try {
+    const slice = body.beginParse();
+    if (slice.loadUint(32) !== OP_JETTON_TRANSFER) return null;
+    slice.loadUintBig(64);
+    const amount = slice.loadCoins();
+    return { amount, destination: slice.loadAddress() };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Hash of an external-in message normalised as TEP-467 defines it (src and import fee zeroed, no
  * state init, body in a ref), hex. It is known before broadcast and identifies the wallet

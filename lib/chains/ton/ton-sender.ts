@@ -24,6 +24,7 @@ import {
   normalizedHashOfMessage,
   OP_JETTON_INTERNAL_TRANSFER,
   OP_JETTON_TRANSFER,
+  parseJettonTransfer,
   readWalletV4Seqno,
   seqnoOfWalletV4External,
 } from "@/lib/chains/ton/ton-messages";
@@ -346,6 +347,27 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
         // The jettons a payout spends: those of the owner's jetton wallet (see planTransfer).
         return readJettonBalance(access, await readJettonWalletAddress(access, master, owner));
       });
+    },
+
+    /**
+     * What the wallet's message delivered to `toAddress`: Toncoin its value, once it was not
+     * bounced; a jetton the amount its transfer to the hot wallet's jetton wallet names for that
+     * owner, once the recipient's jetton wallet took it.
+     */
+    async readDelivered(txid, sent, delivery) {
+      const master = delivery.currency === TON_SYMBOL ? null : jettons.get(delivery.currency);
+      if (master === undefined) throw refuse(`${delivery.currency} is not carried on TON`);
+      const window = windowOf(sent);
+      const transaction = await findWalletTransaction(window.wallet, txid, window.notBefore);
+      const message = transaction?.outMessages.get(0);
+      if (!transaction || !message || message.info.type !== "internal") return 0n;
+      const outcome = await followDelivery(transaction, window.wallet);
+      if (outcome.kind !== "delivered") return 0n;
+      const recipient = Address.parse(delivery.toAddress);
+      if (!master) return message.info.dest.equals(recipient) ? outcome.toncoinDelivered : 0n;
+      const transfer = parseJettonTransfer(message.body);
+      const isToRecipient = transfer !== null && transfer.destination.equals(recipient) && message.info.dest.equals(await jettonWalletOf(master, window.wallet));
+      return isToRecipient ? transfer.amount : 0n;
     },
 
     async getTransaction(txid: string, sent?: SentRecord): Promise<SentTransactionState> {

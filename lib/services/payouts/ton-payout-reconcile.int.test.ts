@@ -91,8 +91,14 @@ describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
     expect(hasDrift(reconciled)).toBe(false);
     expect(reconciled.addresses).toBeGreaterThanOrEqual(2); // the hot wallet and the invoice's address
 
-    // A paid payout whose recorded transaction the chain does not hold is drift.
+    // Recorded as paying another wallet than the chain's message paid: unproven.
     const [paidTransfer] = await deps.db.outgoingTransfer.findMany({ where: { reference: { startsWith: `payout:${paid}:` } } });
+    await deps.db.outgoingTransfer.update({ where: { id: paidTransfer.id }, data: { toAddress: refusing.toString({ bounceable: true, testOnly: true }) } });
+    const [misdelivered] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
+    expect(misdelivered.unprovenPayouts).toEqual([paid]);
+    await deps.db.outgoingTransfer.update({ where: { id: paidTransfer.id }, data: { toAddress: paidTransfer.toAddress } });
+
+    // A paid payout whose recorded transaction the chain does not hold is drift.
     await deps.db.outgoingTransfer.update({ where: { id: paidTransfer.id }, data: { txid: "ab".repeat(32) } });
     await deps.db.payout.update({ where: { id: paid }, data: { txid: "ab".repeat(32) } });
     const [tampered] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
