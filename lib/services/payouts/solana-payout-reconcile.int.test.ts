@@ -1,20 +1,16 @@
 import { createAssociatedTokenAccountIdempotentInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
-import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
-import { resetRealChains } from "@/lib/chains/real-chains";
+import { getChainSender } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
-import { startInProcessChains, type InProcessChains } from "@/lib/chains/testing/in-process-chains";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
-import { verifyChains } from "@/lib/services/chains/verify-chains";
+import type { ApiDeps } from "@/lib/api/deps";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { callSigned, getTestSecretBox, makeMerchant, makeTestConfig, type TestMerchant } from "@/lib/testing/harness";
-import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
+import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
+import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
 import { sendPayouts } from "./send-payouts";
 
 // A USDT payout on Solana (litesvm, served through the registry as RPC_SOLANA is) that creates
@@ -22,24 +18,11 @@ import { sendPayouts } from "./send-payouts";
 // an invoice paid there, the rent booked as the payout's cost, and afterwards the books agree
 // with the chain — the tokens and the SOL — and the payout's delivery is read back from it.
 
-let chains: InProcessChains;
-beforeAll(async () => {
-  chains = await startInProcessChains();
-  resetRealChains();
-}, 120_000);
-afterAll(() => resetRealChains());
-const database = useOwnDatabasePerFile("solana_payout_reconcile");
-
-async function settle(deps: ApiDeps, passes = 3): Promise<void> {
-  const adapter = getChainAdapter(deps.db, deps.config, "solana")!;
-  for (let pass = 0; pass < passes; pass++) {
-    chains.solana.chain.advanceSlots(40);
-    await scanNetwork(deps, adapter);
-  }
-}
+const served = useServedInProcessChains("solana_payout_reconcile");
 
 /** A merchant paid in USDT on litesvm by a payer of its own (a real transfer the watcher sees). */
 async function fundedMerchant(deps: ApiDeps): Promise<TestMerchant> {
+  const chains = served.chains();
   const { chain, usdtMint, mintAuthority } = chains.solana;
   const merchant = await makeMerchant({ deps });
   const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "USDT", network: "solana" }, merchant, { deps })).body.result;
@@ -56,17 +39,16 @@ async function fundedMerchant(deps: ApiDeps): Promise<TestMerchant> {
     ],
     [payer],
   );
-  await settle(deps, 5);
+  await served.settle("solana", 5);
   expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
   return merchant;
 }
 
 describe("a Solana USDT payout that creates its recipient's token account, reconciled with the chain", () => {
   it("books the rent with the fee, and the books agree with the chain afterwards", { timeout: 120_000 }, async () => {
-    const { chain, usdtMint, mintAuthority } = chains.solana;
-    const deps = createApiDeps(makeTestConfig({ ...chains.env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, chains.env);
-    await settle(deps, 1);
+    const deps = served.deps();
+    const { chain, usdtMint, mintAuthority } = served.chains().solana;
+    await served.settle("solana", 1);
     const merchant = await fundedMerchant(deps);
     // The hot wallet's SOL and USDT come from outside the books: a surplus, never a shortfall.
     const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "solana", HOT_WALLET_INDEX).address;

@@ -3,20 +3,16 @@ import { keyPairFromSeed } from "@ton/crypto";
 import { WalletContractV4 } from "@ton/ton";
 import { createShardAccount } from "@ton/sandbox";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
-import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
-import { resetRealChains } from "@/lib/chains/real-chains";
+import { getChainSender } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import { startInProcessChains, type InProcessChains } from "@/lib/chains/testing/in-process-chains";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
-import { verifyChains } from "@/lib/services/chains/verify-chains";
+import type { ApiDeps } from "@/lib/api/deps";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { callSigned, getTestSecretBox, makeMerchant, makeTestConfig, type TestMerchant } from "@/lib/testing/harness";
-import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
+import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
+import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
 import { sendPayouts } from "./send-payouts";
 
 // Toncoin payouts served end to end by @ton/sandbox through the registry (RPC_TON), on a database
@@ -24,37 +20,22 @@ import { sendPayouts } from "./send-payouts";
 // that bounces. After both, the books agree with the chain: `reconcile` finds no shortfall and
 // every paid payout's transaction on chain.
 
-let chains: InProcessChains;
-beforeAll(async () => {
-  chains = await startInProcessChains();
-  resetRealChains();
-}, 120_000);
-afterAll(() => resetRealChains());
-const database = useOwnDatabasePerFile("ton_payout_reconcile");
-
-/** Lets the emulated chain move on and the watcher look: time passes, blocks follow. */
-async function settle(deps: ApiDeps, passes = 3): Promise<void> {
-  const adapter = getChainAdapter(deps.db, deps.config, "ton")!;
-  for (let pass = 0; pass < passes; pass++) {
-    chains.ton.chain.advanceTime(10);
-    await scanNetwork(deps, adapter);
-  }
-}
+const served = useServedInProcessChains("ton_payout_reconcile");
 
 async function fundedMerchant(deps: ApiDeps): Promise<TestMerchant> {
+  const chains = served.chains();
   const merchant = await makeMerchant({ deps });
   const invoice = (await callSigned("/v1/payment", { amount: "30.00", currency: "USD", to_currency: "TON", network: "ton" }, merchant, { deps })).body.result;
   chains.ton.chain.record(await chains.ton.treasury.send({ to: Address.parse(invoice.address), value: parseAmount(invoice.payer_amount, 9)!, bounce: false }));
-  await settle(deps, 5);
+  await served.settle("ton", 5);
   expect((await callSigned("/v1/payment/info", { uuid: invoice.uuid }, merchant, { deps })).body.result.payment_status).toBe("paid");
   return merchant;
 }
 
 describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
   it("pays one, fails the bounced one, and the books agree with the chain after both", { timeout: 120_000 }, async () => {
-    const deps = createApiDeps(makeTestConfig({ ...chains.env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, chains.env);
-    await settle(deps, 1);
+    const [deps, chains] = [served.deps(), served.chains()];
+    await served.settle("ton", 1);
     const merchant = await fundedMerchant(deps);
     // The hot wallet's coins come from outside the books: a surplus to the reconciliation, never a shortfall.
     const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ton", HOT_WALLET_INDEX, "test").address;
