@@ -25,6 +25,8 @@ export interface TableState {
   ledger: { asset: string; liabilities: number; chainHoldings: number; coldStorage: number }[];
   /** Transfers on their way that were replaced with a higher fee after waiting unmined, by network and kind. */
   replacedInFlight: { network: string; kind: string; count: number }[];
+  /** Transfers signed and not final yet (the chain may still hold them back), by network and kind: how many, and when the oldest was planned. */
+  unminedInFlight: { network: string; kind: string; count: number; oldest: Date }[];
   /** Payouts whose transfer waits because the hot wallet cannot cover it yet, per asset: how many and how much (whole units). */
   payoutsAwaitingFunds: { network: string; asset: string; count: number; amount: number }[];
   /** Transfers of the hot wallet's excess to cold storage, by network, asset and status (final ones too). */
@@ -47,7 +49,7 @@ const NETWORK_IDS = listNetworks().map((network) => network.id);
 /** Reads the table-derived gauges: a few aggregate queries, run side by side. */
 export async function readTableState(db: Db, now: Date, scope: MerchantScope): Promise<TableState> {
   const only = scope ? [...scope] : null;
-  const [webhooks, payouts, sweeps, batches, ledger, replacedInFlight, awaitingFunds, reconciliations, coldTransfers, limitChecks] = await Promise.all([
+  const [webhooks, payouts, sweeps, batches, ledger, replacedInFlight, unminedInFlight, awaitingFunds, reconciliations, coldTransfers, limitChecks] = await Promise.all([
     db.$queryRaw<{ depth: number; due: number; oldest: Date | null }[]>`
       SELECT COUNT(*)::int AS depth, (COUNT(*) FILTER (WHERE next_attempt_at <= ${now}))::int AS due, MIN(created_at) AS oldest
       FROM webhook_deliveries
@@ -86,6 +88,12 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       SELECT network, kind, COUNT(*)::int AS count FROM outgoing_transfers
       WHERE network = ANY(${NETWORK_IDS}::text[]) AND status = ANY(${[...IN_FLIGHT_OUTGOING_STATUSES]}::text[]) AND replacements > 0
       GROUP BY 1, 2`,
+    only
+      ? Promise.resolve([])
+      : db.$queryRaw<{ network: string; kind: string; count: number; oldest: Date }[]>`
+      SELECT network, kind, COUNT(*)::int AS count, MIN(created_at) AS oldest FROM outgoing_transfers
+      WHERE network = ANY(${NETWORK_IDS}::text[]) AND status = ANY(${[...IN_FLIGHT_OUTGOING_STATUSES]}::text[])
+      GROUP BY 1, 2`,
     // Transfers from the hot wallet belong to no merchant: a scoped read has none.
     only
       ? Promise.resolve([])
@@ -121,6 +129,7 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
       coldStorage: toWholeUnits(row.asset, BigInt(row.cold)),
     })),
     replacedInFlight,
+    unminedInFlight,
     payoutsAwaitingFunds: awaitingFunds.map((row) => {
       const asset = assetKey(row.currency, row.network);
       return { network: row.network, asset, count: row.count, amount: toWholeUnits(asset, BigInt(row.amount)) };

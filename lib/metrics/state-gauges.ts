@@ -84,6 +84,12 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
   defineStateGauge(registry, "gateway_outgoing_replaced_in_flight", "Transfers on their way that were replaced with a higher fee after waiting unmined, by network and kind.", ["network", "kind"], async () =>
     ((await tables())?.replacedInFlight ?? []).map((row) => [{ network: row.network, kind: row.kind }, row.count]),
   );
+  defineStateGauge(registry, "gateway_outgoing_in_flight", "Transfers signed and not final yet (broadcast, in the mempool, in a block not deep enough), by network and kind.", ["network", "kind"], async () =>
+    ((await tables())?.unminedInFlight ?? []).map((row) => [{ network: row.network, kind: row.kind }, row.count]),
+  );
+  defineStateGauge(registry, "gateway_outgoing_oldest_in_flight_seconds", "Age of the oldest transfer signed and not final yet, since it was planned, by network and kind: one that keeps growing is stuck.", ["network", "kind"], async () =>
+    ((await tables())?.unminedInFlight ?? []).map((row) => [{ network: row.network, kind: row.kind }, (Date.now() - row.oldest.getTime()) / 1000]),
+  );
   defineStateGauge(registry, "gateway_payouts_awaiting_funds", "Payouts waiting because the hot wallet cannot cover them yet, per asset.", ["network", "asset"], async () =>
     ((await tables())?.payoutsAwaitingFunds ?? []).map((row) => [{ network: row.network, asset: row.asset }, row.count]),
   );

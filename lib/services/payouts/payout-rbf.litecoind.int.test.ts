@@ -7,6 +7,7 @@ import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { startLitecoind, type RegtestNode } from "@/lib/chains/utxo/testing/litecoind";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
+import { readTableState } from "@/lib/metrics/read-table-state";
 import { createApiDeps } from "@/lib/api/deps";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
@@ -75,6 +76,10 @@ describe("a litecoin payout stuck unmined", () => {
     expect(replaced.txid).not.toBe(first.txid);
     expect(JSON.parse(replaced.consumes!)).toMatchObject({ outpoints: JSON.parse(first.consumes!).outpoints, supersedes: [first.txid] });
     expect(await mempool()).toEqual([replaced.txid]);
+    // The operator sees it on its way, and since when.
+    const { unminedInFlight, replacedInFlight } = await readTableState(deps.db, new Date(), null);
+    expect(unminedInFlight).toEqual([{ network: "litecoin", kind: "payout", count: 1, oldest: first.createdAt }]);
+    expect(replacedInFlight).toEqual([{ network: "litecoin", kind: "payout", count: 1 }]);
     const charged = (await node.rpc.call("getmempoolentry", [replaced.txid], z.object({ fees: z.object({ base: z.union([z.number(), z.string()]) }) }))).fees.base;
     expect(BigInt(replaced.feeMinor!.toFixed())).toBe(parseAmount(String(charged), 8));
 
