@@ -148,7 +148,7 @@ function identityOf(chain: TronChainName | null, evidence: string): TronIdentity
 }
 
 /** The transfers of one block, in transaction order (TRX at its index, tokens at 1 000 000 + index). */
-function readBlockTransfers(network: TronNetwork, tokenByContractHex: ReadonlyMap<string, TronToken>, block: TronBlock): ObservedTransfer[] {
+export function readBlockTransfers(network: TronNetwork, tokenByContractHex: ReadonlyMap<string, TronToken>, block: TronBlock): ObservedTransfer[] {
   const transfers: ObservedTransfer[] = [];
   // The genesis block holds the initial allocations (one from a non-address, one negative), not payments.
   if (block.height === 0) return transfers;

@@ -490,6 +490,37 @@ describe("getTransaction", () => {
   });
 });
 
+describe("readDelivered", () => {
+  /** Block 78 861 106 as getblockbynum prints it, holding the recorded TRX payout (its createtransaction answer, signed) and another transaction. */
+  function blockWith(transactions: Record<string, unknown>[]) {
+    return { blockID: "0000000004b3574243a8e3c5f2d4e0a4c5c1f2a3b4c5d6e7f8091a2b3c4d5e6f", block_header: { raw_data: { number: 78_861_106, timestamp: 1_767_246_228_000 } }, transactions };
+  }
+  const payout = { ...expectedBroadcast(unsignedTrx()), ret: [{ contractRet: "SUCCESS" }] };
+  const sent = { fromAddress: HOT_WALLET.address, consumes: { validUntilMs: EXPIRATION } };
+  const exchanges = (block: Record<string, unknown>): RecordedExchange[] => [
+    { path: "/wallet/gettransactioninfobyid", body: { value: TRX_TXID }, fixture: "gettransactioninfobyid-trx.json" },
+    { path: "/wallet/getblockbynum", body: { num: 78_861_106 }, json: block },
+  ];
+
+  it("reads the TRX a payout delivered to its recipient from the transaction in its block", async () => {
+    const { sender, conversation } = senderFor(exchanges(blockWith([payout])));
+    await expect(sender.readDelivered!(TRX_TXID, sent, { toAddress: RECIPIENT, currency: "TRX" })).resolves.toBe(12_345_678n);
+    conversation.assertDone();
+  });
+
+  it("reads nothing for another recipient, another coin, or a block that does not hold it", async () => {
+    for (const [block, delivery] of [
+      [blockWith([payout]), { toAddress: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC", currency: "TRX" }],
+      [blockWith([payout]), { toAddress: RECIPIENT, currency: "USDT" }],
+      [blockWith([]), { toAddress: RECIPIENT, currency: "TRX" }],
+    ] as const) {
+      const { sender, conversation } = senderFor(exchanges(block));
+      await expect(sender.readDelivered!(TRX_TXID, sent, delivery)).resolves.toBe(0n);
+      conversation.assertDone();
+    }
+  });
+});
+
 describe("getBalance", () => {
   const laterTip: RecordedExchange = { path: "/wallet/getnowblock", body: {}, fixture: "getnowblock-later.json" };
   const trxBalance = (balance: number): RecordedExchange => ({

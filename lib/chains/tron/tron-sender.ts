@@ -1,5 +1,5 @@
 import { validateAddress } from "@/lib/chains/addresses";
-import { ChainError, type BalanceReadOptions, type ChainSender, type FeeEstimate, type OutgoingTransfer, type BroadcastOutcome, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
+import { ChainError, type BalanceReadOptions, type ChainSender, type FeeEstimate, type OutgoingTransfer, type BroadcastOutcome, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
 import {
   bytesEqual,
   bytesToHex,
@@ -13,6 +13,7 @@ import {
   tronAddressToHex,
 } from "@/lib/chains/tron/tron-encoding";
 import { createTronHttp, decodeNodeMessage, TronApiError, type FetchFunction, type TronHttp } from "@/lib/chains/tron/tron-http";
+import { readBlockTransfers } from "@/lib/chains/tron/tron-adapter";
 import { resolveTronNetwork, type TronNetwork, type TronToken } from "@/lib/chains/tron/tron-network";
 import {
   decodeRawTransaction,
@@ -272,6 +273,20 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     return BigInt(`0x${word}`);
   }
 
+  /** The transaction's TRX or TRC-20 transfer from the sender to the recipient, read from its block as the watcher reads deposits. */
+  async function readDelivered(txid: string, sent: SentRecord, delivery: { toAddress: string; currency: string }): Promise<bigint> {
+    if (!/^[0-9a-fA-F]{64}$/.test(txid)) throw new ChainError(`${txid} is not a Tron transaction id`, { retryable: false });
+    const id = txid.toLowerCase();
+    const info = await http.post("/wallet/gettransactioninfobyid", { value: id }, transactionInfoSchema);
+    if (info.blockNumber === undefined) return 0n;
+    const block = await http.post("/wallet/getblockbynum", { num: info.blockNumber }, optionalBlockSchema);
+    if (!block || block.height !== info.blockNumber) throw new ChainError(`tron: block ${info.blockNumber} is not available from the node yet`, { retryable: true });
+    const tokenByContractHex = new Map(network.tokens.map((token) => [token.contractHex, token]));
+    return readBlockTransfers(network, tokenByContractHex, block)
+      .filter((transfer) => transfer.txid === id && transfer.currency === delivery.currency && transfer.toAddress === delivery.toAddress && transfer.fromAddress === sent.fromAddress)
+      .reduce((sum, transfer) => sum + transfer.amountMinor, 0n);
+  }
+
   return {
     network: network.id,
     estimateFee,
@@ -280,6 +295,7 @@ export function createTronSender(options: TronSenderOptions): ChainSender {
     getTransaction,
     canStillLand,
     getBalance,
+    readDelivered,
   };
 }
 
