@@ -282,8 +282,10 @@ export async function listPayoutLinks(deps: PayoutLinkDeps, merchantId: string, 
  */
 export async function cancelPayoutLink(deps: PayoutLinkDeps, merchantId: string, linkId: string): Promise<PayoutLink> {
   const found = await getMerchantPayoutLinkOrThrow(deps, merchantId, linkId);
+  if (found.status !== "funded" && found.status !== "claiming") throw new AppError("payoutlink.not_funded", `The link is ${found.status}.`);
   return withTransaction(deps.db, async (tx) => {
     const link = await lockLink(tx, found.id);
+    // spec: a claim that completed while this cancel waited wins; the cancel answers the claimed link.
     if (link.status === "claimed") return link;
     if (link.status !== "funded") throw new AppError("payoutlink.not_funded", `The link is ${link.status}.`);
     return endFundedLink(tx, link, "cancelled", deps.now());
