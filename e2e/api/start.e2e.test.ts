@@ -32,6 +32,17 @@ describe("npm start with the embedded database", () => {
     expect(ok.body.state).toBe(0);
     expect(ok.body.result.length).toBeGreaterThan(20);
 
+    // Every page forbids framing and referrers: the payment page (its fast path), the checkout,
+    // the claim page, the cabinet, the documents — found or not.
+    const invoice = await signedPost(service.baseUrl, created.json, "/v1/payment", JSON.stringify({ amount: "10.00", currency: "USD", to_currency: "USDT", network: "tron" }));
+    expect(invoice.status).toBe(200);
+    const pages = [`/pay/${invoice.body.result.uuid}`, `/pay/${randomUUID()}`, `/pay/link/${randomUUID()}`, `/pay/claim/${"a".repeat(43)}`, "/cabinet/sign-in", "/docs"];
+    for (const page of pages) {
+      const response = await fetch(`${service.baseUrl}${page}`, { redirect: "manual" });
+      expect(response.headers.get("content-security-policy"), page).toMatch(/frame-ancestors 'none'/);
+      expect([page, response.headers.get("x-frame-options"), response.headers.get("referrer-policy"), response.headers.get("x-content-type-options")]).toEqual([page, "DENY", "no-referrer", "nosniff"]);
+    }
+
     const tampered = await signedPost(service.baseUrl, created.json, "/v1/payment/services", '{"a":1}', '{"a":2}');
     expect(tampered.status).toBe(401);
     expect(tampered.body.error.code).toBe("merchant.bad_signature");
