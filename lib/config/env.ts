@@ -47,7 +47,7 @@ export interface GatewayConfig {
   cabinetSessionSecret: string | undefined;
   /**
    * Prometheus metrics: served at /metrics on the service's port, or on `port` alone when set
-   * (METRICS_PORT), on every interface; `token` (METRICS_TOKEN), when set, is required as a bearer token on either.
+   * (METRICS_PORT), on loopback only unless a token is set; `token` (METRICS_TOKEN), when set, is required as a bearer token on either.
    */
   metrics: { port: number | undefined; token: string | undefined };
   /** Where `npm run worker` answers GET /healthz (WORKER_PORT); undefined means no listener. */

@@ -228,6 +228,17 @@ describe("GET /metrics", () => {
 });
 
 describe("METRICS_PORT and METRICS_TOKEN", () => {
+  it("keeps METRICS_PORT on loopback without a token", async () => {
+    const port = await findFreePort();
+    const separate = await startMetricsEndpoint(makeTestConfig({ METRICS_PORT: String(port) }), { source: sourceOf(), metrics: createGatewayMetrics() });
+    try {
+      expect([separate.port, separate.host]).toEqual([port, "127.0.0.1"]);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    } finally {
+      await separate.close();
+    }
+  });
+
   it("serves the metrics on their own port only, to a scrape with the bearer token", async () => {
     const port = await findFreePort();
     const config = makeTestConfig({ METRICS_PORT: String(port), METRICS_TOKEN: "scrape-token-1234" });
@@ -235,6 +246,7 @@ describe("METRICS_PORT and METRICS_TOKEN", () => {
     const publicListener = await startService(separate);
     try {
       expect(separate.port).toBe(port);
+      expect(separate.host).toBe("::"); // with a token, on every interface
       const url = `http://127.0.0.1:${port}/metrics`;
       const anonymous = await fetch(url);
       expect(anonymous.status).toBe(401);

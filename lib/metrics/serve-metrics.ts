@@ -67,6 +67,8 @@ export interface MetricsEndpoint {
   handleOnServicePort(request: IncomingMessage, response: ServerResponse): boolean;
   /** The separate listener's port (METRICS_PORT), when there is one. */
   port: number | undefined;
+  /** The address it listens on: loopback without METRICS_TOKEN, every interface with one. */
+  host: string | undefined;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export async function startMetricsEndpoint(config: Pick<GatewayConfig, "metrics"
         return true;
       },
       port: undefined,
+      host: undefined,
       async close() {},
     };
   }
@@ -106,14 +109,17 @@ export async function startMetricsEndpoint(config: Pick<GatewayConfig, "metrics"
     if (isMetricsPath(request)) void answerMetricsRequest(request, response, serve);
     else response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
   });
+  // Without a token anyone who reaches the port reads what the service holds and owes: only this machine may.
+  const host = serve.token === undefined ? "127.0.0.1" : "::";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(config.metrics.port, resolve);
+    server.listen(config.metrics.port, host, resolve);
   });
   const address = server.address();
   return {
     handleOnServicePort: () => false,
     port: typeof address === "object" && address ? address.port : config.metrics.port,
+    host: typeof address === "object" && address ? address.address : host,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
