@@ -43,6 +43,9 @@ describe("npm start with the embedded database", () => {
       expect([page, response.headers.get("x-frame-options"), response.headers.get("referrer-policy"), response.headers.get("x-content-type-options")]).toEqual([page, "DENY", "no-referrer", "nosniff"]);
     }
 
+    // The Inngest endpoint is mounted for the Inngest driver only: the built-in worker runs here.
+    expect((await fetch(`${service.baseUrl}/api/inngest`)).status).toBe(404);
+
     const tampered = await signedPost(service.baseUrl, created.json, "/v1/payment/services", '{"a":1}', '{"a":2}');
     expect(tampered.status).toBe(401);
     expect(tampered.body.error.code).toBe("merchant.bad_signature");

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { networkAvailability } from "./network-sources";
+import { findNetwork } from "@/lib/catalogue";
+import { networkAvailability, resolveNetworkStatus } from "./network-sources";
+import { resetRealChains, verifyRealChains } from "./real-chains";
 
 describe("networkAvailability", () => {
   it("serves every catalogue network in sandbox mode, none without it or an endpoint, and never an unknown id", () => {
@@ -15,5 +17,18 @@ describe("networkAvailability", () => {
     const availability = networkAvailability({ sandbox: true, rpcEndpoints: { ethereum: ["http://127.0.0.1:1"] } });
     expect(availability("ethereum")).toEqual({ deposit: false, payout: false });
     expect(availability("tron")).toEqual({ deposit: true, payout: true });
+  });
+});
+
+describe("a network whose node does not answer", () => {
+  it("is off with a generic reason: the node's own error text stays in the log, not on the public /healthz", async () => {
+    const config = { sandbox: true, rpcEndpoints: { ethereum: ["http://127.0.0.1:1/secret-key"] } };
+    await verifyRealChains(config, async () => []);
+    try {
+      const status = resolveNetworkStatus(findNetwork("ethereum")!, config);
+      expect(status).toEqual({ network: "ethereum", source: "off", detail: "unreachable: the node did not answer (the service log says why); retried every minute" });
+    } finally {
+      resetRealChains();
+    }
   });
 });

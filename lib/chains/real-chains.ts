@@ -150,7 +150,8 @@ export async function verifyRealChains(
         }
       }
     } catch (error) {
-      states.set(network.id, { kind: "refused", reason: `unreachable: ${error instanceof Error ? error.message : "no answer"}` });
+      // The node's own error text stays in the log: /healthz is public and tells only the kind of trouble.
+      states.set(network.id, { kind: "refused", reason: "unreachable: the node did not answer (the service log says why); retried every minute" });
       log.warn("real chain unreachable; retried at the next check", { network: network.id, error });
     }
   }
