@@ -58,6 +58,22 @@ ${actionButton(claimUrl, "Get the funds")}`,
 }
 
 /** The invitation to join a merchant's team: who invited, the role, and a button to accept before it expires. */
+/**
+ * To an address invited to a store while it already signs in to another: no link (an address
+ * belongs to one store), and the inviter is not told — it learns nothing of other stores.
+ */
+export function invitationToTakenAddressEmail(invitation: { merchantName: string; inviterEmail: string; role: string }) {
+  const subject = `You are invited to ${invitation.merchantName} on Gateway`;
+  const lines = [
+    `${invitation.inviterEmail} invited you to join the team of ${invitation.merchantName} as ${invitation.role}.`,
+    "This address already has an account on this Gateway, and an address belongs to one team: ask them to invite another address of yours.",
+    "If you did not expect this invitation, ignore this e-mail.",
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
+  return { subject, text, html };
+}
+
 export function invitationEmail(invitation: { merchantName: string; inviterEmail: string; role: string; expiresAt: Date }, acceptUrl: string) {
   const subject = `You are invited to ${invitation.merchantName} on Gateway`;
   const lines = [

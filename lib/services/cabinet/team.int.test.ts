@@ -143,7 +143,7 @@ describe("cabinet team", () => {
       acceptInvitation(context, { token: secondToken, password: TEST_PASSWORD }, TEST_ORIGIN),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-    expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.email_taken" } });
+    expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.bad_invitation" } });
     expect(await getTestDb().cabinetUser.count({ where: { email } })).toBe(1);
   });
 
@@ -191,16 +191,25 @@ describe("cabinet team", () => {
     expect(audit.map((event) => event.detail)).toEqual([{ invitationId: revoked.id, email: revokedEmail }]);
   });
 
-  it("refuses a taken address, a bad address and a role an invitation cannot carry", async () => {
+  it("refuses its own members' addresses, a bad address and a role an invitation cannot carry; tells nothing of other stores", async () => {
     const store = await newStore();
     const other = await newStore();
     const context = deps();
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: other.owner.email, role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
+    // Another store's user is invited as anyone: the answer says nothing; the e-mail carries no
+    // link, and the link the inviter got leads nowhere, with a used link's answer.
+    const invited = await inviteMember(context, store.owner, { email: other.owner.email, role: "viewer" }, TEST_ORIGIN);
+    expect(invited).toMatchObject({ email: other.owner.email.toLowerCase(), role: "viewer", url: expect.stringContaining("/cabinet/invite/") });
+    const mail = await getTestDb().outboundEmail.findFirstOrThrow({ where: { recipient: other.owner.email.toLowerCase(), merchantId: store.merchantId } });
+    expect(mail.text).not.toContain("/cabinet/invite/");
+    expect(mail.text).toContain("already has an account");
+    const token = decodeURIComponent(invited.url.split("/cabinet/invite/")[1]);
+    expect(await refusalCodeOf(acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
     expect(await refusalCodeOf(inviteMember(context, store.owner, { email: store.owner.email.toUpperCase(), role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
     expect(await refusalCodeOf(inviteMember(context, store.owner, { email: "not an address", role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
     expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("boss"), role: "owner" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
     expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("who"), role: "superuser" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
-    expect(await getTestDb().cabinetInvitation.count({ where: { merchantId: store.merchantId } })).toBe(0);
+    // The refused ones left nothing; the other store's address has its invitation, pending, never usable.
+    expect(await getTestDb().cabinetInvitation.findMany({ where: { merchantId: store.merchantId }, select: { email: true, acceptedAt: true } })).toEqual([{ email: other.owner.email.toLowerCase(), acceptedAt: null }]);
   });
 
   it("changes roles; only an owner makes an owner; the last owner cannot step down", async () => {

@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
-import { invitationEmail } from "@/lib/email/templates";
+import { invitationEmail, invitationToTakenAddressEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { recordAudit } from "./audit-log";
@@ -117,8 +117,11 @@ export async function inviteMember(
   const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
   return withTransaction(deps.db, async (tx) => {
     const { merchantName } = await lockTeam(tx, actor);
-    // Addresses are unique across stores: one that already signs in anywhere cannot be invited.
-    if (await tx.cabinetUser.findUnique({ where: { email }, select: { id: true } })) throw new AppError("cabinet.email_taken");
+    // Addresses are unique across stores. A member of this store (or a removed one) is refused:
+    // the team sees its own. An address of another store is invited as any other, so the inviter
+    // learns nothing of other stores; its e-mail carries no link, and accepting can never succeed.
+    const existing = await tx.cabinetUser.findUnique({ where: { email }, select: { merchantId: true } });
+    if (existing?.merchantId === actor.merchantId) throw new AppError("cabinet.email_taken");
     // Under the team lock, so two concurrent invitations to one address leave exactly one pending.
     const { count: replaced } = await tx.cabinetInvitation.updateMany({
       where: { merchantId: actor.merchantId, email, acceptedAt: null, revokedAt: null },
@@ -127,7 +130,9 @@ export async function inviteMember(
     await tx.cabinetInvitation.create({
       data: { id, merchantId: actor.merchantId, email, role, tokenHash: hashToken(token), invitedBy: actor.userId, expiresAt, createdAt: now },
     });
-    const message = invitationEmail({ merchantName, inviterEmail: actor.email, role, expiresAt }, invitationUrl(deps.config.publicBaseUrl, token));
+    const message = existing
+      ? invitationToTakenAddressEmail({ merchantName, inviterEmail: actor.email, role })
+      : invitationEmail({ merchantName, inviterEmail: actor.email, role, expiresAt }, invitationUrl(deps.config.publicBaseUrl, token));
     await queueEmail(tx, deps.config, { merchantId: actor.merchantId, recipient: email, ...message, eraseAfterSend: true }, now);
     await recordAudit(
       tx,
@@ -179,8 +184,10 @@ export async function acceptInvitation(deps: CabinetDeps, input: { token: string
       return { userId: user.id, merchantId: user.merchantId, email: user.email, role };
     });
   } catch (error) {
-    // Two stores' invitations to one address accepted at once: the unique index lets one user in.
-    if (isUniqueViolation(error)) throw new AppError("cabinet.email_taken");
+    // The address has an account already (another store's, or one that won a race of two stores'
+    // invitations: the unique index lets one user in): the same answer as a used link, so the
+    // link's holder learns nothing of other stores.
+    if (isUniqueViolation(error) || (error instanceof AppError && error.code === "cabinet.email_taken")) throw new AppError("cabinet.bad_invitation");
     throw error;
   }
 }
