@@ -6,6 +6,10 @@ import { log } from "@/lib/log";
 const MAX_ATTEMPTS = 5;
 /** What a sent message that carried a secret keeps of its body. */
 export const ERASED_BODY = "(erased after delivery: it carried a secret link)";
+/** What a message that carried a secret and was never delivered (the local mailbox, a failed send) keeps after SECRET_BODY_KEPT_MS. */
+export const EXPIRED_BODY = "(erased after a day: it carried a secret link)";
+/** How long a secret link waits in the local mailbox (for the operator to hand over) or in a failed send. */
+export const SECRET_BODY_KEPT_MS = 24 * 3600_000;
 let transport: { url: string; transporter: Transporter } | undefined;
 
 /** nodemailer is loaded with the first message to send: a service without SMTP never holds it. */
@@ -24,8 +28,9 @@ async function transporterFor(url: string): Promise<Transporter> {
  */
 export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConfig, "email">; now(): Date }, limit = 20): Promise<number> {
   const { smtpUrl, from } = deps.config.email;
-  if (deps.config.email.mode !== "smtp" || !smtpUrl) return 0;
   const now = deps.now();
+  await eraseUndeliveredSecrets(deps.db, now);
+  if (deps.config.email.mode !== "smtp" || !smtpUrl) return 0;
   // A message left `sending` by a sender that died is due again once its lease ends.
   const isDue = { OR: [{ status: "pending" }, { status: "sending", leaseUntil: { lt: now } }] };
   const due = await deps.db.outboundEmail.findMany({ where: isDue, orderBy: { createdAt: "asc" }, take: limit });
@@ -50,4 +55,16 @@ export async function sendPendingEmails(deps: { db: Db; config: Pick<GatewayConf
     }
   }
   return sent;
+}
+
+/**
+ * Secret links (invitations, claim URLs) are not kept at rest for ever where no delivery erased
+ * them: a message kept in the local mailbox or whose sending failed loses its body after a day.
+ */
+export async function eraseUndeliveredSecrets(db: Db, now: Date): Promise<number> {
+  const { count } = await db.outboundEmail.updateMany({
+    where: { eraseAfterSend: true, status: { in: ["kept", "failed"] }, createdAt: { lt: new Date(now.getTime() - SECRET_BODY_KEPT_MS) }, NOT: { text: EXPIRED_BODY } },
+    data: { text: EXPIRED_BODY, html: null },
+  });
+  return count;
 }

@@ -3,7 +3,7 @@ import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { ERASED_BODY, sendPendingEmails } from "@/lib/jobs/handlers/send-emails";
+import { ERASED_BODY, EXPIRED_BODY, sendPendingEmails } from "@/lib/jobs/handlers/send-emails";
 import { fundMerchant } from "@/lib/testing/funding";
 
 const inbox: ParsedMail[] = [];
@@ -67,6 +67,22 @@ describe("POST /v1/payment/send-email", () => {
     expect(mail?.html).toContain(link.claim_url);
     const row = await getTestDb().outboundEmail.findFirstOrThrow({ where: { merchantId: merchant.merchantId, recipient: "winner@example.com" } });
     expect(row).toMatchObject({ status: "sent", text: ERASED_BODY, html: null });
+  });
+
+  it("erases a secret link kept in the local mailbox after a day; other messages stay", async () => {
+    const merchant = await makeMerchant();
+    await fundMerchant(merchant, "50.00");
+    const deps = makeTestDeps();
+    const link = (await callSigned("/v1/payout/link", { currency: "USDT", network: "tron", amount: "5", email: "kept@example.com", title: "Prize" }, merchant, { deps })).body.result;
+    const invoice = (await callSigned("/v1/payment", { amount: "5", currency: "USD" }, merchant)).body.result;
+    await callSigned("/v1/payment/send-email", { uuid: invoice.uuid, email: "kept@example.com" }, merchant);
+    const rows = () => getTestDb().outboundEmail.findMany({ where: { merchantId: merchant.merchantId }, orderBy: { createdAt: "asc" }, select: { status: true, text: true } });
+    await sendPendingEmails(deps);
+    expect((await rows())[0].text).toContain(link.claim_url); // within the day: the operator may still hand it over
+    await sendPendingEmails({ ...deps, now: () => new Date(Date.now() + 25 * 3600_000) });
+    const [claim, invoiceMail] = await rows();
+    expect(claim).toEqual({ status: "kept", text: EXPIRED_BODY });
+    expect(invoiceMail.text).toContain(invoice.uuid);
   });
 
   it("keeps messages in the local mailbox without SMTP, and refuses when e-mail is off", async () => {
