@@ -50,6 +50,7 @@ export function getCabinetAuthOptions(): NextAuthOptions {
   exportCabinetAuthEnv(getConfig(), secret);
   globalForAuth.gatewayCabinetAuth = {
     secret,
+    useSecureCookies: isSecureOrigin(getConfig().publicBaseUrl),
     session: { strategy: "jwt", maxAge: SESSION_LIFETIME_MS / 1000 },
     pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
     providers: [
@@ -102,8 +103,19 @@ export function getCabinetAuthOptions(): NextAuthOptions {
   return globalForAuth.gatewayCabinetAuth;
 }
 
-/** next-auth's session cookie: the `__Secure-` name when the cabinet is served over https. */
-export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
+/**
+ * next-auth's session cookie, one name per scheme: `__Secure-` when the cabinet is served over
+ * https (PUBLIC_BASE_URL), which a browser keeps only from a secure response and sends only over
+ * https; the plain name otherwise. The other name is never read: a cookie planted over plain
+ * http (or by a sibling subdomain) cannot stand in for the secure one.
+ */
+export function sessionCookieName(publicBaseUrl: string): string {
+  return isSecureOrigin(publicBaseUrl) ? "__Secure-next-auth.session-token" : "next-auth.session-token";
+}
+
+function isSecureOrigin(publicBaseUrl: string): boolean {
+  return publicBaseUrl.toLowerCase().startsWith("https://");
+}
 
 /** The session id a session cookie's JWT names, or null for no cookie, a forged one or an expired one. */
 export async function sessionIdFromCookie(cookieValue: string | undefined): Promise<string | null> {

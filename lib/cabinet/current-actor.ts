@@ -4,12 +4,13 @@ import { cache } from "react";
 import { getApiDeps } from "@/lib/api/deps";
 import { AppError } from "@/lib/errors";
 import { resolveSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
-import { SESSION_COOKIES, SIGN_IN_PATH, sessionIdFromCookie } from "./auth-options";
+import { getConfig } from "@/lib/config/env";
+import { SIGN_IN_PATH, sessionCookieName, sessionIdFromCookie } from "./auth-options";
 
 /** The signed-in actor of this request, or null. Once per request. */
 export const findCurrentActor = cache(async (): Promise<CabinetActor | null> => {
   const cookieStore = await cookies();
-  const cookie = SESSION_COOKIES.map((name) => cookieStore.get(name)?.value).find(Boolean);
+  const cookie = cookieStore.get(sessionCookieName(getConfig().publicBaseUrl))?.value;
   const sessionId = await sessionIdFromCookie(cookie);
   if (!sessionId) return null;
   const deps = getApiDeps();
