@@ -1,4 +1,5 @@
 import { cidrContains, formatIp, parseCidr, parseIp, type CidrRange } from "@/lib/domain/net/ip";
+import { log } from "@/lib/log";
 import type { HeaderReader } from "./api-request";
 
 /**
@@ -77,11 +78,37 @@ export interface ClientAddressRules {
  */
 export function clientAddressOf(headers: HeaderReader, rules: ClientAddressRules, peerToken = process.env[PEER_TOKEN_ENV]): string {
   const peer = vouchedPeerAddress(headers, peerToken);
-  if (peer !== null) return resolveClientIp(peer, headers.get("x-forwarded-for"), rules.trustedProxies);
-  if (!rules.platformHeader) return "";
+  if (peer !== null) {
+    const forwardedFor = headers.get("x-forwarded-for");
+    if (forwardedFor) warnOfUnlistedProxy(peer, rules.trustedProxies);
+    return resolveClientIp(peer, forwardedFor, rules.trustedProxies);
+  }
+  if (!rules.platformHeader) {
+    warnOnce("unknown", "client addresses are unknown: no server of this service vouches for the peer and GATEWAY_CLIENT_IP_HEADER is not set; per-address limits are off, only per-account ones apply");
+    return "";
+  }
   const first = headers.get(rules.platformHeader)?.split(",")[0].trim();
   const address = first ? parseIp(first) : null;
   return address ? formatIp(address) : "";
+}
+
+const warned = new Set<string>();
+
+/** Warns once per process and subject: an operator reads it at start, not with every request. */
+function warnOnce(subject: string, message: string, fields: Record<string, unknown> = {}): void {
+  if (warned.has(subject)) return;
+  warned.add(subject);
+  log.warn(message, fields);
+}
+
+/**
+ * A peer that relays X-Forwarded-For without being listed in GATEWAY_TRUSTED_PROXIES looks like
+ * an unlisted reverse proxy: every visitor behind it would count as that one address.
+ */
+function warnOfUnlistedProxy(peerAddress: string, trustedProxies: readonly CidrRange[]): void {
+  const peer = parseIp(peerAddress);
+  if (!peer || trustedProxies.some((range) => cidrContains(range, peer))) return;
+  warnOnce(`proxy:${formatIp(peer)}`, "requests carry X-Forwarded-For from a peer GATEWAY_TRUSTED_PROXIES does not list: if it is your reverse proxy, list it, or every visitor behind it counts as one address", { peer: formatIp(peer) });
 }
 
 export function parseTrustedProxies(entries: readonly string[]): CidrRange[] {

@@ -58,6 +58,19 @@ ${actionButton(claimUrl, "Get the funds")}`,
 }
 
 /** The invitation to join a merchant's team: who invited, the role, and a button to accept before it expires. */
+/** To a cabinet user whose account wrong passwords or codes from unfamiliar addresses started slowing down. */
+export function accountUnderAttackEmail(input: { email: string; at: Date }) {
+  const subject = "Failed sign-ins to your Gateway account";
+  const lines = [
+    `Several wrong passwords or codes were tried for ${input.email} from addresses you have not signed in from lately (the latest at ${input.at.toUTCString()}).`,
+    "Sign-ins from those addresses are slowed down now, more with each failure. Addresses you signed in from in the last 30 days are not held back: you can still sign in and approve from them.",
+    "If it was not you, someone may know your password: tell your store's owner.",
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
+  return { subject, text, html };
+}
+
 /**
  * To an address invited to a store while it already signs in to another: no link (an address
  * belongs to one store), and the inviter is not told — it learns nothing of other stores.

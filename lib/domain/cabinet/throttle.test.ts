@@ -38,3 +38,23 @@ describe("attempt throttling", () => {
     expect(releaseAttempt({ failures: 0, windowStartedAt: at(0), lockedUntil: null }, policy).failures).toBe(0);
   });
 });
+
+describe("a growing lock", () => {
+  const growing: ThrottlePolicy = { maxFailures: 3, windowMs: 3_600_000, lockMs: 30_000, maxLockMs: 120_000 };
+
+  it("doubles with each failure after the last allowed one, up to its ceiling; one attempt per lock", () => {
+    let state: ThrottleState | null = null;
+    let now = at(0);
+    const locks: number[] = [];
+    for (let attempt = 0; attempt < 7; attempt++) {
+      const admission = admitAttempt(state, growing, now);
+      if (!admission.admitted) throw new Error("refused");
+      if (admission.lockIfWrong) locks.push((admission.lockIfWrong.getTime() - now.getTime()) / 1000);
+      // Refused while locked, without counting.
+      if (admission.next.lockedUntil) expect(admitAttempt(admission.next, growing, new Date(admission.next.lockedUntil.getTime() - 1))).toMatchObject({ admitted: false });
+      state = admission.next;
+      now = admission.next.lockedUntil ?? new Date(now.getTime() + 1000);
+    }
+    expect(locks).toEqual([30, 60, 120, 120, 120]);
+  });
+});

@@ -4,11 +4,23 @@
  * the policy's number are ever checked in a window; a right answer gives its attempt back.
  */
 
-/** How many attempts in how long lock a key, and for how long. */
+/**
+ * How many attempts in how long lock a key, and for how long: `lockMs` at the last allowed
+ * failure, doubled for each further one in the same window (one attempt per lock), up to
+ * `maxLockMs` — a growing delay rather than a wall.
+ */
 export interface ThrottlePolicy {
   maxFailures: number;
   windowMs: number;
   lockMs: number;
+  maxLockMs?: number;
+}
+
+/** The lock the `failures`-th failure of a window brings about (none below the policy's number). */
+export function lockAfter(failures: number, policy: ThrottlePolicy): number | null {
+  if (failures < policy.maxFailures) return null;
+  const grown = policy.lockMs * 2 ** Math.min(failures - policy.maxFailures, 30);
+  return Math.min(grown, policy.maxLockMs ?? policy.lockMs);
 }
 
 export interface ThrottleState {
@@ -28,7 +40,8 @@ export function admitAttempt(state: ThrottleState | null, policy: ThrottlePolicy
   const isWindowOpen = state !== null && state.windowStartedAt.getTime() > now.getTime() - policy.windowMs;
   const failures = isWindowOpen ? state.failures + 1 : 1;
   const windowStartedAt = isWindowOpen ? state.windowStartedAt : now;
-  const lockIfWrong = failures >= policy.maxFailures ? new Date(now.getTime() + policy.lockMs) : null;
+  const lockMs = lockAfter(failures, policy);
+  const lockIfWrong = lockMs === null ? null : new Date(now.getTime() + lockMs);
   return { admitted: true, next: { failures, windowStartedAt, lockedUntil: lockIfWrong }, lockIfWrong };
 }
 

@@ -59,7 +59,7 @@ export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: strin
     if (count !== 1) throw new AppError("cabinet.bad_ticket");
     // The user's other tickets were made for a user without TOTP: none of them may show the key now.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
-    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
     const recoveryCodes = await replaceRecoveryCodes(tx, user.id, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
     return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };

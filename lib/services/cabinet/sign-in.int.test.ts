@@ -67,25 +67,39 @@ describe("cabinet sign-in", () => {
     expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: late.token, code: enrolmentCode }, owner.from))).toBe("cabinet.bad_code");
   });
 
-  it("locks the account after five wrong codes, whatever the address, and lets it in again after the lock", async () => {
+  it("slows the account down after five wrong codes from addresses it never signed in from, tells its user, and keeps its own address open", async () => {
     const clock = movingClock();
     const owner = await enrolledOwner(clock);
     const ticket = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
     const refusals = [];
     for (let attempt = 0; attempt < 5; attempt++) refusals.push(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: "123456" }, randomOrigin())));
     expect(refusals).toEqual(["cabinet.bad_code", "cabinet.bad_code", "cabinet.bad_code", "cabinet.bad_code", "cabinet.locked"]);
-    clock.advance(30_000);
-    const goodCode = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
-    // Locked: even the right password and the right code are refused, from any address.
+    const told = await getTestDb().outboundEmail.findMany({ where: { recipient: owner.email, subject: "Failed sign-ins to your Gateway account" } });
+    expect(told).toHaveLength(1);
+    // From another unfamiliar address even the right password waits; from the owner's own it does not.
     expect(await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin()))).toBe("cabinet.locked");
-    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, randomOrigin()))).toBe("cabinet.locked");
-    const locks = await getTestDb().cabinetAuditEvent.count({ where: { merchantId: owner.merchantId, action: "sign_in.locked" } });
-    expect(locks).toBeGreaterThanOrEqual(3);
-
-    clock.advance(15 * 60_000);
-    const after = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
-    const actor = await completeSignIn(clock.deps, { ticket: after.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
+    clock.advance(30_000);
+    const own = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, owner.from);
+    const actor = await completeSignIn(clock.deps, { ticket: own.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
     expect(actor.merchantId).toBe(owner.merchantId);
+    const locks = await getTestDb().cabinetAuditEvent.count({ where: { merchantId: owner.merchantId, action: "sign_in.locked" } });
+    expect(locks).toBeGreaterThanOrEqual(2);
+  });
+
+  it("slows unfamiliar addresses down more with each further failure, up to half an hour", async () => {
+    const clock = movingClock();
+    const owner = await enrolledOwner(clock);
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < 9; attempt++) {
+      const started = clock.deps.now().getTime();
+      const answer = await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: "wrong" }, randomOrigin()));
+      if (answer === "cabinet.locked") {
+        const lock = await getTestDb().cabinetThrottle.findUniqueOrThrow({ where: { key: `account:${owner.email}` } });
+        waits.push(Math.round((lock.lockedUntil!.getTime() - started) / 1000));
+        clock.advance(lock.lockedUntil!.getTime() - clock.deps.now().getTime());
+      }
+    }
+    expect(waits).toEqual([30, 60, 120, 240, 480]);
   });
 
   it("counts wrong passwords per address across accounts, and answers an unknown e-mail like a wrong password", async () => {
@@ -118,7 +132,9 @@ describe("cabinet sign-in", () => {
     const checked = await getTestDb().cabinetAuditEvent.count({ where: { userId: owner.actor.userId, action: "sign_in.code", outcome: "failure" } });
     expect(checked).toBe(5);
     const goodCode = await generate({ secret: owner.secret, epoch: clock.nowSeconds() });
-    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, owner.from))).toBe("cabinet.locked");
+    // The guesser's addresses wait, even with the right code; the owner's own does not.
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, randomOrigin()))).toBe("cabinet.locked");
+    expect((await completeSignIn(clock.deps, { ticket: ticket.token, code: goodCode }, owner.from)).userId).toBe(owner.actor.userId);
   });
 
   it("locks an e-mail that names nobody exactly as one that does: a lock tells nothing about who has an account", async () => {

@@ -4,12 +4,14 @@ import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
+import { queueEmail } from "@/lib/email/outbox";
+import { accountUnderAttackEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
 import { recordAudit, type AuditAction } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { openSession, type CabinetActor } from "./sessions";
 import { takeSecondFactor } from "./second-factor";
-import { activeLockUntil, forgetAccountFailures, giveAttemptBack, takeAttempt, type AttemptSource } from "./throttle";
+import { activeLockUntil, forgetAccountFailures, giveAttemptBack, KNOWN_ADDRESS_MS, takeAttempt, type AttemptSource } from "./throttle";
 
 export type TicketPurpose = "code" | "enrol" | "enrolled";
 
@@ -43,7 +45,24 @@ export interface AttemptActor {
 }
 
 export const actorOf = (user: CabinetUser): AttemptActor => ({ merchantId: user.merchantId, userId: user.id, email: user.email });
-export const sourceOf = (actor: AttemptActor, origin: RequestOrigin): AttemptSource => ({ email: actor.email, ipAddress: origin.ipAddress });
+/** The throttle's view of an attempt: its account, its address, and whether the account signed in from that address lately. */
+export async function sourceOf(db: Db | Tx, actor: AttemptActor, origin: RequestOrigin, now: Date): Promise<AttemptSource> {
+  const signedInFromHere =
+    actor.userId !== null && actor.merchantId !== null && origin.ipAddress !== ""
+      ? await db.cabinetAuditEvent.findFirst({
+          where: {
+            merchantId: actor.merchantId,
+            userId: actor.userId,
+            action: { in: ["sign_in.code", "sign_in.recovery_code"] },
+            outcome: "success",
+            ipAddress: origin.ipAddress,
+            createdAt: { gte: new Date(now.getTime() - KNOWN_ADDRESS_MS) },
+          },
+          select: { id: true },
+        })
+      : null;
+  return { email: actor.email, ipAddress: origin.ipAddress, isKnownAddress: signedInFromHere !== null };
+}
 
 /**
  * The first step: e-mail and password. Right → a ticket for the second step (a code, or TOTP
@@ -69,7 +88,7 @@ export async function checkPassword(deps: CabinetDeps, input: { email: string; p
   const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
   return withTransaction(deps.db, async (tx) => {
     // A right password gives its attempt back, but does not forget earlier failures: only a completed sign-in does.
-    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
     const ticket = await issueTicket(tx, user.id, purpose, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "success", origin, detail: { next: purpose } }, now);
     return ticket;
@@ -95,8 +114,8 @@ export async function completeSignIn(deps: CabinetDeps, input: { ticket: string;
   return withTransaction(deps.db, async (tx) => {
     await useTicket(tx, ticket.id, now);
     const actor = await openSession(tx, user, origin, now);
-    if (method !== "enrolment") await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
-    await forgetAccountFailures(tx, user.email);
+    if (method !== "enrolment") await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
+    await forgetAccountFailures(tx, user.email, origin.ipAddress);
     await recordAudit(
       tx,
       { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: method === "recovery_code" ? "sign_in.recovery_code" : "sign_in.code", outcome: "success", origin, detail: { method, session: actor.sessionId } },
@@ -138,22 +157,29 @@ export async function useTicket(tx: Tx, ticketId: string, now: Date): Promise<vo
  * Admits an attempt (counted before its password or code is checked), or refuses it — and records
  * that — while the account or the address is locked. Returns the lock it brings about if wrong.
  */
-export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<Date | null> {
-  const admission = await takeAttempt(deps.db, sourceOf(actor, origin), now);
-  if (admission.admitted) return admission.lockIfWrong;
+/** What an admitted attempt brings about should it turn out wrong. */
+export interface TakenAttempt {
+  lockIfWrong: Date | null;
+  /** The account from addresses it has not signed in from starts being slowed down: its user is told. */
+  slowsAccountIfWrong: boolean;
+}
+
+export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<TakenAttempt> {
+  const admission = await takeAttempt(deps.db, await sourceOf(deps.db, actor, origin, now), now);
+  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, slowsAccountIfWrong: admission.slowsAccountIfWrong };
   await recordLockedOut(deps, actor, action, origin, now, admission.lockedBy);
   throw lockedError(admission.lockedUntil, now);
 }
 
 /** For a step that takes no code: refuses (and records) it while the account or the address is locked. */
 async function refuseWhileLocked(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<void> {
-  const lock = await activeLockUntil(deps.db, sourceOf(actor, origin), now);
+  const lock = await activeLockUntil(deps.db, await sourceOf(deps.db, actor, origin, now), now);
   if (!lock) return;
   await recordLockedOut(deps, actor, action, origin, now, null);
   throw lockedError(lock, now);
 }
 
-async function recordLockedOut(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date, by: "account" | "address" | null): Promise<void> {
+async function recordLockedOut(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date, by: string | null): Promise<void> {
   await recordAudit(
     deps.db,
     { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "sign_in.locked", outcome: "refused", origin, detail: { attempted: action, by } },
@@ -172,11 +198,16 @@ export async function failAttempt(
   origin: RequestOrigin,
   now: Date,
   code: "cabinet.bad_credentials" | "cabinet.bad_code",
-  lockIfWrong: Date | null,
+  taken: TakenAttempt,
   reason: string = code,
 ): Promise<never> {
   const audit = { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, origin };
   await recordAudit(deps.db, { ...audit, action, outcome: "failure", detail: { reason } }, now);
+  if (taken.slowsAccountIfWrong && actor.userId !== null) {
+    // Once per day of attempts at most (the account's window): its user learns what is going on.
+    await queueEmail(deps.db, deps.config, { merchantId: actor.merchantId, recipient: actor.email, ...accountUnderAttackEmail({ email: actor.email, at: now }) }, now);
+  }
+  const lockIfWrong = taken.lockIfWrong;
   if (lockIfWrong) {
     await recordAudit(deps.db, { ...audit, action: "sign_in.locked", outcome: "failure", detail: { after: action } }, now);
     throw lockedError(lockIfWrong, now);

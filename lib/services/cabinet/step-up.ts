@@ -24,7 +24,7 @@ export async function confirmFreshCode(deps: CabinetDeps, actor: CabinetActor, c
   const passed = await takeSecondFactor(deps.db, deps.secretBox, user, code, now);
   if (!passed) return failAttempt(deps, actorOf(user), "step_up", origin, now, "cabinet.bad_code", lockIfWrong);
   await withTransaction(deps.db, async (tx) => {
-    await giveAttemptBack(tx, sourceOf(actorOf(user), origin), now);
+    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
     await recordAudit(tx, { ...audit, action: "step_up", outcome: "success", detail: { for: action, method: passed } }, now);
   });
 }

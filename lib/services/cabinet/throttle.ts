@@ -4,29 +4,46 @@ import { admitAttempt, releaseAttempt, type ThrottlePolicy, type ThrottleState }
 
 export type { ThrottlePolicy } from "@/lib/domain/cabinet/throttle";
 
-// spec (issue): five wrong codes lock the account for a while. Passwords and codes count together.
-export const ACCOUNT_POLICY: ThrottlePolicy = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-// An address guessing across many accounts: more room (offices share an address), same lock.
+/**
+ * Passwords and codes count together, against three keys:
+ * - the account from this address: five wrong lock them for 15 minutes;
+ * - the account from every address it has not signed in from lately (distributed guessing):
+ *   five wrong slow it down — 30 seconds, doubling per further failure up to 30 minutes, within a
+ *   day — and its user is told. An address the user signed in from within 30 days is not held
+ *   back by it, so nobody keeps an owner out (approvals included) by failing on purpose;
+ * - the address across accounts, when it is known: twenty wrong lock it for 15 minutes (offices
+ *   share an address). Visitors whose address is unknown share no key.
+ */
+export const ACCOUNT_FROM_ADDRESS_POLICY: ThrottlePolicy = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+export const ACCOUNT_POLICY: ThrottlePolicy = { maxFailures: 5, windowMs: 24 * 3600_000, lockMs: 30_000, maxLockMs: 30 * 60_000 };
 export const ADDRESS_POLICY: ThrottlePolicy = { maxFailures: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+/** How long a successful sign-in makes its address known to the account. */
+export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
 
 /**
  * An account is keyed by its normalised e-mail, whether a user has it or not: an e-mail that names
  * nobody locks exactly as one that does, so a lock tells nothing about who has an account.
  */
 export const accountKey = (normalizedEmail: string) => `account:${normalizedEmail}`;
-export const addressKey = (ipAddress: string) => `address:${ipAddress || "unknown"}`;
+export const accountFromAddressKey = (normalizedEmail: string, ipAddress: string) => `account:${normalizedEmail}|address:${ipAddress || "unknown"}`;
+export const addressKey = (ipAddress: string) => `address:${ipAddress}`;
 
-/** Whose attempt it is: the account's and the address's keys count it. */
+/** Whose attempt it is, and whether its address is one the account signed in from lately. */
 export interface AttemptSource {
   email: string;
   ipAddress: string;
+  isKnownAddress: boolean;
 }
 
-function keysOf(source: AttemptSource): { key: string; policy: ThrottlePolicy; kind: "account" | "address" }[] {
-  return [
-    { key: accountKey(source.email), policy: ACCOUNT_POLICY, kind: "account" },
-    { key: addressKey(source.ipAddress), policy: ADDRESS_POLICY, kind: "address" },
+type ThrottleKind = "account" | "account_from_address" | "address";
+
+function keysOf(source: AttemptSource): { key: string; policy: ThrottlePolicy; kind: ThrottleKind }[] {
+  const keys: { key: string; policy: ThrottlePolicy; kind: ThrottleKind }[] = [
+    { key: accountFromAddressKey(source.email, source.ipAddress), policy: ACCOUNT_FROM_ADDRESS_POLICY, kind: "account_from_address" },
   ];
+  if (!source.isKnownAddress) keys.push({ key: accountKey(source.email), policy: ACCOUNT_POLICY, kind: "account" });
+  if (source.ipAddress) keys.push({ key: addressKey(source.ipAddress), policy: ADDRESS_POLICY, kind: "address" });
+  return keys;
 }
 
 interface ThrottleRow {
@@ -54,7 +71,10 @@ async function saveState(tx: Tx, key: string, state: ThrottleState): Promise<voi
     UPDATE cabinet_throttles SET failures = ${state.failures}, window_started_at = ${state.windowStartedAt}, locked_until = ${state.lockedUntil} WHERE key = ${key}`;
 }
 
-export type AttemptAdmission = { admitted: true; lockIfWrong: Date | null } | { admitted: false; lockedUntil: Date; lockedBy: "account" | "address" };
+export type AttemptAdmission =
+  /** `slowsAccountIfWrong`: a wrong answer would start slowing the whole account down (its user is told then). */
+  | { admitted: true; lockIfWrong: Date | null; slowsAccountIfWrong: boolean }
+  | { admitted: false; lockedUntil: Date; lockedBy: ThrottleKind };
 
 /**
  * Admits one attempt (a password, a code) before it is checked, counting it against the account
@@ -73,12 +93,14 @@ export async function takeAttempt(db: Db, source: AttemptSource, now: Date): Pro
     const refused = admissions.find(({ admission }) => !admission.admitted);
     if (refused && !refused.admission.admitted) return { admitted: false, lockedUntil: refused.admission.lockedUntil, lockedBy: refused.kind } as const;
     let lockIfWrong: Date | null = null;
-    for (const { key, admission } of admissions) {
+    let slowsAccountIfWrong = false;
+    for (const { key, kind, policy, admission } of admissions.map((entry, index) => ({ ...entry, policy: keys[index].policy }))) {
       if (!admission.admitted) continue;
       await saveState(tx, key, admission.next);
       if (admission.lockIfWrong && (!lockIfWrong || admission.lockIfWrong > lockIfWrong)) lockIfWrong = admission.lockIfWrong;
+      if (kind === "account" && admission.next.failures === policy.maxFailures) slowsAccountIfWrong = true;
     }
-    return { admitted: true, lockIfWrong } as const;
+    return { admitted: true, lockIfWrong, slowsAccountIfWrong } as const;
   });
 }
 
@@ -94,8 +116,8 @@ export async function giveAttemptBack(tx: Tx, source: AttemptSource, now: Date):
 }
 
 /** A completed sign-in forgets the account's failures — not the address's: others may be guessing from it. */
-export async function forgetAccountFailures(tx: Tx, email: string): Promise<void> {
-  await tx.cabinetThrottle.deleteMany({ where: { key: accountKey(email) } });
+export async function forgetAccountFailures(tx: Tx, email: string, ipAddress: string): Promise<void> {
+  await tx.cabinetThrottle.deleteMany({ where: { key: { in: [accountKey(email), accountFromAddressKey(email, ipAddress)] } } });
 }
 
 /** The latest lock among the keys still in force at `now`, or null (for steps that take no code). */
