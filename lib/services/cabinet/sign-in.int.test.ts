@@ -119,6 +119,16 @@ describe("cabinet sign-in", () => {
     expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin())).purpose).toBe("enrol");
   });
 
+  it("shares no key among visitors whose address is unknown: a flood of wrong passwords locks none but the accounts guessed", async () => {
+    const clock = movingClock();
+    const owner = await newOwner();
+    const unknown = { ipAddress: "", userAgent: "flood" };
+    for (let attempt = 0; attempt < 25; attempt++) {
+      expect(await refusalCodeOf(checkPassword(clock.deps, { email: `nobody-${attempt}-${randomUUID()}@example.com`, password: "wrong" }, unknown))).toBe("cabinet.bad_credentials");
+    }
+    expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, { ipAddress: "", userAgent: "another visitor" })).purpose).toBe("enrol");
+  });
+
   it("counts guesses sent all at once one by one: five are checked, the rest refused, and then the right code too", async () => {
     const clock = movingClock();
     const owner = await enrolledOwner(clock);
