@@ -526,7 +526,7 @@ export interface paths {
          *
          *     Answers the wallet with `refunds`, every refund of its held deposits, oldest first; a call that finds nothing held answers the refunds made so far.
          *
-         *     `address` is checked like a payout destination (`payout.bad_address`, `payout.address_network_mismatch`, `refund.destination_internal`, `compliance.blocked`). `wallet.not_blocked` (409) for an active wallet; `wallet.nothing_to_refund` when it never held anything; `refund.dust` when the held amount does not exceed the network fee. Name the wallet by `uuid`, or by the `order_id` it was made for with its `currency` (and `network` where the coin has several). Another merchant's wallet is `wallet.static_not_found`, like a missing one.
+         *     `address` is checked like a payout destination (`payout.bad_address`, `payout.address_network_mismatch`, `refund.destination_internal`, `compliance.blocked`). `wallet.not_blocked` (409) for an active wallet; `wallet.nothing_to_refund` when it never held anything; `refund.dust` when the held amount does not exceed the network fee; `payout.frozen` (409) within the freeze after a new key that can move money, unless `address` is the one that paid every held deposit. Name the wallet by `uuid`, or by the `order_id` it was made for with its `currency` (and `network` where the coin has several). Another merchant's wallet is `wallet.static_not_found`, like a missing one.
          *
          *     Key kinds: `unified`, `payment`.
          */
@@ -551,6 +551,8 @@ export interface paths {
          * @description Returns money a payment received, as a payout (`kind: refund`, with `payout.*` events): in the coin actually received, on its network, not revalued; auto-approved, and it cannot be stopped once sent. By default everything received not yet refunded goes back to the payer's address; `address` is required on Bitcoin-like networks, where the payer's address is not known. `amount` makes a partial refund; the refunds of a payment never add up to more than it received (`refund.exceeds_refundable`).
          *
          *     Idempotent by `Idempotency-Key` or by the triple (payment, address, amount): a repeat while that refund is live answers it. The payout fee goes on top (the payer receives `amount`) unless the refund fee-config makes the customer bear it. An amount that does not exceed the fee is `refund.dust`. Partners' split shares of the payment shrink first.
+         *
+         *     Within the freeze after a new key that can move money (`GATEWAY_PAYOUT_FREEZE_SECONDS`), a refund to any address but the payer's is `payout.frozen` (409); back to the address that paid is never frozen.
          *
          *     Key kinds: `unified`, `payment`.
          */
@@ -9801,6 +9803,7 @@ export interface operations {
             };
             /**
              * @description - `idempotency.in_progress`: A request with this Idempotency-Key is still running; retry later with the same key.
+             *     - `payout.frozen`: Payouts are frozen after a new payout key; retry when the freeze lifts.
              *     - `wallet.not_blocked`: The wallet is not blocked: its deposits are the merchant's.
              */
             409: {
@@ -9821,7 +9824,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "idempotency.in_progress" | "wallet.not_blocked";
+                            code: "idempotency.in_progress" | "payout.frozen" | "wallet.not_blocked";
                             message: string;
                         };
                     };
@@ -10133,6 +10136,7 @@ export interface operations {
             };
             /**
              * @description - `idempotency.in_progress`: A request with this Idempotency-Key is still running; retry later with the same key.
+             *     - `payout.frozen`: Payouts are frozen after a new payout key; retry when the freeze lifts.
              *     - `payout.funds_maturing`: The amount will be available once credited funds mature; retry later with the same order_id.
              *     - `payout.insufficient_funds`: The available balance does not cover the payout.
              *     - `refund.reference_collision`: The refund's reference is taken; retry.
@@ -10155,7 +10159,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "idempotency.in_progress" | "payout.funds_maturing" | "payout.insufficient_funds" | "refund.reference_collision";
+                            code: "idempotency.in_progress" | "payout.frozen" | "payout.funds_maturing" | "payout.insufficient_funds" | "refund.reference_collision";
                             message: string;
                         };
                     };
@@ -10826,6 +10830,7 @@ export interface operations {
             };
             /**
              * @description - `payment.not_resolvable`: The payment needs no decision, or was resolved already.
+             *     - `payout.frozen`: Payouts are frozen after a new payout key; retry when the freeze lifts.
              *     - `payout.funds_maturing`: The amount will be available once credited funds mature; retry later with the same order_id.
              *     - `payout.insufficient_funds`: The available balance does not cover the payout.
              *     - `refund.reference_collision`: The refund's reference is taken; retry.
@@ -10848,7 +10853,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "payment.not_resolvable" | "payout.funds_maturing" | "payout.insufficient_funds" | "refund.reference_collision";
+                            code: "payment.not_resolvable" | "payout.frozen" | "payout.funds_maturing" | "payout.insufficient_funds" | "refund.reference_collision";
                             message: string;
                         };
                     };

@@ -16,6 +16,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { assetKey } from "@/lib/ledger/postings";
 import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
 import { screenDestination } from "@/lib/services/compliance/screening";
+import { assertPayoutsNotFrozen } from "./payout-freeze";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 import { checkAddressOn } from "./payout-destination";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
@@ -69,6 +70,7 @@ export async function createRefund(
   }
   const asset = findSettlementAsset(found.payerCurrency, network)!;
   const address = refundAddress(deps, network, input.address, found.payerAddress);
+  const isToPayer = found.payerAddress !== "" && address === refundAddress(deps, network, undefined, found.payerAddress);
   await assertNotGatewayAddress(deps, { network, address }, "refund.destination_internal");
   await screenDestination(deps, { network, address });
 
@@ -99,6 +101,8 @@ export async function createRefund(
       return same;
     }
     if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
+    // Back to the address that paid is never a drain; anywhere else waits out a freeze.
+    if (!isToPayer) await assertPayoutsNotFrozen(deps, merchantId);
     if (amount > refundable) throw new AppError("refund.exceeds_refundable", `At most ${refundable} minor units of ${asset.symbol} are left to refund.`);
     // Sending less than the fee would cost more than it returns.
     if (amount <= fee) throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");

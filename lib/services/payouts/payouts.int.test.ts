@@ -8,7 +8,7 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { postJournal } from "@/lib/ledger/post";
 import { PLATFORM } from "@/lib/ledger/postings";
 import { addApiKey, callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { makeFundedMerchant } from "@/lib/testing/funding";
+import { makeFundedMerchant, payInvoice } from "@/lib/testing/funding";
 import { sendPayouts } from "./send-payouts";
 
 // Payouts on sandbox chains (tron for USDT, ton for memos): every rule and error of POST
@@ -219,17 +219,32 @@ describe("creating a payout", () => {
     expect((await callSigned("/v1/payout", payout({ amount: "5" }), indebted)).status).toBe(200);
   });
 
-  it("freezes payouts after a new payout-capable key, for the configured period", async () => {
+  it("freezes money out after a new key that can move money (a payment key refunds to any address), for the configured period", async () => {
     const deps = makeTestDeps({}, { GATEWAY_PAYOUT_FREEZE_SECONDS: "86400" });
-    const { merchant } = await makeFundedMerchant();
-    await getTestDb().apiKey.updateMany({ where: { merchantId: merchant.merchantId }, data: { createdAt: new Date(Date.now() - 2 * 86_400_000) } });
-    expect((await callSigned("/v1/payout", payout(), merchant, { deps })).status).toBe(200);
-    // A payment key does not freeze payouts; a payout key does.
-    await addApiKey(merchant.merchantId, "payment");
-    expect((await callSigned("/v1/payout", payout(), merchant, { deps })).status).toBe(200);
-    await addApiKey(merchant.merchantId, "payout");
-    const frozen = await callSigned("/v1/payout", payout(), merchant, { deps });
-    expect([frozen.status, frozen.body.error.code]).toEqual([409, "payout.frozen"]);
+    for (const kind of ["payment", "payout", "unified"] as const) {
+      const { merchant } = await makeFundedMerchant();
+      await getTestDb().apiKey.updateMany({ where: { merchantId: merchant.merchantId }, data: { createdAt: new Date(Date.now() - 2 * 86_400_000) } });
+      expect((await callSigned("/v1/payout", payout({ order_id: `before-${kind}` }), merchant, { deps })).status).toBe(200);
+      await addApiKey(merchant.merchantId, kind);
+      const frozen = await callSigned("/v1/payout", payout({ order_id: `after-${kind}` }), merchant, { deps });
+      expect([kind, frozen.status, frozen.body.error.code]).toEqual([kind, 409, "payout.frozen"]);
+    }
+  });
+
+  it("freezes refunds to any other address after a fresh key, never a refund to the address that paid", async () => {
+    const deps = makeTestDeps({}, { GATEWAY_PAYOUT_FREEZE_SECONDS: "86400" });
+    const merchant = await makeMerchant();
+    const paid = await payInvoice(merchant, "60.00");
+    expect(paid.payer_address).not.toBe("");
+    // A stolen session mints a unified key, then refunds the payment to its own address: frozen.
+    const thief = await addApiKey(merchant.merchantId, "unified");
+    const foreign = await callSigned("/v1/payment/refund", { uuid: paid.uuid, amount: "10", address: "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC" }, thief, { deps });
+    expect([foreign.status, foreign.body.error?.code]).toEqual([409, "payout.frozen"]);
+    // Back to the payer goes through, with the new key or without naming the address.
+    const toPayer = await callSigned("/v1/payment/refund", { uuid: paid.uuid, amount: "10", address: paid.payer_address }, thief, { deps });
+    expect(toPayer.status, JSON.stringify(toPayer.body)).toBe(200);
+    const byDefault = await callSigned("/v1/payment/refund", { uuid: paid.uuid, amount: "5" }, thief, { deps });
+    expect(byDefault.status, JSON.stringify(byDefault.body)).toBe(200);
   });
 });
 

@@ -14,6 +14,7 @@ import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
 import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+import { assertPayoutsNotFrozen } from "@/lib/services/payouts/payout-freeze";
 import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps, type WalletLookup } from "./static-wallets";
 
 /** The order_id prefix of the payouts that return a blocked wallet's held deposits. */
@@ -48,9 +49,11 @@ export async function refundBlockedWallet(
 
   return withTransaction(deps.db, async (tx) => {
     const wallet = await lockStaticWallet(tx, found.id);
-    const held = await tx.chainTransfer.findMany({ where: { staticWalletId: wallet.id, status: "confirmed", isHeld: true, refundPayoutId: null }, select: { id: true, amountMinor: true } });
+    const held = await tx.chainTransfer.findMany({ where: { staticWalletId: wallet.id, status: "confirmed", isHeld: true, refundPayoutId: null }, select: { id: true, amountMinor: true, fromAddress: true } });
     const total = held.reduce((sum, deposit) => sum + toMinor(deposit.amountMinor), 0n);
     if (total > 0n) {
+      // Back to the one address that paid them all is never a drain; anywhere else waits out a freeze.
+      if (!held.every((deposit) => deposit.fromAddress === address)) await assertPayoutsNotFrozen(deps, merchantId);
       // The payer bears the network fee of sending it back.
       const amounts = computePayoutAmounts({ requested: total, fee, isSubtract: false });
       if (amounts === "below_fee") throw new AppError("refund.dust", "The held deposits do not exceed the network fee of sending them back.");

@@ -42,6 +42,7 @@ const REFUND_ERRORS = [
   "refund.reference_collision",
   "payout.insufficient_funds",
   "payout.funds_maturing",
+  "payout.frozen",
 ] as const;
 
 export const createRefundOp = defineOperation({
@@ -50,6 +51,7 @@ export const createRefundOp = defineOperation({
   description: [
     "Returns money a payment received, as a payout (`kind: refund`, with `payout.*` events): in the coin actually received, on its network, not revalued; auto-approved, and it cannot be stopped once sent. By default everything received not yet refunded goes back to the payer's address; `address` is required on Bitcoin-like networks, where the payer's address is not known. `amount` makes a partial refund; the refunds of a payment never add up to more than it received (`refund.exceeds_refundable`).",
     "Idempotent by `Idempotency-Key` or by the triple (payment, address, amount): a repeat while that refund is live answers it. The payout fee goes on top (the payer receives `amount`) unless the refund fee-config makes the customer bear it. An amount that does not exceed the fee is `refund.dust`. Partners' split shares of the payment shrink first.",
+    "Within the freeze after a new key that can move money (`GATEWAY_PAYOUT_FREEZE_SECONDS`), a refund to any address but the payer's is `payout.frozen` (409); back to the address that paid is never frozen.",
   ].join("\n\n"),
   response: REFUND_SCHEMA,
   errors: REFUND_ERRORS,

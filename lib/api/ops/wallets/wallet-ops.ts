@@ -175,7 +175,7 @@ export const refundBlockedWalletOp = defineOperation({
   description: [
     "Designed: every deposit the blocked wallet holds, and no refund returns yet, goes back to `address` as one payout of kind `wallet_refund` (`order_id` `walletrefund:<wallet uuid>:<n>`): auto-approved, the network fee taken from the amount. However many calls race, each held deposit is refunded once. The refund's progress arrives as `payout.*` events.",
     "Answers the wallet with `refunds`, every refund of its held deposits, oldest first; a call that finds nothing held answers the refunds made so far.",
-    "`address` is checked like a payout destination (`payout.bad_address`, `payout.address_network_mismatch`, `refund.destination_internal`, `compliance.blocked`). `wallet.not_blocked` (409) for an active wallet; `wallet.nothing_to_refund` when it never held anything; `refund.dust` when the held amount does not exceed the network fee. " +
+    "`address` is checked like a payout destination (`payout.bad_address`, `payout.address_network_mismatch`, `refund.destination_internal`, `compliance.blocked`). `wallet.not_blocked` (409) for an active wallet; `wallet.nothing_to_refund` when it never held anything; `refund.dust` when the held amount does not exceed the network fee; `payout.frozen` (409) within the freeze after a new key that can move money, unless `address` is the one that paid every held deposit. " +
       LOOKUP_DESCRIPTION,
   ].join("\n\n"),
   response: WALLET_REFUNDS_SCHEMA,
@@ -190,6 +190,7 @@ export const refundBlockedWalletOp = defineOperation({
     "compliance.blocked",
     "compliance.unavailable",
     "payout.convert_no_rate",
+    "payout.frozen",
   ],
   requestExample: { uuid: STATIC_WALLET_EXAMPLE.uuid, address: PAYER_ADDRESS_EXAMPLE },
   responseExample: { ...BLOCKED_WALLET_EXAMPLE, updated_at: WALLET_REFUND_EXAMPLE.created_at, refunds: [WALLET_REFUND_EXAMPLE] },
