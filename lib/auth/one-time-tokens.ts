@@ -5,7 +5,7 @@ export function newBearerToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
-/** How tokens and recovery codes are stored: their SHA-256 (they carry enough entropy not to need a slow hash). */
+/** How tokens are stored: their SHA-256 (they carry enough entropy not to need a slow hash). */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
@@ -13,18 +13,30 @@ export function hashToken(token: string): string {
 // Crockford-style alphabet without look-alikes (no 0/o, 1/l/i): codes are read off paper.
 const RECOVERY_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
 const RECOVERY_CODE_COUNT = 10;
+/** 20 characters of 31: about 99 bits. Codes of 10 (about 49 bits) made before are still taken until replaced. */
+const RECOVERY_CODE_LENGTH = 20;
+const LEGACY_RECOVERY_CODE_LENGTH = 10;
 
-/** Ten recovery codes like `k7m2p-x9qhr` (about 49 bits each). */
+/** Ten recovery codes like `k7m2p-x9qhr-3mfta-w8e2n` (about 99 bits each). */
 export function newRecoveryCodes(): string[] {
-  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]);
-    return `${chars.slice(0, 5).join("")}-${chars.slice(5).join("")}`;
-  });
+  return Array.from({ length: RECOVERY_CODE_COUNT }, () =>
+    grouped(Array.from({ length: RECOVERY_CODE_LENGTH }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join("")),
+  );
 }
 
-/** A recovery code as typed (any case, spaces, with or without the dash) in its stored form; null when it cannot be one. */
+/** A recovery code as typed (any case, spaces, with or without dashes) in its written form; null when it cannot be one. */
 export function normalizeRecoveryCode(input: string): string | null {
   const compact = input.toLowerCase().replace(/[\s-]/g, "");
-  if (compact.length !== 10 || [...compact].some((char) => !RECOVERY_ALPHABET.includes(char))) return null;
-  return `${compact.slice(0, 5)}-${compact.slice(5)}`;
+  if (compact.length !== RECOVERY_CODE_LENGTH && compact.length !== LEGACY_RECOVERY_CODE_LENGTH) return null;
+  if ([...compact].some((char) => !RECOVERY_ALPHABET.includes(char))) return null;
+  return grouped(compact);
+}
+
+function grouped(compact: string): string {
+  return compact.match(/.{1,5}/g)!.join("-");
+}
+
+/** Whether a written recovery code is of the short kind made before, stored as its plain SHA-256. */
+export function isLegacyRecoveryCode(code: string): boolean {
+  return code.replaceAll("-", "").length === LEGACY_RECOVERY_CODE_LENGTH;
 }

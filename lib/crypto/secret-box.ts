@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 
 /**
  * Authenticated encryption of secrets at rest (API key secrets, webhook secrets, seeds)
@@ -9,13 +9,25 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 export interface SecretBox {
   seal(plaintext: string, associatedData: string): string;
   open(sealed: string, associatedData: string): string;
+  /**
+   * HMAC-SHA256 of `message` (hex) under a key derived from the master key for `purpose`: what
+   * stands for a secret at rest (a recovery code) is worthless to whoever reads the database
+   * without the master key.
+   */
+  mac(purpose: string, message: string): string;
 }
 
 const VERSION = "v1";
 
 export function createSecretBox(masterKey: Buffer): SecretBox {
   if (masterKey.length !== 32) throw new Error("The master key must be 32 bytes");
+  const macKeys = new Map<string, Buffer>();
   return {
+    mac(purpose, message) {
+      let key = macKeys.get(purpose);
+      if (!key) macKeys.set(purpose, (key = createHmac("sha256", masterKey).update(`gateway/mac/${purpose}`).digest()));
+      return createHmac("sha256", key).update(message, "utf8").digest("hex");
+    },
     seal(plaintext, associatedData) {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", masterKey, iv, { authTagLength: 16 });

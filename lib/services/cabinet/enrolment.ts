@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import QRCode from "qrcode";
-import { hashToken, newRecoveryCodes } from "@/lib/auth/one-time-tokens";
+import { newRecoveryCodes } from "@/lib/auth/one-time-tokens";
 import { matchTotp, newTotpSecret, totpUri } from "@/lib/auth/totp";
+import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
-import { openTotpSecret, totpSealContext } from "./second-factor";
+import { openTotpSecret, recoveryCodeHash, totpSealContext } from "./second-factor";
 import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, sourceOf, useTicket, type IssuedTicket } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 
@@ -60,17 +61,17 @@ export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: strin
     // The user's other tickets were made for a user without TOTP: none of them may show the key now.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
     await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
-    const recoveryCodes = await replaceRecoveryCodes(tx, user.id, now);
+    const recoveryCodes = await replaceRecoveryCodes(tx, deps.secretBox, user.id, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
     return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };
   });
 }
 
 /** A new set of ten recovery codes; the old ones stop working. Returns them in clear, once. */
-export async function replaceRecoveryCodes(tx: Tx, userId: string, now: Date): Promise<string[]> {
+export async function replaceRecoveryCodes(tx: Tx, box: SecretBox, userId: string, now: Date): Promise<string[]> {
   const codes = newRecoveryCodes();
   await tx.cabinetRecoveryCode.deleteMany({ where: { userId } });
-  await tx.cabinetRecoveryCode.createMany({ data: codes.map((code) => ({ id: randomUUID(), userId, codeHash: hashToken(code), createdAt: now })) });
+  await tx.cabinetRecoveryCode.createMany({ data: codes.map((code) => ({ id: randomUUID(), userId, codeHash: recoveryCodeHash(box, userId, code), createdAt: now })) });
   return codes;
 }
 
@@ -78,7 +79,7 @@ export async function replaceRecoveryCodes(tx: Tx, userId: string, now: Date): P
 export async function regenerateRecoveryCodes(deps: CabinetDeps, actor: { userId: string; merchantId: string; email: string }, origin: RequestOrigin): Promise<string[]> {
   const now = deps.now();
   return withTransaction(deps.db, async (tx) => {
-    const codes = await replaceRecoveryCodes(tx, actor.userId, now);
+    const codes = await replaceRecoveryCodes(tx, deps.secretBox, actor.userId, now);
     await recordAudit(tx, { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "two_factor.recovery_codes_regenerated", outcome: "success", origin }, now);
     return codes;
   });

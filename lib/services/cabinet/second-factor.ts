@@ -1,11 +1,19 @@
 import type { CabinetUser } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import { hashToken, normalizeRecoveryCode } from "@/lib/auth/one-time-tokens";
+import { hashToken, isLegacyRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/one-time-tokens";
 import { matchTotp } from "@/lib/auth/totp";
 
 /** The associated data that binds a sealed TOTP key to its user (a key copied to another row does not open). */
 export const totpSealContext = (userId: string) => `cabinet-user:${userId}:totp`;
+
+/**
+ * What a recovery code is stored as: its HMAC under a key derived from the master key (a copy of
+ * the database alone cannot be searched for codes); the short codes made before, their SHA-256.
+ */
+export function recoveryCodeHash(box: SecretBox, userId: string, code: string): string {
+  return isLegacyRecoveryCode(code) ? hashToken(code) : box.mac("recovery-code", `${userId}:${code}`);
+}
 
 export function openTotpSecret(box: SecretBox, user: Pick<CabinetUser, "id" | "totpSecretCiphertext">): string | null {
   return user.totpSecretCiphertext ? box.open(user.totpSecretCiphertext, totpSealContext(user.id)) : null;
@@ -39,7 +47,7 @@ export async function takeSecondFactor(
   const recovery = normalizeRecoveryCode(typed);
   if (!recovery) return null;
   const { count } = await db.cabinetRecoveryCode.updateMany({
-    where: { userId: user.id, codeHash: hashToken(recovery), usedAt: null },
+    where: { userId: user.id, codeHash: recoveryCodeHash(box, user.id, recovery), usedAt: null },
     data: { usedAt: now },
   });
   return count === 1 ? "recovery_code" : null;

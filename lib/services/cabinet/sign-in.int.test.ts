@@ -1,4 +1,5 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID, scrypt } from "node:crypto";
+import { hashToken } from "@/lib/auth/one-time-tokens";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { createStore, movingClock, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
@@ -33,6 +34,8 @@ describe("cabinet sign-in", () => {
     // Only hashes are stored.
     const stored = await getTestDb().cabinetRecoveryCode.findMany({ where: { user: { email: owner.email } } });
     expect(stored.map((row) => row.codeHash)).not.toContain(owner.recoveryCodes[0]);
+    // Keyed with the master key: not even the plain SHA-256 of a code is in the database.
+    expect(stored.map((row) => row.codeHash)).not.toContain(hashToken(owner.recoveryCodes[0]));
 
     clock.advance(30_000);
     const second = await checkPassword(clock.deps, { email: owner.email.toUpperCase(), password: TEST_PASSWORD }, owner.from);
@@ -51,6 +54,22 @@ describe("cabinet sign-in", () => {
     expect(actions.map((event) => `${event.action}:${event.outcome}`)).toEqual(
       expect.arrayContaining(["sign_in.password:success", "two_factor.enrolled:success", "sign_in.code:success", "sign_in.recovery_code:success", "sign_in.code:failure"]),
     );
+  });
+
+  it("rehashes a password stored with weaker parameters at the next right password", async () => {
+    const clock = movingClock();
+    const owner = await newOwner();
+    const legacy = await new Promise<string>((resolve, reject) => {
+      const salt = randomBytes(16);
+      scrypt(TEST_PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 }, (error, hash) => (error ? reject(error) : resolve(["scrypt", 16384, 8, 1, salt.toString("base64url"), hash.toString("base64url")].join("$"))));
+    });
+    await getTestDb().cabinetUser.update({ where: { email: owner.email }, data: { passwordHash: legacy } });
+    expect(await refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: "wrong" }, randomOrigin()))).toBe("cabinet.bad_credentials");
+    expect((await getTestDb().cabinetUser.findUniqueOrThrow({ where: { email: owner.email } })).passwordHash).toBe(legacy);
+    await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    const rehashed = (await getTestDb().cabinetUser.findUniqueOrThrow({ where: { email: owner.email } })).passwordHash;
+    expect(rehashed).toMatch(/^scrypt\$32768\$8\$3\$/);
+    expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin())).purpose).toBe("enrol");
   });
 
   it("does not take a TOTP code twice, even from two racing sign-ins", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CabinetUser } from "@/generated/prisma/client";
-import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
@@ -86,7 +86,10 @@ export async function checkPassword(deps: CabinetDeps, input: { email: string; p
     return failAttempt(deps, actorOf(user), "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong);
   }
   const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
+  // Hashed with weaker parameters than today's: the right password is at hand to hash it anew.
+  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
   return withTransaction(deps.db, async (tx) => {
+    if (rehashed) await tx.cabinetUser.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: rehashed } });
     // A right password gives its attempt back, but does not forget earlier failures: only a completed sign-in does.
     await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
     const ticket = await issueTicket(tx, user.id, purpose, now);
