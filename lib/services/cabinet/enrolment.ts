@@ -8,7 +8,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
-import { openTotpSecret, recoveryCodeHash, totpSealContext } from "./second-factor";
+import { recoveryCodeHash, totpSealContext } from "./second-factor";
 import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, sourceOf, useTicket, type IssuedTicket } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 
@@ -22,17 +22,25 @@ export interface EnrolmentKey {
   qrDataUrl: string;
 }
 
+/** The associated data that binds an enrolment key to its ticket. */
+const enrolmentSealContext = (ticketId: string) => `cabinet-ticket:${ticketId}:totp`;
+
 /**
- * The key a user enrols, for an `enrol` ticket. The same key is shown again until it is confirmed
- * (a reload must not invalidate what the phone already scanned).
+ * The key a user enrols, for an `enrol` ticket: one of the ticket's own, shown again on every
+ * reload of that ticket (a reload must not invalidate what the phone already scanned). Another
+ * ticket — another sign-in with the password — gets another key, so whoever else knows an
+ * unenrolled user's password never sees the key the user scans.
  */
 export async function showEnrolmentKey(deps: CabinetDeps, ticketToken: string): Promise<EnrolmentKey> {
   const now = deps.now();
-  const { user } = await findLiveTicket(deps.db, ticketToken, ["enrol"], now);
-  let secret = openTotpSecret(deps.secretBox, user);
+  const { ticket, user } = await findLiveTicket(deps.db, ticketToken, ["enrol"], now);
+  let secret = ticket.enrolmentSecretCiphertext ? deps.secretBox.open(ticket.enrolmentSecretCiphertext, enrolmentSealContext(ticket.id)) : null;
   if (!secret) {
-    secret = newTotpSecret();
-    await deps.db.cabinetUser.update({ where: { id: user.id }, data: { totpSecretCiphertext: deps.secretBox.seal(secret, totpSealContext(user.id)) } });
+    const fresh = newTotpSecret();
+    // Conditional: two reloads racing keep one key.
+    await deps.db.cabinetSignInTicket.updateMany({ where: { id: ticket.id, enrolmentSecretCiphertext: null }, data: { enrolmentSecretCiphertext: deps.secretBox.seal(fresh, enrolmentSealContext(ticket.id)) } });
+    const stored = await deps.db.cabinetSignInTicket.findUniqueOrThrow({ where: { id: ticket.id } });
+    secret = deps.secretBox.open(stored.enrolmentSecretCiphertext!, enrolmentSealContext(ticket.id));
   }
   const qrDataUrl = await QRCode.toDataURL(totpUri(secret, user.email, ISSUER), { margin: 1, width: 220 });
   return { email: user.email, secret, qrDataUrl };
@@ -49,14 +57,18 @@ export interface ConfirmedEnrolment {
 export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<ConfirmedEnrolment> {
   const now = deps.now();
   const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["enrol"], now);
-  const secret = openTotpSecret(deps.secretBox, user);
+  const secret = ticket.enrolmentSecretCiphertext ? deps.secretBox.open(ticket.enrolmentSecretCiphertext, enrolmentSealContext(ticket.id)) : null;
   if (!secret) throw new AppError("cabinet.bad_ticket", "Open the enrolment page again to get your key.");
   const lockIfWrong = await beginAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now);
   const step = await matchTotp(secret, input.code.trim(), now, null);
   if (step === null) return failAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now, "cabinet.bad_code", lockIfWrong);
   return withTransaction(deps.db, async (tx) => {
     await useTicket(tx, ticket.id, now);
-    const { count } = await tx.cabinetUser.updateMany({ where: { id: user.id, totpEnabledAt: null }, data: { totpEnabledAt: now, lastTotpStep: step } });
+    // The ticket's key becomes the user's, sealed to the user.
+    const { count } = await tx.cabinetUser.updateMany({
+      where: { id: user.id, totpEnabledAt: null },
+      data: { totpEnabledAt: now, lastTotpStep: step, totpSecretCiphertext: deps.secretBox.seal(secret, totpSealContext(user.id)) },
+    });
     if (count !== 1) throw new AppError("cabinet.bad_ticket");
     // The user's other tickets were made for a user without TOTP: none of them may show the key now.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createStore, movingClock, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
 import { getTestDb } from "@/lib/testing/harness";
 import { resolveSession, revokeSession } from "./sessions";
-import { showEnrolmentKey } from "./enrolment";
+import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
 import { checkPassword, completeSignIn, describeTicket } from "./sign-in";
 import { confirmFreshCode } from "./step-up";
 
@@ -187,6 +187,26 @@ describe("cabinet sign-in", () => {
     clock.advance(30_000);
     const actor = await completeSignIn(clock.deps, { ticket: ticket.token, code: await generate({ secret: owner.secret, epoch: clock.nowSeconds() }) }, owner.from);
     expect(actor.userId).toBe(owner.actor.userId);
+  });
+
+  it("shows each enrolment ticket a key of its own, the same on every reload: a second holder of the password never sees the key the user scans", async () => {
+    const clock = movingClock();
+    const owner = await newOwner();
+    const user = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    const intruder = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    const [usersKey, again, intrudersKey] = [await showEnrolmentKey(clock.deps, user.token), await showEnrolmentKey(clock.deps, user.token), await showEnrolmentKey(clock.deps, intruder.token)];
+    expect(again.secret).toBe(usersKey.secret);
+    expect(intrudersKey.secret).not.toBe(usersKey.secret);
+    // A code of another ticket's key does not enrol this one.
+    expect(await refusalCodeOf(confirmEnrolment(clock.deps, { ticket: user.token, code: await clock.nextCode(intrudersKey.secret) }, randomOrigin()))).toBe("cabinet.bad_code");
+    const confirmed = await confirmEnrolment(clock.deps, { ticket: user.token, code: await clock.nextCode(usersKey.secret) }, randomOrigin());
+    expect(confirmed.recoveryCodes).toHaveLength(10);
+    // The intruder's ticket is dead, and its key was never the user's.
+    expect(await refusalCodeOf(showEnrolmentKey(clock.deps, intruder.token))).toBe("cabinet.bad_ticket");
+    const later = await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin());
+    clock.advance(30_000);
+    expect(await refusalCodeOf(completeSignIn(clock.deps, { ticket: later.token, code: await generate({ secret: intrudersKey.secret, epoch: clock.nowSeconds() }) }, randomOrigin()))).toBe("cabinet.bad_code");
+    expect((await completeSignIn(clock.deps, { ticket: later.token, code: await generate({ secret: usersKey.secret, epoch: clock.nowSeconds() }) }, randomOrigin())).merchantId).toBe(owner.merchantId);
   });
 
   it("an enrolment ticket dies once its user has enrolled with another: it never shows the key in use", async () => {
