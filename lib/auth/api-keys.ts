@@ -36,12 +36,18 @@ export function isApiKeyKind(value: string): value is ApiKeyKind {
   return (API_KEY_KINDS as readonly string[]).includes(value);
 }
 
-/** Creates a key for a merchant. Public id `pk_` + 24 hex; secret `sk_` + 43 base64url (256 bits). */
-export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: string, kind: ApiKeyKind): Promise<IssuedApiKey> {
+/** Who answers for keys the CLI makes: the operator, one person. */
+export const OPERATOR = "operator";
+
+/**
+ * Creates a key for a merchant, answered for by `owner` (`user:<id>`, or the operator). Public id
+ * `pk_` + 24 hex; secret `sk_` + 43 base64url (256 bits).
+ */
+export async function issueApiKey(db: Db | Tx, box: SecretBox, merchantId: string, kind: ApiKeyKind, owner: string = OPERATOR): Promise<IssuedApiKey> {
   const publicId = `pk_${randomBytes(12).toString("hex")}`;
   const secret = `sk_${randomBytes(32).toString("base64url")}`;
   await db.apiKey.create({
-    data: { id: randomUUID(), merchantId, publicId, kind, secretCiphertext: box.seal(secret, secretContext(publicId)) },
+    data: { id: randomUUID(), merchantId, publicId, kind, owner, secretCiphertext: box.seal(secret, secretContext(publicId)) },
   });
   return { publicId, secret, kind };
 }

@@ -8,7 +8,7 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { sandboxDeposit, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { makeFundedMerchant } from "@/lib/testing/funding";
-import { callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { addApiKey, callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { cliActor } from "./lookups";
 import { runCli } from "./testing/cli-process";
 
@@ -84,7 +84,9 @@ describe("operator CLI", () => {
 
   it("approves a manual payout through the approval service, and its creator may not", { timeout: 240_000 }, async () => {
     const { merchant } = await makeFundedMerchant("100.00");
-    const created = await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-1" }, merchant);
+    // Made with a key a store member made in the cabinet (not the operator's, which the operator answers for).
+    const member = await addApiKey(merchant.merchantId, "payout");
+    const created = await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-1" }, member);
     expect(created.body.result.internal_status).toBe("pending");
     // A manual payout the operator made from this CLI: the operator cannot approve it too.
     const own = await createPayout(makeTestDeps(), merchant.merchantId, { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-2" }, { actor: cliActor() });

@@ -104,10 +104,10 @@ export interface CabinetStore {
   owner: CabinetMember;
 }
 
-/** A merchant with its owner signed in for the first time (TOTP enrolled), and its API key. */
-export async function newStore(clock: MovingClock, name?: string): Promise<CabinetStore> {
+/** A merchant with its owner signed in for the first time (TOTP enrolled, from `from`), and its API key. */
+export async function newStore(clock: MovingClock, name?: string, from = TEST_ORIGIN): Promise<CabinetStore> {
   const store = await createStore(name);
-  const { actor, secret } = await signInFirstTime(clock, store.ownerEmail);
+  const { actor, secret } = await signInFirstTime(clock, store.ownerEmail, from);
   return { merchantId: store.merchantId, api: store.api, owner: { actor, secret } };
 }
 

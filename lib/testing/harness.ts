@@ -59,8 +59,12 @@ export async function makeMerchant(options: { kind?: ApiKeyKind; name?: string; 
   return { merchantId, publicId: key.publicId, secret: key.secret };
 }
 
-export async function addApiKey(merchantId: string, kind: ApiKeyKind): Promise<TestMerchant> {
-  const key = await issueApiKey(getTestDb(), getTestSecretBox(), merchantId, kind);
+/**
+ * Another key of a merchant. It answers to a person of its own unless `owner` names one (four
+ * eyes compare people): by default as if another member of the store had made it.
+ */
+export async function addApiKey(merchantId: string, kind: ApiKeyKind, owner = `user:${randomUUID()}`): Promise<TestMerchant> {
+  const key = await issueApiKey(getTestDb(), getTestSecretBox(), merchantId, kind, owner);
   return { merchantId, publicId: key.publicId, secret: key.secret };
 }
 

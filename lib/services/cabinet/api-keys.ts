@@ -37,7 +37,8 @@ export async function createApiKey(deps: CabinetDeps, actor: CabinetActor, kind:
   if (!isApiKeyKind(kind)) throw new AppError("cabinet.bad_request", "An API key's kind is unified, payment or payout.");
   const now = deps.now();
   return withTransaction(deps.db, async (tx) => {
-    const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind);
+    // The key answers to the user who made it: four eyes know it as theirs.
+    const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind, `user:${actor.userId}`);
     await recordAudit(
       tx,
       { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "api_key.created", outcome: "success", origin, detail: { publicId: issued.publicId, kind } },
@@ -80,7 +81,8 @@ export async function rotateApiKey(deps: CabinetDeps, actor: CabinetActor, publi
     if (!isApiKeyKind(kind) || !(await takeKeyOutOfService(tx, key.id, now))) {
       throw new AppError("cabinet.not_found", "No live API key of your store has this public id: a revoked key cannot be rotated.");
     }
-    const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind);
+    // The new secret is shown to the user who rotates: from now on it is theirs.
+    const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind, `user:${actor.userId}`);
     await recordAudit(
       tx,
       {

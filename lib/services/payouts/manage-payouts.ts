@@ -1,5 +1,6 @@
 import type { Payout } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
+import { OPERATOR } from "@/lib/auth/api-keys";
 import { withTransaction } from "@/lib/db/transaction";
 import { addressChainOf } from "@/lib/chains/registry";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
@@ -45,7 +46,8 @@ export async function decidePendingPayout(
   const found = await getMerchantPayoutOrThrow(deps.db, merchantId, input);
   const isApproval = input.approve ?? true;
   if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout is approved or rejected.`);
-  if (found.createdBy === actor) throw new AppError("payout.approver_is_creator");
+  // Four eyes are two people: a key answers to the user who made it (or the operator), the CLI is the operator.
+  if ((await personOf(deps.db, merchantId, found.createdBy)) === (await personOf(deps.db, merchantId, actor))) throw new AppError("payout.approver_is_creator");
   if (isApproval) await assertPayoutsNotFrozen(deps, merchantId);
   const now = deps.now();
   const decided = await withTransaction(deps.db, (tx) =>
@@ -53,6 +55,16 @@ export async function decidePendingPayout(
   );
   if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
   return decided;
+}
+
+/** The person behind an actor as payouts record it: a key's owner, a cabinet user, the operator for the CLI. */
+export async function personOf(db: Db, merchantId: string, actor: string): Promise<string> {
+  if (actor.startsWith("key:")) {
+    const key = await db.apiKey.findFirst({ where: { merchantId, publicId: actor.slice("key:".length) }, select: { owner: true } });
+    return key?.owner ?? actor;
+  }
+  if (actor.startsWith("cli:")) return OPERATOR;
+  return actor;
 }
 
 /** Designed: /v1/payout/cancel. Only a pending payout (not yet approved) can be cancelled; its reserve returns. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
@@ -9,6 +10,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { PLATFORM } from "@/lib/ledger/postings";
 import { addApiKey, callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { makeFundedMerchant, payInvoice } from "@/lib/testing/funding";
+import { createPayout } from "./create-payout";
 import { sendPayouts } from "./send-payouts";
 
 // Payouts on sandbox chains (tron for USDT, ton for memos): every rule and error of POST
@@ -261,6 +263,29 @@ describe("manual payouts", () => {
     const again = await callSigned("/v1/payout/approve", { uuid: created.uuid }, approver);
     expect([again.status, again.body.error.code]).toEqual([409, "payout.not_pending"]);
     expect((await callSigned("/v1/payout/cancel", { uuid: created.uuid }, merchant)).body.error.code).toBe("payout.not_pending");
+  });
+
+  it("are approved by another person, not another key of the same one: a key answers to who made it", async () => {
+    const { merchant } = await makeFundedMerchant();
+    const alice = `user:${randomUUID()}`;
+    const [aliceCreates, aliceApproves, bobApproves] = [
+      await addApiKey(merchant.merchantId, "payout", alice),
+      await addApiKey(merchant.merchantId, "payout", alice),
+      await addApiKey(merchant.merchantId, "payout"),
+    ];
+    const created = (await callSigned("/v1/payout", payout({ source: "manual", order_id: "four-eyes" }), aliceCreates)).body.result;
+    const sameperson = await callSigned("/v1/payout/approve", { uuid: created.uuid }, aliceApproves);
+    expect([sameperson.status, sameperson.body.error.code]).toEqual([403, "payout.approver_is_creator"]);
+    expect((await callSigned("/v1/payout/approve", { uuid: created.uuid }, bobApproves)).body.result).toMatchObject({ internal_status: "approved" });
+
+    // A cabinet user's manual payout is not approved with that user's own key either.
+    const userPayout = await createPayout(makeTestDeps(), merchant.merchantId, { ...payout({ order_id: "cabinet-made" }), source: "manual" } as never, { actor: alice });
+    const withOwnKey = await callSigned("/v1/payout/approve", { uuid: userPayout.id }, aliceApproves);
+    expect([withOwnKey.status, withOwnKey.body.error.code]).toEqual([403, "payout.approver_is_creator"]);
+    // The operator's keys (made with the CLI) are one person: the operator.
+    const [operatorCreates, operatorApproves] = [await addApiKey(merchant.merchantId, "payout", "operator"), await addApiKey(merchant.merchantId, "payout", "operator")];
+    const byOperator = (await callSigned("/v1/payout", payout({ source: "manual", order_id: "operator-made" }), operatorCreates)).body.result;
+    expect((await callSigned("/v1/payout/approve", { uuid: byOperator.uuid }, operatorApproves)).body.error.code).toBe("payout.approver_is_creator");
   });
 
   it("return their reserve once when cancelled or rejected", async () => {
