@@ -1,4 +1,4 @@
-import { Address, beginCell, contractAddress, toNano } from "@ton/core";
+import { Address, beginCell, contractAddress, toNano, type Cell } from "@ton/core";
 import { keyPairFromSeed } from "@ton/crypto";
 import { WalletContractV4 } from "@ton/ton";
 import { createShardAccount } from "@ton/sandbox";
@@ -6,6 +6,10 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { getChainSender } from "@/lib/chains/registry";
+import { resetRealChains } from "@/lib/chains/real-chains";
+import type { TonAccess } from "@/lib/chains/ton/ton-access";
+import { createTonSender } from "@/lib/chains/ton/ton-sender";
+import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -17,8 +21,9 @@ import { sendPayouts } from "./send-payouts";
 
 // Toncoin payouts served end to end by @ton/sandbox through the registry (RPC_TON), on a database
 // of this file's own: the merchant's balance from an invoice paid there, one payout paid and one
-// that bounces. After both, the books agree with the chain: `reconcile` finds no shortfall and
-// every paid payout's transaction on chain.
+// that bounces, and one followed by a fresh process after 600 transfers reached the hot wallet.
+// After each, the books agree with the chain: `reconcile` finds no shortfall and every paid
+// payout's delivery on chain.
 
 const served = useServedInProcessChains("ton_payout_reconcile");
 
@@ -85,5 +90,45 @@ describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
     const [tampered] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
     expect(tampered.unprovenPayouts).toEqual([paid]);
     expect(hasDrift(tampered)).toBe(true);
+    await deps.db.outgoingTransfer.update({ where: { id: paidTransfer.id }, data: { txid: paidTransfer.txid } });
+    await deps.db.payout.update({ where: { id: paid }, data: { txid: paidTransfer.txid! } });
+  });
+
+  it("is followed by a fresh process after a restart, with 600 transfers to the hot wallet since: paid once, seqno advanced by one, reconciled", { timeout: 180_000 }, async () => {
+    const [deps, chains] = [served.deps(), served.chains()];
+    const merchant = await fundedMerchant(deps);
+    const hot = Address.parse(deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), "ton", HOT_WALLET_INDEX, "test").address);
+    const seqnoBefore = (await chains.ton.chain.runGetMethod(hot, "seqno", [])).readNumber();
+    const { publicKey } = keyPairFromSeed(randomBytes(32));
+    const payee = WalletContractV4.create({ workchain: 0, publicKey }).address.toString({ bounceable: false, testOnly: true });
+    const created = await callSigned("/v1/payout", { amount: "1.5", currency: "TON", network: "ton", address: payee, order_id: "ton-restart" }, merchant, { deps });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+
+    // The first process: the node takes the message, the chain applies it later; the process dies.
+    const queued: Cell[] = [];
+    const delayed: TonAccess = { ...chains.ton.chain, sendMessage: async (message) => void queued.push(message) };
+    await sendPayouts(deps, "ton", createTonSender({ access: delayed, jettons: { USDT: chains.ton.jetton.master.toString() }, chain: "test" }));
+    expect(queued.length).toBeGreaterThanOrEqual(1);
+    await chains.ton.chain.sendMessage(queued[0]);
+    for (let i = 0; i < 600; i++) chains.ton.chain.record(await chains.ton.treasury.send({ to: hot, value: 1n, bounce: false }));
+    chains.ton.chain.advanceTime(120);
+
+    // A fresh process: the chains built anew from the registry, nothing in memory.
+    resetRealChains();
+    await verifyChains(deps.config, deps.db, chains.env);
+    const fresh = getChainSender(deps.db, deps.config, "ton")!;
+    for (let pass = 0; pass < 3; pass++) {
+      await sendPayouts(deps, "ton", fresh);
+      chains.ton.chain.advanceTime(10);
+    }
+    const info = (await callSigned("/v1/payout/info", { uuid: created.body.result.uuid }, merchant, { deps })).body.result;
+    expect(info).toMatchObject({ status: "paid", is_final: true });
+    expect(await deps.db.outgoingTransfer.count({ where: { reference: { startsWith: `payout:${created.body.result.uuid}:` } } })).toBe(1);
+    expect((await chains.ton.chain.runGetMethod(hot, "seqno", [])).readNumber()).toBe(seqnoBefore + 1);
+    expect((await chains.ton.chain.getAccountState(Address.parse(payee))).balance).toBe(parseAmount(info.receive_amount, 9));
+    expect(await auditLedger(deps.db)).toEqual(CLEAN_LEDGER_AUDIT);
+    const [reconciled] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(hasDrift(reconciled)).toBe(false);
   });
 });
