@@ -3,7 +3,7 @@ import { listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogu
 import { log } from "@/lib/log";
 import type { AddressChain } from "./addresses";
 import { createRpcEndpointPool, type FetchFunction, type RpcEndpointPool } from "./rpc-endpoints";
-import type { ChainAdapter, ChainSender } from "./types";
+import type { ChainAdapter, ChainSender, SentRecord } from "./types";
 
 /** What a node says it is. */
 export interface ChainIdentity {
@@ -96,7 +96,11 @@ export function withEndpointDiscipline(sender: ChainSender, pool: RpcEndpointPoo
   if (pool.size < 2) return sender;
   return {
     ...sender,
+    // A broadcast is not repeated on another backend within one call: the first may have taken
+    // it, and another's refusal (lagging) would then be believed. The next pass asks the next one.
+    broadcast: (signed) => pool.pinned(() => sender.broadcast(signed)),
     getTransaction: (txid, sent) => pool.pinned(() => sender.getTransaction(txid, sent)),
+    ...(sender.readDelivered ? { readDelivered: (txid: string, sent: SentRecord, delivery: { toAddress: string; currency: string }) => pool.pinned(() => sender.readDelivered!(txid, sent, delivery)) } : {}),
     async canStillLand(signed, from) {
       let firstIndex: number | null = null;
       const canLand = await pool.pinned(() => {

@@ -49,6 +49,7 @@ interface Endpoint {
   base: string;
   /** Basic credentials from the URL's user info: fetch refuses URLs that carry them. */
   authorization: string | null;
+  host: string;
   label: string;
   consecutiveFailures: number;
   coolUntil: number;
@@ -75,6 +76,9 @@ class EndpointFailure extends Error {
   }
 }
 
+/** Headers that carry a provider's API key. */
+const PROVIDER_KEY_HEADERS = ["x-api-key", "tron-pro-api-key"];
+
 /** Statuses a proxy or provider sends when the backend is away or busy: ask the next endpoint. */
 const UNAVAILABLE_STATUSES = new Set([408, 425, 429, 502, 503, 504]);
 
@@ -87,6 +91,7 @@ function parseEndpoint(url: string, index: number): Endpoint {
   return {
     base: stripTrailingSlashes(parsed.toString()),
     authorization: user || password ? `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` : null,
+    host: parsed.host,
     label: `${index + 1}:${parsed.host}`,
     consecutiveFailures: 0,
     coolUntil: 0,
@@ -178,8 +183,13 @@ export function createRpcEndpointPool(network: string, urls: readonly string[], 
     if (url === null) return fetch(input, init);
     const headers = new Headers(init?.headers);
     if (endpoint.authorization) headers.set("authorization", endpoint.authorization);
-    else if (endpoints[0].authorization && headers.get("authorization") === endpoints[0].authorization) headers.delete("authorization");
-    const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(attemptTimeoutMs)]) : AbortSignal.timeout(attemptTimeoutMs);
+    else if (index !== 0) headers.delete("authorization");
+    // The clients' API keys (TON_API_KEY, a TronGrid key) are the primary provider's: another
+    // provider never sees them.
+    if (index !== 0 && endpoint.host !== endpoints[0].host) for (const name of PROVIDER_KEY_HEADERS) headers.delete(name);
+    // The caller's deadline governs when it set one (a UTXO scan may take minutes); the cap only
+    // stops a request that has none from hanging for ever.
+    const signal = init?.signal ?? AbortSignal.timeout(attemptTimeoutMs);
     const startedAt = now();
     let response: Response;
     try {

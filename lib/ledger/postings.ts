@@ -237,23 +237,6 @@ export function settlementClawbackJournal(input: {
   };
 }
 
-/**
- * A held deposit whose refund is already on chain was removed by a reorganisation: the refund
- * pays out what the deposit no longer backs, so the merchant who directed it covers the deposit
- * again in blocked_held — from available, the rest as debt — for its credit to be reversed from
- * there. Example: 12 USDT held, 5 available → available −5, debt −7, blocked_held +12.
- */
-export function heldDepositClawbackJournal(input: { transferId: string; credit: number; merchantId: string; asset: string; amount: bigint; fromAvailable: bigint }): Journal {
-  const shortfall = input.amount - input.fromAvailable;
-  if (input.fromAvailable < 0n || shortfall < 0n) throw new RangeError(`a held deposit clawback of ${input.amount} cannot take ${input.fromAvailable} from available`);
-  const merchant = (bucket: Bucket, amount: bigint): Posting[] => (amount === 0n ? [] : [{ account: { owner: input.merchantId, asset: input.asset, bucket }, amount }]);
-  return {
-    reference: `transfer:${input.transferId}:heldclawback:${input.credit}`,
-    kind: "held_deposit_clawback",
-    postings: [...merchant("available", -input.fromAvailable), ...merchant("debt", -shortfall), ...merchant("blocked_held", input.amount)],
-  };
-}
-
 /** Newly available funds pay back a merchant's debt: available → debt (towards zero). */
 export function debtRepaymentJournal(input: { reference: string; merchantId: string; asset: string; amount: bigint }): Journal {
   return {

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { recoveryCodeHash, totpSealContext } from "./second-factor";
-import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, sourceOf, useTicket, type IssuedTicket } from "./sign-in";
+import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, useTicket, type IssuedTicket } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 
 const ISSUER = "Gateway";
@@ -72,7 +72,7 @@ export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: strin
     if (count !== 1) throw new AppError("cabinet.bad_ticket");
     // The user's other tickets were made for a user without TOTP: none of them may show the key now.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
-    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
+    await giveAttemptBack(tx, lockIfWrong.source, now);
     const recoveryCodes = await replaceRecoveryCodes(tx, deps.secretBox, user.id, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
     return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };

@@ -91,7 +91,7 @@ export async function checkPassword(deps: CabinetDeps, input: { email: string; p
   return withTransaction(deps.db, async (tx) => {
     if (rehashed) await tx.cabinetUser.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: rehashed } });
     // A right password gives its attempt back, but does not forget earlier failures: only a completed sign-in does.
-    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
+    await giveAttemptBack(tx, lockIfWrong.source, now);
     const ticket = await issueTicket(tx, user.id, purpose, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "success", origin, detail: { next: purpose } }, now);
     return ticket;
@@ -106,8 +106,9 @@ export async function completeSignIn(deps: CabinetDeps, input: { ticket: string;
   const now = deps.now();
   const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["code", "enrolled"], now);
   let method: "totp" | "recovery_code" | "enrolment" = "enrolment";
+  let taken: TakenAttempt | null = null;
   if (ticket.purpose === "code") {
-    const lockIfWrong = await beginAttempt(deps, actorOf(user), "sign_in.code", origin, now);
+    const lockIfWrong = (taken = await beginAttempt(deps, actorOf(user), "sign_in.code", origin, now));
     const passed = await takeSecondFactor(deps.db, deps.secretBox, user, input.code, now);
     if (!passed) return failAttempt(deps, actorOf(user), "sign_in.code", origin, now, "cabinet.bad_code", lockIfWrong);
     method = passed;
@@ -117,7 +118,7 @@ export async function completeSignIn(deps: CabinetDeps, input: { ticket: string;
   return withTransaction(deps.db, async (tx) => {
     await useTicket(tx, ticket.id, now);
     const actor = await openSession(tx, user, origin, now);
-    if (method !== "enrolment") await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
+    if (taken) await giveAttemptBack(tx, taken.source, now);
     await forgetAccountFailures(tx, user.email, origin.ipAddress);
     await recordAudit(
       tx,
@@ -165,11 +166,14 @@ export interface TakenAttempt {
   lockIfWrong: Date | null;
   /** The account from addresses it has not signed in from starts being slowed down: its user is told. */
   slowsAccountIfWrong: boolean;
+  /** The keys it was counted against: a right answer gives it back to the same ones. */
+  source: AttemptSource;
 }
 
 export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<TakenAttempt> {
-  const admission = await takeAttempt(deps.db, await sourceOf(deps.db, actor, origin, now), now);
-  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, slowsAccountIfWrong: admission.slowsAccountIfWrong };
+  const source = await sourceOf(deps.db, actor, origin, now);
+  const admission = await takeAttempt(deps.db, source, now);
+  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, slowsAccountIfWrong: admission.slowsAccountIfWrong, source };
   await recordLockedOut(deps, actor, action, origin, now, admission.lockedBy);
   throw lockedError(admission.lockedUntil, now);
 }

@@ -3,7 +3,7 @@ import { recordAudit, type AuditAction } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import type { CabinetActor } from "./sessions";
 import { takeSecondFactor } from "./second-factor";
-import { actorOf, beginAttempt, failAttempt, sourceOf } from "./sign-in";
+import { actorOf, beginAttempt, failAttempt } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 import { withTransaction } from "@/lib/db/transaction";
 
@@ -24,7 +24,7 @@ export async function confirmFreshCode(deps: CabinetDeps, actor: CabinetActor, c
   const passed = await takeSecondFactor(deps.db, deps.secretBox, user, code, now);
   if (!passed) return failAttempt(deps, actorOf(user), "step_up", origin, now, "cabinet.bad_code", lockIfWrong);
   await withTransaction(deps.db, async (tx) => {
-    await giveAttemptBack(tx, await sourceOf(tx, actorOf(user), origin, now), now);
+    await giveAttemptBack(tx, lockIfWrong.source, now);
     await recordAudit(tx, { ...audit, action: "step_up", outcome: "success", detail: { for: action, method: passed } }, now);
   });
 }

@@ -25,7 +25,7 @@ export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
  * nobody locks exactly as one that does, so a lock tells nothing about who has an account.
  */
 export const accountKey = (normalizedEmail: string) => `account:${normalizedEmail}`;
-export const accountFromAddressKey = (normalizedEmail: string, ipAddress: string) => `account:${normalizedEmail}|address:${ipAddress || "unknown"}`;
+export const accountFromAddressKey = (normalizedEmail: string, ipAddress: string) => `account:${normalizedEmail}|address:${ipAddress}`;
 export const addressKey = (ipAddress: string) => `address:${ipAddress}`;
 
 /** Whose attempt it is, and whether its address is one the account signed in from lately. */
@@ -38,11 +38,13 @@ export interface AttemptSource {
 type ThrottleKind = "account" | "account_from_address" | "address";
 
 function keysOf(source: AttemptSource): { key: string; policy: ThrottlePolicy; kind: ThrottleKind }[] {
+  // Without an address nothing tells the user from anyone else: only the account's growing delay applies.
+  if (!source.ipAddress) return [{ key: accountKey(source.email), policy: ACCOUNT_POLICY, kind: "account" }];
   const keys: { key: string; policy: ThrottlePolicy; kind: ThrottleKind }[] = [
     { key: accountFromAddressKey(source.email, source.ipAddress), policy: ACCOUNT_FROM_ADDRESS_POLICY, kind: "account_from_address" },
+    { key: addressKey(source.ipAddress), policy: ADDRESS_POLICY, kind: "address" },
   ];
   if (!source.isKnownAddress) keys.push({ key: accountKey(source.email), policy: ACCOUNT_POLICY, kind: "account" });
-  if (source.ipAddress) keys.push({ key: addressKey(source.ipAddress), policy: ADDRESS_POLICY, kind: "address" });
   return keys;
 }
 

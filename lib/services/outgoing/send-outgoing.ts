@@ -103,6 +103,9 @@ async function replaceStuck(deps: Worker, network: string, fromAddress: string, 
   const afterBlocks = Math.max(1, Math.ceil((options.replaceAfterSeconds * 1000) / blockTimeMs));
   const waiting = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: { in: ["broadcast", "seen"] }, ...whereOf(only) }, orderBy: { createdAt: "asc" } });
   for (const transfer of waiting) {
+    // Each replacement pays at least an eighth more: a few are enough to meet any market, and a
+    // transaction the network will not take (its nodes do not replace) must not burn its change.
+    if (transfer.replacements >= MAX_REPLACEMENTS) continue;
     const stuck = { txid: transfer.txid!, raw: transfer.rawTransaction!, consumes: parseConsumes(transfer.consumes) };
     const bumped = await sender.bump(keyFor(transfer), transferOf(transfer), stuck, { afterBlocks });
     if (!bumped) continue;
@@ -127,6 +130,9 @@ async function replaceStuck(deps: Worker, network: string, fromAddress: string, 
     await sender.broadcast({ txid: bumped.txid, raw: bumped.raw });
   }
 }
+
+/** How many times one transfer is replaced with a higher fee at most (about twice its first fee). */
+const MAX_REPLACEMENTS = 5;
 
 /** The transfer a row asks for, as a sender signs it. */
 function transferOf(transfer: TransferRow) {
@@ -365,8 +371,10 @@ async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingF
 async function applyFact(db: Db | Tx, transfer: TransferRow, fact: OutgoingFact, now: Date, data: Record<string, unknown> = {}): Promise<TransferRow | null> {
   const decision = decideOutgoingTransfer(transfer.status as OutgoingStatus, fact);
   if (!decision) return null;
+  // From the row as it was read, txid included: a fee bump rewrites the txid without changing the
+  // status, and a fact about the earlier signing must not land on the new one.
   const { count } = await db.outgoingTransfer.updateMany({
-    where: { id: transfer.id, status: transfer.status },
+    where: { id: transfer.id, status: transfer.status, txid: transfer.txid },
     data: { ...data, status: decision.status, ...(decision.shouldReleaseResources ? { isReleased: true } : {}), updatedAt: now },
   });
   if (count === 0) return null;

@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/client";
 import { platformFeeMinor } from "@/lib/domain/invoice/quote";
 import { log } from "@/lib/log";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
-import { assetKey, depositConfirmedJournal, heldDepositClawbackJournal, PLATFORM, reversalJournal, settlementClawbackJournal, type Bucket } from "@/lib/ledger/postings";
+import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal, type Bucket } from "@/lib/ledger/postings";
 import { withdrawPlannedTransfer } from "@/lib/services/outgoing/send-outgoing";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
 import { transferReference } from "@/lib/services/payouts/send-payouts";
@@ -21,9 +21,10 @@ import { lockStaticWallet } from "./static-wallets";
  *
  * A held deposit that a refund is returning: while nothing of the refund is signed, the refund
  * is stopped (it fails, its reserve goes back to blocked_held, its other deposits are held again
- * for the next refund call) and the deposit is reversed as any held one. Once its transaction is
- * signed the money is leaving: the merchant who directed the refund covers the deposit again
- * (available first, the rest as debt) before its credit is reversed.
+ * for the next refund call) and the deposit is reversed as any held one. Once the refund's
+ * transaction is signed the money is leaving: the deposit stays as it is, for an operator (logged
+ * as an error; reconciliation with the chain shows the shortfall) — whether it comes back, and
+ * who bears it if not, is not a machine's guess.
  */
 export async function orphanWalletDeposits(tx: Tx, walletId: string, judged: readonly JudgedTransfer[], now: Date): Promise<void> {
   const wallet = await lockStaticWallet(tx, walletId);
@@ -33,21 +34,19 @@ export async function orphanWalletDeposits(tx: Tx, walletId: string, judged: rea
     if (!(await stopRefund(tx, payoutId, now))) leavingRefunds.add(payoutId);
   }
   const leaving = transfers.filter((transfer) => transfer.refundPayoutId !== null && leavingRefunds.has(transfer.refundPayoutId));
-  if (leaving.length > 0) log.error("held static wallet deposits vanished after their refund was signed; the merchant covers them", { staticWalletId: walletId, transfers: leaving.map((transfer) => transfer.id) });
-  const credited = transfers.filter((transfer) => transfer.status === "confirmed");
+  if (leaving.length > 0) log.error("held static wallet deposits vanished after their refund was signed; left for an operator", { staticWalletId: walletId, transfers: leaving.map((transfer) => transfer.id) });
+  const orphaned = transfers.filter((transfer) => !leaving.includes(transfer));
+  const credited = orphaned.filter((transfer) => transfer.status === "confirmed");
   if (credited.length > 0) {
     const asset = assetKey(wallet.currency, wallet.network);
     const merchant = (bucket: Bucket) => ({ owner: wallet.merchantId, asset, bucket });
     // The deposits' own lots first (as the maturity job takes a lot's lock before the accounts), then the accounts in the ledger's order.
     await tx.$queryRaw`SELECT id FROM maturity_lots WHERE reference = ANY(${credited.map(settlementReference)}::text[]) FOR UPDATE`;
     await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), merchant("blocked_held"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
-    for (const transfer of credited) {
-      if (leaving.includes(transfer)) await coverLeavingDeposit(tx, wallet, transfer, now);
-      await reverseDeposit(tx, wallet, transfer, now);
-    }
+    for (const transfer of credited) await reverseDeposit(tx, wallet, transfer, now);
   }
   // Unbound from any refund: included again, a deposit is decided afresh (credited or held).
-  await tx.chainTransfer.updateMany({ where: { id: { in: transfers.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, isHeld: false, refundPayoutId: null, updatedAt: now } });
+  await tx.chainTransfer.updateMany({ where: { id: { in: orphaned.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, isHeld: false, refundPayoutId: null, updatedAt: now } });
 }
 
 /**
@@ -71,14 +70,6 @@ async function stopRefund(tx: Tx, payoutId: string, now: Date): Promise<boolean>
   return true;
 }
 
-/** The deposit's refund is leaving: the merchant covers it again in blocked_held, for its credit to be reversed from there. */
-async function coverLeavingDeposit(tx: Tx, wallet: StaticWallet, transfer: ChainTransfer, now: Date): Promise<void> {
-  const asset = assetKey(wallet.currency, wallet.network);
-  const amount = toMinor(transfer.amountMinor);
-  const available = await tx.ledgerAccount.findUnique({ where: { owner_asset_bucket: { owner: wallet.merchantId, asset, bucket: "available" } }, select: { balance: true } });
-  const fromAvailable = min(amount, toMinor(available?.balance));
-  await postJournal(tx, heldDepositClawbackJournal({ transferId: transfer.id, credit: transfer.credits, merchantId: wallet.merchantId, asset, amount, fromAvailable }), now);
-}
 
 function settlementReference(transfer: Pick<ChainTransfer, "id" | "credits">): string {
   return `transfer:${transfer.id}:settle:${transfer.credits}`;
