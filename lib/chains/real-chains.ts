@@ -137,7 +137,8 @@ export async function verifyRealChains(
     try {
       const pool = poolFor(network.id, urls);
       const built = await factory({ network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
-      const chain: RealChain = { ...built, sender: built.sender && withEndpointDiscipline(built.sender, pool) };
+      const adapter: ChainAdapter = pool.size > 1 ? { ...built.adapter, withOneBackend: (work) => pool.pinned(work) } : built.adapter;
+      const chain: RealChain = { ...built, adapter, sender: built.sender && withEndpointDiscipline(built.sender, pool) };
       const identity = await chain.identify();
       if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;

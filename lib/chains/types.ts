@@ -34,6 +34,12 @@ export interface ChainAdapter {
   network: string;
   source: "sandbox" | "rpc";
   capabilities: ChainCapabilities;
+  /**
+   * Runs `work` (a watcher pass) with every read sent to one backend, where a network has
+   * several endpoints: a tip from one node and block hashes from a lagging other would look like
+   * a reorganisation. Absent where there is one backend.
+   */
+  withOneBackend?<T>(work: () => Promise<T>): Promise<T>;
   getTip(): Promise<ChainTip>;
   /**
    * Transfers of the network's catalogue assets in blocks above `afterHeight` up to the tip,

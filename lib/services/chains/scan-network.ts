@@ -35,6 +35,11 @@ export interface ScanResult {
  * moves only means the next pass reads the same blocks again.
  */
 export async function scanNetwork(deps: WatcherDeps, adapter: ChainAdapter): Promise<ScanResult> {
+  // One backend for the whole pass: its tip, its blocks and its hashes tell one story.
+  return adapter.withOneBackend ? adapter.withOneBackend(() => scanOnce(deps, adapter)) : scanOnce(deps, adapter);
+}
+
+async function scanOnce(deps: WatcherDeps, adapter: ChainAdapter): Promise<ScanResult> {
   const { db } = deps;
   const network = adapter.network;
   const now = deps.now();
