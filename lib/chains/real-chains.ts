@@ -140,7 +140,13 @@ export async function verifyRealChains(
       const adapter: ChainAdapter = pool.size > 1 ? { ...built.adapter, withOneBackend: (work) => pool.pinned(work) } : built.adapter;
       const chain: RealChain = { ...built, adapter, sender: built.sender && withEndpointDiscipline(built.sender, pool) };
       const identity = await chain.identify();
-      if (config.sandbox && identity.isProduction) {
+      // Every endpoint of the list must have what the service needs: a secondary without a
+      // transaction index would answer for the first that a transfer is dead.
+      const mismatch = pool.size > 1 ? await findEndpointLacking(pool, chain) : null;
+      if (mismatch) {
+        log.error("real chain refused: its endpoints disagree", { network: network.id, mismatch });
+        states.set(network.id, { kind: "refused", reason: `refused: ${mismatch}` });
+      } else if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;
         log.error("real chain refused in sandbox mode", { network: network.id, chain: identity.label });
         states.set(network.id, { kind: "refused", reason });
@@ -160,6 +166,22 @@ export async function verifyRealChains(
       log.warn("real chain unreachable; retried at the next check", { network: network.id, error });
     }
   }
+}
+
+/** The first endpoint of the pool that lacks what the service needs (a UTXO node's transaction index), asked on its own; null when none does. */
+async function findEndpointLacking(pool: RpcEndpointPool, chain: RealChain): Promise<string | null> {
+  if (!chain.findMissingRequirement) return null;
+  const labels = pool.health().map((health) => health.label);
+  for (let index = 0; index < pool.size; index++) {
+    const problem = await pool
+      .pinnedTo(index, async () => {
+        const missing = await chain.findMissingRequirement!();
+        return missing ? `endpoint ${labels[index]}: ${missing}` : null;
+      })
+      .catch(() => null); // one that does not answer now is checked at the next verification, and fails over meanwhile
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** Forgets verified nodes (tests that point a network elsewhere). */

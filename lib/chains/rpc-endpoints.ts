@@ -39,6 +39,8 @@ export interface RpcEndpointPool {
   fetch: FetchFunction;
   /** Runs `work` with every request it makes sent to one endpoint (`avoid`: an index not to pick, when another is up). */
   pinned<T>(work: () => Promise<T>, options?: { avoid?: number }): Promise<T>;
+  /** Runs `work` with every request it makes sent to endpoint `index` (checking each endpoint on its own). */
+  pinnedTo<T>(index: number, work: () => Promise<T>): Promise<T>;
   /** The endpoint index `pinned` work is bound to right now, or null outside `pinned`. */
   pinnedIndex(): number | null;
   health(): RpcEndpointHealth[];
@@ -238,7 +240,10 @@ export function createRpcEndpointPool(network: string, urls: readonly string[], 
     },
 
     async pinned(work, options = {}) {
-      const index = order(options.avoid)[0];
+      return pool.pinnedTo(order(options.avoid)[0], work);
+    },
+
+    async pinnedTo(index, work) {
       const bindings = new Map(pinning.getStore() ?? []);
       bindings.set(pool, index);
       return pinning.run(bindings, work);

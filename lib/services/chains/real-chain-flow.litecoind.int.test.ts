@@ -223,5 +223,17 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     const deps = makeTestDeps({}, env);
     await verifyChains(deps.config, deps.db, env);
     expect(resolveNetworkStatus(findNetwork("litecoin")!, deps.config).source).toBe("rpc");
+
+    // A second endpoint without the index would answer for the first: the network is refused, and says which.
+    const lacking = await startFakeNode(regtest);
+    try {
+      const listed = { RPC_LITECOIN: `${node.rpcUrl},http://u:p@127.0.0.1:${lacking.port}` };
+      const withLacking = makeTestDeps({}, listed);
+      await verifyChains(withLacking.config, withLacking.db, listed);
+      const status = resolveNetworkStatus(findNetwork("litecoin")!, withLacking.config);
+      expect(status).toMatchObject({ source: "off", detail: expect.stringMatching(/^refused: endpoint 2:127\.0\.0\.1:\d+: the node runs without a transaction index/) });
+    } finally {
+      await lacking.close();
+    }
   });
 });
