@@ -34,7 +34,7 @@ export interface TableState {
   /** The latest check of each limited hot wallet: its maximum and what it held above it (whole units). */
   hotWalletLimits: { network: string; asset: string; max: number; excess: number; checkedAt: Date }[];
   /** The latest reconciliation of each asset against its chain (amounts in whole units). */
-  reconciliations: { network: string; asset: string; isDrift: boolean; shortfall: number; surplus: number; unprovenPayouts: number; checkedAt: Date }[];
+  reconciliations: { network: string; asset: string; isDrift: boolean; shortfall: number; surplus: number; unprovenPayouts: number; landedDeadTransfers: number; checkedAt: Date }[];
 }
 
 /** Restricts merchant-owned rows to these merchants (isolated tests); null reads everything. */
@@ -148,6 +148,7 @@ export async function readTableState(db: Db, now: Date, scope: MerchantScope): P
         shortfall: toWholeUnits(asset, BigInt(row.shortfallMinor.toFixed())),
         surplus: toWholeUnits(asset, BigInt(row.surplusMinor.toFixed())),
         unprovenPayouts: row.unprovenPayouts,
+        landedDeadTransfers: row.landedDeadTransfers,
         checkedAt: row.checkedAt,
       };
     }),

@@ -124,6 +124,9 @@ export function registerStateGauges(registry: Registry, readerOf: () => ServiceS
   defineStateGauge(registry, "gateway_reconcile_unproven_payouts", "Payouts booked as paid whose transaction the chain did not show confirmed at the last reconciliation.", ["network", "asset"], async () =>
     (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.unprovenPayouts]),
   );
+  defineStateGauge(registry, "gateway_reconcile_landed_dead_transfers", "Transfers booked as dead whose transaction the chain showed confirmed at the last reconciliation (a payout paid twice).", ["network", "asset"], async () =>
+    (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.landedDeadTransfers]),
+  );
   defineStateGauge(registry, "gateway_reconcile_timestamp_seconds", "When the asset was last reconciled against its chain, as a Unix time.", ["network", "asset"], async () =>
     (await reconciled()).map((row) => [{ network: row.network, asset: row.asset }, row.checkedAt.getTime() / 1000]),
   );

@@ -74,7 +74,8 @@ export function registerLedgerCommands(program: Command): void {
             shortfall: amount(row.shortfall),
             surplus: amount(row.surplus),
             unproven_payouts: row.unprovenPayouts,
-            unchecked_payouts: row.uncheckedPayouts,
+            landed_dead_transfers: row.landedDeadTransfers,
+            unchecked_transactions: row.uncheckedTransactions,
             drift: hasDrift(row),
             note: row.note,
           };
@@ -91,6 +92,7 @@ export function registerLedgerCommands(program: Command): void {
             { header: "SHORTFALL", value: (row) => row.shortfall!, align: "right" },
             { header: "SURPLUS", value: (row) => row.surplus!, align: "right" },
             { header: "UNPROVEN PAYOUTS", value: (row) => String(row.unproven_payouts.length), align: "right" },
+            { header: "DEAD LANDED", value: (row) => String(row.landed_dead_transfers.length), align: "right" },
             { header: "DRIFT", value: (row) => (row.drift ? "yes" : "no") },
             { header: "NOTE", value: (row) => row.note },
           ],

@@ -10,10 +10,14 @@ import { withCliDatabase } from "../open-database";
 import { formatTable } from "../table";
 
 /** The latest reconciliation in a few words: "clean", or what drifted. */
-function describeReconciliation(reconciliation: { drift: boolean; shortfall: string; unproven_payouts: number } | null): string {
+function describeReconciliation(reconciliation: { drift: boolean; shortfall: string; unproven_payouts: number; landed_dead_transfers: number } | null): string {
   if (!reconciliation) return "never";
   if (!reconciliation.drift) return "clean";
-  const parts = [reconciliation.shortfall !== "0" ? `short ${reconciliation.shortfall}` : "", reconciliation.unproven_payouts ? `${reconciliation.unproven_payouts} unproven payouts` : ""].filter(Boolean);
+  const parts = [
+    reconciliation.shortfall !== "0" ? `short ${reconciliation.shortfall}` : "",
+    reconciliation.unproven_payouts ? `${reconciliation.unproven_payouts} unproven payouts` : "",
+    reconciliation.landed_dead_transfers ? `${reconciliation.landed_dead_transfers} dead transfers landed` : "",
+  ].filter(Boolean);
   return `DRIFT${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
 

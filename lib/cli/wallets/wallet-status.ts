@@ -30,7 +30,7 @@ export interface WalletStatusRow {
   /** hot_wallet_balance − owed: below zero, the hot wallet alone cannot pay every merchant (deposits not yet swept count elsewhere). */
   difference: string | null;
   /** The asset's latest reconciliation against its chain (`ledger reconcile`, the ledger.reconcile job); null before the first. */
-  reconciliation: { checked_at: string; drift: boolean; shortfall: string; surplus: string; unproven_payouts: number } | null;
+  reconciliation: { checked_at: string; drift: boolean; shortfall: string; surplus: string; unproven_payouts: number; landed_dead_transfers: number } | null;
   /**
    * The asset's hot wallet limit as last checked (`wallets to-cold`, the wallet.to-cold job): the
    * maximum, what the hot wallet held above it beyond payouts' reserves, and the transfer to cold
@@ -70,6 +70,7 @@ function reconciliationOf(row: ChainReconciliation | undefined, format: (minor: 
     shortfall: format(BigInt(row.shortfallMinor.toFixed())),
     surplus: format(BigInt(row.surplusMinor.toFixed())),
     unproven_payouts: row.unprovenPayouts,
+    landed_dead_transfers: row.landedDeadTransfers,
   };
 }
 

@@ -72,6 +72,6 @@ describe("a payout batch on anvil whose worker is killed", () => {
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
     // And with the chain: nothing short, every paid payout's transaction there.
     const [reconciled] = (await reconcileWithChains(later, { network: "base", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");
-    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
   });
 });

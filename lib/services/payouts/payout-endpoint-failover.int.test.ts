@@ -79,7 +79,7 @@ describe("a payout on a network with two RPC endpoints, the first failing mid-wa
 
       expect(await auditLedger(database().db)).toEqual(CLEAN_LEDGER_AUDIT);
       const [reconciled] = (await reconcileWithChains(deps, { network: "optimism", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "ETH");
-      expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+      expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
       expect(hasDrift(reconciled)).toBe(false);
       // Recorded as paid elsewhere than the chain's transaction paid: unproven.
       await database().db.outgoingTransfer.updateMany({ where: { network: "optimism", kind: "payout" }, data: { toAddress: "0x00000000000000000000000000000000000fa11c" } });

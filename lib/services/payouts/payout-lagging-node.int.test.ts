@@ -85,7 +85,7 @@ describe("a payout whose worker died after the node took it, followed behind a l
       // The books agree with the chain: nothing short, the payout's transaction there (the hot
       // wallet's funding from outside the books is a surplus, not drift).
       const [reconciled] = (await reconcileWithChains(later, { network: "polygon", timeoutMs: 5_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "POL");
-      expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+      expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
       expect(hasDrift(reconciled)).toBe(false);
     } finally {
       await proxy.stop();

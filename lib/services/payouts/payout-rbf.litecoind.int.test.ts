@@ -94,7 +94,7 @@ describe("a litecoin payout stuck unmined", () => {
 
     expect(await auditLedger(deps.db)).toEqual(CLEAN_LEDGER_AUDIT);
     const [reconciled] = (await reconcileWithChains(deps, { network: "litecoin", timeoutMs: 30_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "LTC");
-    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
     expect(hasDrift(reconciled)).toBe(false);
     // Booked with another amount than the replacement delivered: unproven.
     await deps.db.outgoingTransfer.update({ where: { id: first.id }, data: { amountMinor: "5000001" } });

@@ -75,7 +75,7 @@ describe("a Solana USDT payout that creates its recipient's token account, recon
 
     const reconciled = await reconcileWithChains(deps, { network: "solana", timeoutMs: 10_000, payoutDays: 1, now: new Date() });
     const byCurrency = Object.fromEntries(reconciled.map((row) => [row.currency, row]));
-    expect(byCurrency.USDT).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(byCurrency.USDT).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
     expect(byCurrency.SOL).toMatchObject({ shortfall: 0n });
     expect(reconciled.filter(hasDrift)).toEqual([]);
 

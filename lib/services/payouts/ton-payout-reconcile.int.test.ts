@@ -73,7 +73,7 @@ describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
     expect(await auditLedger(deps.db)).toEqual(CLEAN_LEDGER_AUDIT);
 
     const [reconciled] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
-    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
     expect(hasDrift(reconciled)).toBe(false);
     expect(reconciled.addresses).toBeGreaterThanOrEqual(2); // the hot wallet and the invoice's address
 
@@ -128,7 +128,7 @@ describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
     expect((await chains.ton.chain.getAccountState(Address.parse(payee))).balance).toBe(parseAmount(info.receive_amount, 9));
     expect(await auditLedger(deps.db)).toEqual(CLEAN_LEDGER_AUDIT);
     const [reconciled] = (await reconcileWithChains(deps, { network: "ton", timeoutMs: 10_000, payoutDays: 1, now: new Date() })).filter((row) => row.currency === "TON");
-    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], uncheckedPayouts: 0 });
+    expect(reconciled).toMatchObject({ shortfall: 0n, unprovenPayouts: [], landedDeadTransfers: [], uncheckedTransactions: 0 });
     expect(hasDrift(reconciled)).toBe(false);
   });
 });

@@ -73,7 +73,7 @@ describe("reconciliation against the chains", () => {
 
     const clean = await reconcile();
     const usdt = clean.find((row) => row.currency === "USDT")!;
-    expect(usdt).toMatchObject({ shortfall: 0n, surplus: 0n, unprovenPayouts: [], uncheckedPayouts: 0, note: "" });
+    expect(usdt).toMatchObject({ shortfall: 0n, surplus: 0n, unprovenPayouts: [], uncheckedTransactions: 0, note: "" });
     expect(usdt.chain).toBe(usdt.ledger + usdt.unbookedIn);
     expect(usdt.unbookedIn).toBeGreaterThan(0n);
     expect(clean.filter(hasDrift)).toEqual([]);
@@ -111,6 +111,20 @@ describe("reconciliation against the chains", () => {
     await own.db.outgoingTransfer.updateMany({ where: payoutTransfer, data: { toAddress: recorded.toAddress, amountMinor: (BigInt(recorded.amountMinor.toFixed()) + 1n).toString() } });
     expect((await reconcile()).find((row) => row.currency === "USDT")!.unprovenPayouts).toEqual([payout.uuid]);
     await own.db.outgoingTransfer.updateMany({ where: payoutTransfer, data: { amountMinor: recorded.amountMinor } });
+
+    // The payout's mined transaction recorded also under an earlier attempt booked as dead
+    // (replaced): the chain shows it landed, so the payout was paid twice.
+    const deadAttempt = `payout:${payout.uuid}:send:0`;
+    await own.db.outgoingTransfer.create({ data: { ...recorded, id: randomUUID(), reference: deadAttempt, status: "replaced", nonce: null, seqno: null, isReleased: true } });
+    const paidTwice = (await reconcile()).find((row) => row.currency === "USDT")!;
+    expect(paidTwice).toMatchObject({ landedDeadTransfers: [deadAttempt], unprovenPayouts: [] });
+    expect(hasDrift(paidTwice)).toBe(true);
+    const deadCommand = await runReconcileCommand();
+    expect(deadCommand.json.items.find((item: { currency: string }) => item.currency === "USDT")).toMatchObject({ landed_dead_transfers: [deadAttempt], drift: true });
+    expect(await own.db.chainReconciliation.findUnique({ where: { network_currency: { network: "tron", currency: "USDT" } } })).toMatchObject({ isDrift: true, landedDeadTransfers: 1 });
+    // The same attempt with a transaction the chain never saw: dead indeed, not drift.
+    await own.db.outgoingTransfer.update({ where: { reference: deadAttempt }, data: { txid: "cd".repeat(32) } });
+    expect((await reconcile()).find((row) => row.currency === "USDT")!.landedDeadTransfers).toEqual([]);
 
     // The payout's transfer pointed at a transaction the chain never saw.
     await own.db.outgoingTransfer.updateMany({ where: { reference: { startsWith: `payout:${payout.uuid}:` } }, data: { txid: "ab".repeat(32) } });

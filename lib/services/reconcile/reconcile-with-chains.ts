@@ -46,8 +46,14 @@ export interface ReconciledAsset {
   surplus: bigint;
   /** Payouts booked as paid whose transaction the chain does not show confirmed. */
   unprovenPayouts: string[];
-  /** Payouts booked as paid whose transaction could not be looked up (a node that did not answer). */
-  uncheckedPayouts: number;
+  /**
+   * Transfers booked as dead (failed before the chain, or replaced) whose transaction the chain
+   * shows confirmed, by reference (`payout:<uuid>:send:<attempt>`): coins left that the books do
+   * not count — a payout paid twice, a sweep sent twice.
+   */
+  landedDeadTransfers: string[];
+  /** Paid payouts and dead transfers whose transaction could not be looked up (a node that did not answer). */
+  uncheckedTransactions: number;
   note: string;
 }
 
@@ -65,9 +71,12 @@ export interface ReconcileDeps {
   secretBox: SecretBox;
 }
 
-/** Whether a reconciled asset is drift: a shortfall, a payout the chain does not prove, or a chain that could not be read. */
+/**
+ * Whether a reconciled asset is drift: a shortfall, a payout the chain does not prove, a dead
+ * transfer the chain shows landed, or a chain that could not be read.
+ */
 export function hasDrift(row: ReconciledAsset): boolean {
-  return row.shortfall > 0n || row.unprovenPayouts.length > 0 || row.uncheckedPayouts > 0 || row.chain === null;
+  return row.shortfall > 0n || row.unprovenPayouts.length > 0 || row.landedDeadTransfers.length > 0 || row.uncheckedTransactions > 0 || row.chain === null;
 }
 
 /**
@@ -95,6 +104,7 @@ export async function reconcileWithChains(deps: ReconcileDeps, options: Reconcil
       ledger: row.ledger.toString(),
       shortfall: row.shortfall.toString(),
       unprovenPayouts: row.unprovenPayouts,
+      landedDeadTransfers: row.landedDeadTransfers,
       note: row.note,
     });
   }
@@ -152,10 +162,12 @@ export async function reconcileNetwork(db: Db, network: string, sender: ChainSen
       note = `a balance could not be read: ${error instanceof Error ? error.message.split("\n")[0].slice(0, 160) : String(error)}`;
     }
     const payouts = await checkPaidPayouts(db, network, asset.symbol, sender, options);
+    const dead = await checkDeadTransfers(db, network, asset.symbol, sender, options);
     if (payouts.unchecked > 0) note = [note, `${payouts.unchecked} paid payouts could not be looked up`].filter(Boolean).join("; ");
+    if (dead.unchecked > 0) note = [note, `${dead.unchecked} dead transfers could not be looked up`].filter(Boolean).join("; ");
     // Nothing here, nothing booked, nothing moving: not worth a row.
     const isIdle = [chain, ledgerMinor, inFlightOut, inFlightFees, unbookedIn, pendingIn].every((amount) => amount === 0n);
-    if (isIdle && payouts.unproven.length === 0 && payouts.unchecked === 0) continue;
+    if (isIdle && payouts.unproven.length === 0 && payouts.unchecked === 0 && dead.landed.length === 0 && dead.unchecked === 0) continue;
     const low = ledgerMinor + unbookedIn - inFlightOut - inFlightFees;
     const high = ledgerMinor + unbookedIn + pendingIn;
     rows.push({
@@ -171,7 +183,8 @@ export async function reconcileNetwork(db: Db, network: string, sender: ChainSen
       shortfall: chain !== null && chain < low ? low - chain : 0n,
       surplus: chain !== null && chain > high ? chain - high : 0n,
       unprovenPayouts: payouts.unproven,
-      uncheckedPayouts: payouts.unchecked,
+      landedDeadTransfers: dead.landed,
+      uncheckedTransactions: payouts.unchecked + dead.unchecked,
       note,
     });
   }
@@ -225,6 +238,40 @@ async function checkPaidPayouts(db: Db, network: string, currency: string, sende
 }
 
 /**
+ * Transfers of this asset booked as dead within the window that a node took (broadcast at least
+ * once) and the chain nevertheless shows confirmed — the signing recorded, or one it superseded.
+ * A transfer is declared dead only on chain facts, so any found here is a fault to investigate:
+ * its purpose was sent again, or its reserve went back, while its coins left.
+ */
+async function checkDeadTransfers(db: Db, network: string, currency: string, sender: ChainSender, options: ReconcileOptions): Promise<{ landed: string[]; unchecked: number }> {
+  const since = new Date(options.now.getTime() - options.payoutDays * 86_400_000);
+  const dead = await db.outgoingTransfer.findMany({
+    where: { network, currency, status: { in: ["failed", "replaced"] }, txid: { not: null }, broadcasts: { gt: 0 }, updatedAt: { gte: since } },
+    select: { reference: true, txid: true, fromAddress: true, consumes: true },
+    orderBy: { updatedAt: "desc" },
+  });
+  const landed: string[] = [];
+  let unchecked = 0;
+  for (let start = 0; start < dead.length; start += 8) {
+    const states = await Promise.all(
+      dead.slice(start, start + 8).map(async (transfer) => {
+        const sent = { fromAddress: transfer.fromAddress, consumes: transfer.consumes ? (JSON.parse(transfer.consumes) as ConsumedResources) : {} };
+        try {
+          return (await sender.getTransaction(transfer.txid!, sent)).state;
+        } catch {
+          return "unread" as const;
+        }
+      }),
+    );
+    states.forEach((state, index) => {
+      if (state === "unread") unchecked++;
+      else if (state === "confirmed") landed.push(dead[start + index].reference);
+    });
+  }
+  return { landed, unchecked };
+}
+
+/**
  * Keeps each asset's latest result for /metrics and `wallets status`; assets of the networks
  * reconciled that no longer produce a row (nothing held, nothing moving) are cleared.
  */
@@ -241,6 +288,7 @@ export async function recordReconciliation(db: Db, rows: readonly ReconciledAsse
         shortfallMinor: row.shortfall.toString(),
         surplusMinor: row.surplus.toString(),
         unprovenPayouts: row.unprovenPayouts.length,
+        landedDeadTransfers: row.landedDeadTransfers.length,
         isDrift: hasDrift(row),
         note: row.note,
       })),
