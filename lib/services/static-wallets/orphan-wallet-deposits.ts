@@ -29,22 +29,24 @@ import { lockStaticWallet } from "./static-wallets";
 export async function orphanWalletDeposits(tx: Tx, walletId: string, judged: readonly JudgedTransfer[], now: Date): Promise<void> {
   const wallet = await lockStaticWallet(tx, walletId);
   const transfers = await lockStillOrphaned(tx, judged, { staticWalletId: walletId });
+  const asset = assetKey(wallet.currency, wallet.network);
+  const merchant = (bucket: Bucket) => ({ owner: wallet.merchantId, asset, bucket });
+  const refunds = new Set(transfers.flatMap((transfer) => (transfer.refundPayoutId ? [transfer.refundPayoutId] : [])));
+  const confirmed = transfers.filter((transfer) => transfer.status === "confirmed");
+  if (confirmed.length > 0 || refunds.size > 0) {
+    // Every lock a reversal or a stopped refund's release may take, up front and in the order the
+    // maturity job takes them: the deposits' own lots first, then the accounts in the ledger's order.
+    await tx.$queryRaw`SELECT id FROM maturity_lots WHERE reference = ANY(${confirmed.map(settlementReference)}::text[]) FOR UPDATE`;
+    await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), merchant("blocked_held"), merchant("payout_held"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
+  }
   const leavingRefunds = new Set<string>();
-  for (const payoutId of new Set(transfers.flatMap((transfer) => (transfer.refundPayoutId ? [transfer.refundPayoutId] : [])))) {
+  for (const payoutId of refunds) {
     if (!(await stopRefund(tx, payoutId, now))) leavingRefunds.add(payoutId);
   }
   const leaving = transfers.filter((transfer) => transfer.refundPayoutId !== null && leavingRefunds.has(transfer.refundPayoutId));
   if (leaving.length > 0) log.error("held static wallet deposits vanished after their refund was signed; left for an operator", { staticWalletId: walletId, transfers: leaving.map((transfer) => transfer.id) });
   const orphaned = transfers.filter((transfer) => !leaving.includes(transfer));
-  const credited = orphaned.filter((transfer) => transfer.status === "confirmed");
-  if (credited.length > 0) {
-    const asset = assetKey(wallet.currency, wallet.network);
-    const merchant = (bucket: Bucket) => ({ owner: wallet.merchantId, asset, bucket });
-    // The deposits' own lots first (as the maturity job takes a lot's lock before the accounts), then the accounts in the ledger's order.
-    await tx.$queryRaw`SELECT id FROM maturity_lots WHERE reference = ANY(${credited.map(settlementReference)}::text[]) FOR UPDATE`;
-    await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("incoming"), merchant("maturing"), merchant("blocked_held"), { owner: PLATFORM, asset, bucket: "chain" }, { owner: PLATFORM, asset, bucket: "fees" }], now);
-    for (const transfer of credited) await reverseDeposit(tx, wallet, transfer, now);
-  }
+  for (const transfer of orphaned.filter((transfer) => transfer.status === "confirmed")) await reverseDeposit(tx, wallet, transfer, now);
   // Unbound from any refund: included again, a deposit is decided afresh (credited or held).
   await tx.chainTransfer.updateMany({ where: { id: { in: orphaned.map((transfer) => transfer.id) } }, data: { status: "orphaned", confirmations: 0, isHeld: false, refundPayoutId: null, updatedAt: now } });
 }
