@@ -136,15 +136,17 @@ export async function verifyRealChains(
     if (!factory) continue;
     try {
       const pool = poolFor(network.id, urls);
-      const built = await factory({ network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) });
+      const input: RealChainInput = { network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) };
+      const built = await factory(input);
       const adapter: ChainAdapter = pool.size > 1 ? { ...built.adapter, withOneBackend: (work) => pool.pinned(work) } : built.adapter;
       const chain: RealChain = { ...built, adapter, sender: built.sender && withEndpointDiscipline(built.sender, pool) };
       const identity = await chain.identify();
-      // Every endpoint of the list must have what the service needs: a secondary without a
-      // transaction index would answer for the first that a transfer is dead.
-      const mismatch = pool.size > 1 ? await findEndpointLacking(pool, chain) : null;
+      // Every endpoint of the list must serve the same chain and have what the service needs: a
+      // secondary on another chain, or without a transaction index, would answer for the first
+      // that a transfer is dead.
+      const mismatch = pool.size > 1 ? ((await findEndpointOnAnotherChain(pool, factory, input, identity)) ?? (await findEndpointLacking(pool, chain))) : null;
       if (mismatch) {
-        log.error("real chain refused: its endpoints disagree", { network: network.id, mismatch });
+        log.error("real chain refused: an endpoint of its list does not serve it as the first does", { network: network.id, mismatch });
         states.set(network.id, { kind: "refused", reason: `refused: ${mismatch}` });
       } else if (config.sandbox && identity.isProduction) {
         const reason = `refused: the node reports a production chain (${identity.label}) while sandbox mode is on`;
@@ -166,6 +168,20 @@ export async function verifyRealChains(
       log.warn("real chain unreachable; retried at the next check", { network: network.id, error });
     }
   }
+}
+
+/**
+ * The first endpoint after the first that reports another chain than the first did (`identity`),
+ * each asked on its own through a client built for it alone (a client remembers its chain).
+ */
+async function findEndpointOnAnotherChain(pool: RpcEndpointPool, factory: RealChainFactory, input: RealChainInput, identity: ChainIdentity): Promise<string | null> {
+  const labels = pool.health().map((health) => health.label);
+  for (let index = 1; index < pool.size; index++) {
+    const own = await factory({ ...input, rpcUrl: pool.urls[index] });
+    const other = await pool.pinnedTo(index, () => own.identify()).catch(() => null); // checked again at the next verification
+    if (other && other.label !== identity.label) return `endpoint ${labels[index]}: serves ${other.label}, endpoint ${labels[0]} serves ${identity.label}`;
+  }
+  return null;
 }
 
 /** The first endpoint of the pool that lacks what the service needs (a UTXO node's transaction index), asked on its own; null when none does. */

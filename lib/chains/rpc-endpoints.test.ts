@@ -124,6 +124,15 @@ describe("an RPC endpoint pool", () => {
     expect(pool.health().map((health) => health.label).join(" ")).not.toMatch(/alice|bob|secret/);
   });
 
+  it("routes a request addressed to a secondary's own URL (a client built to check that endpoint) through the pool, with its credentials", async () => {
+    const first = await startEndpoint("first");
+    const second = await startEndpoint("second", "bob:other@");
+    const pool = createRpcEndpointPool("litecoin", [first.url, second.url]);
+    expect((await pool.pinnedTo(1, () => call(pool.fetch, second.url, "/wallet"))).body).toMatchObject({ result: "second" });
+    expect(second.seen).toEqual([{ path: "/wallet", authorization: `Basic ${Buffer.from("bob:other").toString("base64")}` }]);
+    expect(first.seen).toHaveLength(0);
+  });
+
   it("keeps pinned work on one endpoint: a failure there is the work's failure, not a move to another backend", async () => {
     const first = await startEndpoint("from first");
     const second = await startEndpoint("from second");

@@ -137,7 +137,8 @@ const pinning = new AsyncLocalStorage<Map<RpcEndpointPool, number>>();
 export function createRpcEndpointPool(network: string, urls: readonly string[], options: RpcEndpointPoolOptions = {}): RpcEndpointPool {
   if (urls.length === 0) throw new Error(`RPC_${network.toUpperCase()} names no endpoint`);
   const endpoints = urls.map(parseEndpoint);
-  const primaryBase = endpoints[0].base;
+  // Longest first: one endpoint's URL may be a prefix of another's.
+  const bases = [...new Set(endpoints.map((endpoint) => endpoint.base))].sort((a, b) => b.length - a.length);
   const now = options.now ?? Date.now;
   const attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
   const cooldownMs = options.cooldownMs ?? 1_000;
@@ -169,14 +170,20 @@ export function createRpcEndpointPool(network: string, urls: readonly string[], 
     endpoint.coolUntil = now() + Math.min(maxCooldownMs, cooldownMs * 2 ** (endpoint.consecutiveFailures - 1));
   }
 
-  /** Rewrites a request addressed to the primary URL onto `endpoint`; null when it is addressed elsewhere. */
+  /**
+   * Rewrites a request addressed to one of the pool's URLs (clients are built with the primary;
+   * a check of one endpoint may build its client with that endpoint's) onto `endpoint`; null when
+   * it is addressed elsewhere.
+   */
   function route(input: string, endpoint: Endpoint): string | null {
     const bare = withoutCredentials(input);
     if (bare === null) return null;
     const stripped = stripTrailingSlashes(bare);
-    if (stripped === primaryBase) return endpoint.base;
-    if (!bare.startsWith(`${primaryBase}/`) && !bare.startsWith(`${primaryBase}?`)) return null;
-    return `${endpoint.base}${bare.slice(primaryBase.length)}`;
+    for (const base of bases) {
+      if (stripped === base) return endpoint.base;
+      if (bare.startsWith(`${base}/`) || bare.startsWith(`${base}?`)) return `${endpoint.base}${bare.slice(base.length)}`;
+    }
+    return null;
   }
 
   async function attempt(index: number, input: string, init: RequestInit | undefined): Promise<Response> {

@@ -235,5 +235,17 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     } finally {
       await lacking.close();
     }
+
+    // A second endpoint on another chain (testnet behind the regtest node): refused, and says which.
+    const elsewhere = await startFakeNode({ getblockchaininfo: () => JSON.stringify({ chain: "test", blocks: 100, bestblockhash: "00".repeat(32) }), getindexinfo: () => JSON.stringify({ txindex: { synced: true, best_block_height: 100 } }) });
+    try {
+      const listed = { RPC_LITECOIN: `${node.rpcUrl},http://u:p@127.0.0.1:${elsewhere.port}` };
+      const withElsewhere = makeTestDeps({}, listed);
+      await verifyChains(withElsewhere.config, withElsewhere.db, listed);
+      const status = resolveNetworkStatus(findNetwork("litecoin")!, withElsewhere.config);
+      expect(status).toMatchObject({ source: "off", detail: expect.stringMatching(/^refused: endpoint 2:127\.0\.0\.1:\d+: serves test, endpoint 1:127\.0\.0\.1:\d+ serves regtest$/) });
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
