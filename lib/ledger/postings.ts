@@ -289,6 +289,23 @@ export function movedToColdJournal(input: { transferId: string; asset: string; a
 }
 
 /**
+ * Coins the operator sent back from the cold address to the hot wallet (transaction `txid`): they
+ * are in the custody the chain account stands for again. The reverse of movedToColdJournal, once
+ * per transaction and asset. Example: 1000 USDT back → chain −1000, cold +1000 (in minor units).
+ */
+export function returnedFromColdJournal(input: { txid: string; asset: string; amount: bigint }): Journal {
+  if (input.amount <= 0n) throw new RangeError(`a return from cold storage of ${input.amount} moves nothing`);
+  return {
+    reference: `cold-return:${input.asset}:${input.txid}`,
+    kind: "returned_from_cold",
+    postings: [
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "chain" }, amount: -input.amount },
+      { account: { owner: PLATFORM, asset: input.asset, bucket: "cold" }, amount: input.amount },
+    ],
+  };
+}
+
+/**
  * A payout's debit moves to what is held for it: from what the merchant may spend (available →
  * payout_held), or, for the refund of a blocked static wallet, from the deposits it holds
  * (blocked_held → payout_held).

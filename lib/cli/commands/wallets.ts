@@ -121,4 +121,36 @@ export function registerWalletsCommands(program: Command): void {
       });
     },
   );
+  defineAction<{ network: string; currency: string; txid: string; from?: string; timeout: string }>(
+    wallets
+      .command("from-cold")
+      .description("books coins sent back from the cold address to the hot wallet (to refill it for payouts): what the transaction delivered, once, never more than the books hold in cold storage")
+      .requiredOption("--network <id>", "the network")
+      .requiredOption("--currency <symbol>", "the asset sent back")
+      .requiredOption("--txid <txid>", "the transaction from the cold address to the hot wallet")
+      .option("--from <address>", "the cold address it came from (default: the asset's COLD_ADDRESS_*)")
+      .option("--timeout <ms>", "deadline of checking the configured node", "10000"),
+    async (options) => {
+      const timeoutMs = parseCount(options.timeout, "--timeout", { min: 100, max: 120_000 });
+      const network = findNetwork(options.network);
+      if (!network) throw new CliError("cli.usage", `No network ${options.network}: see GET /v1/currencies`);
+      const asset = findSettlementAsset(options.currency.toUpperCase(), network.id);
+      if (!asset) throw new CliError("cli.usage", `No ${options.currency} on ${network.id}: see GET /v1/currencies`);
+      const config = getConfig();
+      return withCliDatabase(async (db) => {
+        const { bookReturnFromCold } = await import("@/lib/services/cold-storage/return-from-cold");
+        const { verifyConfiguredNodes } = await import("../wallets/wallet-status");
+        await verifyConfiguredNodes(db, config, timeoutMs);
+        const outcome = await bookReturnFromCold(
+          { db, config, secretBox: getSecretBox(), now: () => new Date() },
+          { network: network.id, currency: asset.symbol, txid: options.txid.trim(), fromAddress: options.from?.trim() },
+        );
+        if (outcome.kind === "refused") throw new CliError("cli.usage", `Not booked: ${outcome.reason}`);
+        const amount = formatAmount(outcome.amount, asset.decimals);
+        const json = { network: network.id, currency: asset.symbol, txid: options.txid.trim(), amount, reference: outcome.reference, booked: outcome.kind === "booked" };
+        const text = outcome.kind === "booked" ? `booked ${amount} ${asset.symbol} back from cold storage (${outcome.reference})` : `already booked: ${amount} ${asset.symbol} (${outcome.reference})`;
+        return { json, text };
+      });
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { createApiDeps } from "@/lib/api/deps";
-import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients, callAnvil } from "@/lib/chains/evm/test-support/anvil";
 import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -12,6 +12,7 @@ import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { moveExcessToCold } from "./move-to-cold";
+import { bookReturnFromCold } from "./return-from-cold";
 
 // A hot wallet limit on anvil ("bsc"), on a database of its own: BNB paid in and swept to the hot
 // wallet beside an operator's unbooked top-up; with a maximum of 0 the books' share of the hot
@@ -60,5 +61,33 @@ describe("a hot wallet limit on a real EVM node", () => {
     // Nothing more moves: what is left is the top-up and what the next move's fee needs.
     await moveExcessToCold(deps, { timeoutMs: 10_000 });
     expect(await database().db.outgoingTransfer.count({ where: { kind: "cold" } })).toBe(1);
+
+    // The operator sends half back from the cold address to refill the hot wallet: a surplus the
+    // books do not explain until it is booked, once, for what the transaction delivered.
+    const back = amount / 2n;
+    await callAnvil(node().url, "anvil_impersonateAccount", [COLD]);
+    const txid = (await callAnvil(node().url, "eth_sendTransaction", [{ from: COLD, to: hot, value: `0x${back.toString(16)}` }])) as string;
+    const returnRequest = { network: "bsc" as const, currency: "BNB", txid };
+    expect(await bookReturnFromCold(deps, returnRequest)).toEqual({ kind: "refused", reason: expect.stringMatching(/blocks deep|not in a block/) });
+    await clients.testClient.mine({ blocks: 30 });
+    const surplus = (await reconcileWithChains(deps, { network: "bsc", timeoutMs: 10_000, payoutDays: 7, now: new Date() })).find((row) => row.currency === "BNB")!;
+    expect(surplus.surplus).toBeGreaterThanOrEqual(back);
+    // From another address than the cold one, the same transaction is not a return.
+    expect(await bookReturnFromCold(deps, { ...returnRequest, fromAddress: "0x000000000000000000000000000000000000bEEF" })).toMatchObject({ kind: "refused", reason: expect.stringMatching(/delivered no BNB/) });
+    const racing = await Promise.all([0, 1, 2].map(() => bookReturnFromCold(deps, returnRequest)));
+    expect(racing.filter((outcome) => outcome.kind === "booked")).toHaveLength(1);
+    expect(racing.every((outcome) => outcome.kind !== "refused" && outcome.amount === back)).toBe(true);
+    expect(await bookReturnFromCold(deps, returnRequest)).toMatchObject({ kind: "already_booked", amount: back });
+    expect(await auditLedger(database().db)).toEqual(CLEAN_LEDGER_AUDIT);
+    const afterReturn = (await reconcileWithChains(deps, { network: "bsc", timeoutMs: 10_000, payoutDays: 7, now: new Date() })).find((row) => row.currency === "BNB")!;
+    expect(afterReturn.surplus).toBe(surplus.surplus - back);
+    expect(hasDrift(afterReturn)).toBe(false);
+
+    // More than the books hold in cold storage (the cold address had other coins): not booked.
+    await callAnvil(node().url, "anvil_setBalance", [COLD, `0x${(10n ** 19n).toString(16)}`]);
+    const tooMuch = (await callAnvil(node().url, "eth_sendTransaction", [{ from: COLD, to: hot, value: `0x${amount.toString(16)}` }])) as string;
+    await clients.testClient.mine({ blocks: 30 });
+    expect(await bookReturnFromCold(deps, { ...returnRequest, txid: tooMuch })).toMatchObject({ kind: "refused", reason: expect.stringMatching(/books hold .* in cold storage/) });
+    expect(await auditLedger(database().db)).toEqual(CLEAN_LEDGER_AUDIT);
   });
 });
