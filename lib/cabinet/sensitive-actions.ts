@@ -24,6 +24,7 @@ export const SENSITIVE_ACTIONS = [
   "settings.set_auto_withdraw",
   "settings.create_split_rule",
   "settings.set_split_config",
+  "settings.set_threshold",
   "allowlist.add",
   "allowlist.remove",
   "allowlist.enable",

@@ -25,8 +25,13 @@ export interface GatewayConfig {
   worker: WorkerDriver;
   /** How long credited funds mature before payouts may use them, in seconds. */
   maturityHoldSeconds: number;
-  /** How long payouts stay frozen after a payout-capable API key is created, in seconds. */
+  /** How long money out stays frozen after a key that can move money is created or a control loosens, in seconds. */
   payoutFreezeSeconds: number;
+  /**
+   * How long money out that needs a second person's approval waits instead, in a store with
+   * nobody else who may approve it, before the service approves it; in seconds.
+   */
+  payoutWaitingSeconds: number;
   /** Seconds a broadcast transaction may wait unmined before it is replaced with a higher fee (EVM, UTXO); 0 never. */
   replaceAfterSeconds: number;
   /** Whether merchants may keep split rules (GATEWAY_SPLITS=0 turns the split operations off). */
@@ -183,6 +188,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     maturityHoldSeconds: readNonNegativeInteger("GATEWAY_MATURITY_HOLD_SECONDS", env.GATEWAY_MATURITY_HOLD_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 3600),
     // spec: issue — 24 h by default, 0 in sandbox mode.
     payoutFreezeSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_FREEZE_SECONDS", env.GATEWAY_PAYOUT_FREEZE_SECONDS, readFlag(env.GATEWAY_SANDBOX, false) ? 0 : 86_400),
+    payoutWaitingSeconds: readNonNegativeInteger("GATEWAY_PAYOUT_WAITING_SECONDS", env.GATEWAY_PAYOUT_WAITING_SECONDS, 86_400),
     replaceAfterSeconds: readNonNegativeInteger("GATEWAY_REPLACE_AFTER_SECONDS", env.GATEWAY_REPLACE_AFTER_SECONDS, 300),
     splitsEnabled: readFlag(env.GATEWAY_SPLITS, true),
     paymentLinksEnabled: readFlag(env.GATEWAY_PAYMENT_LINKS, true),

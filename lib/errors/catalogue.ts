@@ -121,6 +121,10 @@ export const ERROR_CATALOGUE = {
   "autowithdraw.bad_min": { status: 400, message: "min must be a non-negative decimal in the asset's units." },
   "autowithdraw.missing": { status: 400, message: "A required field is missing." },
   "autowithdraw.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
+  // Money-out thresholds (the cabinet's owner)
+  "threshold.unknown_currency": { status: 400, message: "The currency is not a settlement asset on this network." },
+  "threshold.bad_amount": { status: 400, message: "A threshold is a positive decimal in the asset's units, or empty for none." },
+  "threshold.bad_request": { status: 400, message: "The request does not match the action's schema." },
   // Payment links
   "paylink.bad_request": { status: 400, message: "The request body does not match the operation's schema." },
   "paylink.bad_id": { status: 400, message: "The link id is not a UUID." },

@@ -16,6 +16,7 @@ import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
+import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
 import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
@@ -108,6 +109,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     everySeconds: 2,
     cron: "* * * * *",
     run: (deps) => sendAllPayouts(deps),
+  },
+  {
+    name: "payout.approve-waited",
+    everySeconds: 30,
+    cron: "* * * * *",
+    run: (deps) => approveWaitedPayouts(deps),
   },
   {
     name: "payoutlink.expire",

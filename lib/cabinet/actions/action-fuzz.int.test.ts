@@ -77,6 +77,7 @@ const SAMPLES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   "settings.create_split_rule": () => ({ percent: 5, address: TRON_ADDRESS, network: "tron", note: "partner" }),
   "settings.delete_split_rule": (f) => ({ rule_id: f.splitRule }),
   "settings.set_split_config": () => ({ refund_hold_hours: 24 }),
+  "settings.set_threshold": () => ({ currency: "TRX", network: "tron", per_payout: "1000", per_day: null }),
   "allowlist.add": () => ({ cidr: "203.0.113.0/24" }),
   "allowlist.remove": () => ({ cidr: "203.0.113.0/24" }),
   "allowlist.enable": () => ({ enabled: false }),

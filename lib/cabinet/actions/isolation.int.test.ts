@@ -215,6 +215,7 @@ async function buildVictim(clock: MovingClock, miner: TestMerchant): Promise<Vic
     success(await actAsPage(clock, owner, "settings.set_auto_withdraw", { currency, network: "tron", address, min: "100" }), "settings.set_auto_withdraw");
   }
   const split = success(await actAsPage(clock, owner, "settings.create_split_rule", { percent: 10, address: freshTronAddress(), network: "tron", note: "partner" }), "settings.create_split_rule");
+  success(await actAsPage(clock, owner, "settings.set_threshold", { currency: "TRX", network: "tron", per_payout: "7", per_day: "70" }), "settings.set_threshold");
   success(await actAsPage(clock, owner, "settings.set_accepted", { accepted: [{ currency: "USDT", network: "tron" }] }), "settings.set_accepted");
   // An operator's fee override: the intruder's settings must show the default.
   await db().merchant.update({ where: { id: store.merchantId }, data: { feePercentBps: 250 } });
@@ -302,6 +303,7 @@ const SAMPLES: Record<string, (victim: Victim, intruder: Intruder) => unknown> =
   "settings.create_split_rule": () => ({ percent: 5, address: freshTronAddress(), network: "tron" }),
   "settings.delete_split_rule": (victim) => ({ rule_id: victim.splitRule }),
   "settings.set_split_config": () => ({ refund_hold_hours: 24 }),
+  "settings.set_threshold": () => ({ currency: "TRX", network: "tron", per_payout: "9", per_day: null }),
   "allowlist.add": (victim) => ({ cidr: victim.cidrs.copied }),
   "allowlist.remove": (victim) => ({ cidr: victim.cidrs.removed }),
   "allowlist.enable": () => ({ enabled: false }),
@@ -396,6 +398,11 @@ const OWN_STORE_EFFECTS: Record<string, (result: Record<string, any>, world: Wor
   },
   "settings.set_split_config": async (_result, { intruder }) => {
     expect((await merchantRow(intruder.merchantId)).splitRefundHoldHours).toBe(24);
+  },
+  "settings.set_threshold": async (_result, { victim, intruder }) => {
+    expect(await db().moneyOutThreshold.findUniqueOrThrow({ where: { merchantId_asset: { merchantId: intruder.merchantId, asset: "TRX:tron" } } })).toMatchObject({ perDayMinor: null });
+    const kept = await db().moneyOutThreshold.findUniqueOrThrow({ where: { merchantId_asset: { merchantId: victim.merchantId, asset: "TRX:tron" } } });
+    expect([kept.perPayoutMinor?.toFixed(), kept.perDayMinor?.toFixed()]).toEqual(["7000000", "70000000"]);
   },
   "allowlist.add": async (list, { victim, intruder }) => {
     expect(list.entries).toEqual([victim.cidrs.copied]);

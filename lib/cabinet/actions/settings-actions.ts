@@ -9,6 +9,7 @@ import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event
 import { deleteAutoWithdrawRule, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
 import { setPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
+import { setMoneyOutThreshold } from "@/lib/services/payouts/money-out-thresholds";
 import { registerPersonalWallet, removePersonalWallet, transferToPersonalWallet } from "@/lib/services/payouts/personal-wallet";
 import { setAutorefund } from "@/lib/services/payouts/resolve-payment";
 import { CREATE_SPLIT_RULE_INPUT, createSplitRule, deleteSplitRule, setSplitConfig, toSplitRuleObject } from "@/lib/services/splits/split-rules";
@@ -53,6 +54,14 @@ const DELETE_AUTO_WITHDRAW_INPUT: InputSpec<typeof deleteAutoWithdrawSchema> = {
 /** POST /v1/split/rule/delete and /v1/split/config/set (lib/api/ops/splits/split-ops.ts). */
 const deleteSplitRuleSchema = z.object({ rule_id: z.string() });
 const splitConfigSchema = z.object({ refund_hold_hours: z.number() });
+
+/** The owner's money-out thresholds: no API operation (a stolen key must not loosen them). */
+const thresholdSchema = z.object({ currency: z.string().min(1), network: z.string().min(1), per_payout: z.string().max(80).nullable().optional(), per_day: z.string().max(80).nullable().optional() });
+const THRESHOLD_INPUT: InputSpec<typeof thresholdSchema> = {
+  schema: thresholdSchema,
+  invalidBody: "threshold.bad_request",
+  fieldErrors: { currency: "threshold.unknown_currency", network: "threshold.unknown_currency", per_payout: "threshold.bad_amount", per_day: "threshold.bad_amount" },
+};
 
 /** POST /v1/api-allowlist/add, /remove and /enable (lib/api/ops/allowlist/allowlist-ops.ts). */
 const cidrSchema = z.object({ cidr: z.string() });
@@ -185,6 +194,18 @@ export const SETTINGS_ACTIONS = {
     input: { schema: splitConfigSchema, invalidBody: "split.bad_request", fieldErrors: { refund_hold_hours: "split.bad_hold_hours" } },
     run: ({ deps, actor }, input) => setSplitConfig(deps, actor.merchantId, input.refund_hold_hours),
     describe: (input) => ({ setting: "split_config", refund_hold_hours: input.refund_hold_hours }),
+  }),
+
+  // Money-out thresholds: the owner's, behind a fresh code; loosening one freezes money out.
+  "settings.set_threshold": defineCabinetAction({
+    permission: "team",
+    audit: "settings.changed",
+    input: THRESHOLD_INPUT,
+    run: ({ deps, actor }, input) => setMoneyOutThreshold(deps, actor.merchantId, userActor(actor.userId), input),
+    describe: (input, result) => {
+      const { threshold, isLoosened } = result as Awaited<ReturnType<typeof setMoneyOutThreshold>>;
+      return { setting: "threshold", currency: input.currency, network: input.network, per_payout: threshold?.per_payout ?? null, per_day: threshold?.per_day ?? null, loosened: isLoosened };
+    },
   }),
 
   // IP allow-list of the API keys (sensitive: it decides who may call the API).

@@ -15,6 +15,7 @@ import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/key
 import { getMerchantPayoutOrThrow, listPayouts } from "@/lib/services/payouts/manage-payouts";
 import { MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
 import { toPayoutObject, type PayoutObject } from "@/lib/services/payouts/payout-view";
+import { WAITED_APPROVER } from "@/lib/services/payouts/manage-payouts";
 
 // The cabinet's reads around money going out: the payout list with its filters and CSV export,
 // one payout's timeline from what is stored, the assets a form may offer, and what static
@@ -55,6 +56,8 @@ export interface PayoutListItem {
   createdBy: ActorView;
   approvedBy: ActorView | null;
   approvedAt: string | null;
+  /** Why a pending payout is held by the money-out policy, and when the service approves it if nobody decides; null when not held. */
+  hold: { reason: "manual" | "threshold" | "freeze"; autoApproveAt: string | null } | null;
 }
 
 export interface PayoutSearchPage {
@@ -114,6 +117,7 @@ function toListItem(row: Payout, labels: Map<string, string>): PayoutListItem {
     createdBy: actorView(row.createdBy, labels),
     approvedBy: row.approvedBy ? actorView(row.approvedBy, labels) : null,
     approvedAt: row.approvedAt?.toISOString() ?? null,
+    hold: row.status === "pending" && row.holdReason !== "" ? { reason: row.holdReason as "manual" | "threshold" | "freeze", autoApproveAt: row.autoApproveAt?.toISOString() ?? null } : null,
   };
 }
 
@@ -210,6 +214,8 @@ function labelOf(actor: string, emails: Map<string, string>): string {
   if (actor.startsWith("payoutlink:")) return `the claim of payout link ${actor.slice("payoutlink:".length)}`;
   if (actor === "autowithdraw") return "auto-withdraw";
   if (actor === "split") return "a split rule";
+  if (actor === WAITED_APPROVER) return "the service, after the waiting period";
+  if (actor.startsWith("cli:") || actor === "operator") return "the operator";
   return actor;
 }
 

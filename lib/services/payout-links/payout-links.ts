@@ -22,7 +22,7 @@ import { inBalanceTurn, quoteFee, type PayoutDeps } from "@/lib/services/payouts
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { checkAddressOn, MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
 import { assertPayoutsNotFrozen } from "@/lib/services/payouts/payout-freeze";
-import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+import { writePayout, type PayoutWriterDeps } from "@/lib/services/payouts/write-payout";
 import type { GatewayConfig } from "@/lib/config/env";
 import { queueEmail } from "@/lib/email/outbox";
 import { payoutLinkEmail } from "@/lib/email/templates";
@@ -420,7 +420,7 @@ export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input
     throw error;
   }
   const finished = await inBalanceTurn(begun.merchantId, assetKey(begun.currency, network), () =>
-    withTransaction(deps.db, (tx) => finishClaim(tx, begun.id, fee, deps.now())),
+    withTransaction(deps.db, (tx) => finishClaim(tx, deps, begun.id, fee)),
   );
   if (finished === "below_fee") {
     await releaseClaim(deps.db, begun, deps.now());
@@ -460,7 +460,8 @@ async function releaseClaim(db: Db, link: Pick<PayoutLink, "id" | "claimAddress"
  * both under the balance's locks — and the link claimed. A link another call finished answers
  * as it is.
  */
-async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Promise<PayoutLink | "below_fee"> {
+async function finishClaim(tx: Tx, deps: PayoutWriterDeps, linkId: string, fee: bigint): Promise<PayoutLink | "below_fee"> {
+  const now = deps.now();
   const link = await lockLink(tx, linkId);
   if (link.status === "claimed") return link;
   // The reaper put it back (a claim that took longer than its timeout): the recipient claims again.
@@ -471,14 +472,14 @@ async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Prom
   const merchant = (bucket: "available" | "payout_held" | "debt" | "maturing") => ({ owner: link.merchantId, asset, bucket });
   await lockAccounts(tx, [merchant("available"), merchant("debt"), merchant("maturing"), merchant("payout_held")], now);
   const payoutId = randomUUID();
-  const { count } = await tx.payout.createMany({
-    skipDuplicates: true,
-    data: {
+  // The link's hold becomes the payout's reserve; the money-out policy decides whether it goes out
+  // at once or waits (a freeze, the owner's threshold).
+  const written = await writePayout(tx, deps, {
+    row: {
       id: payoutId,
       merchantId: link.merchantId,
       orderId: `payoutlink:${link.id}`,
       source: "api",
-      status: "approved",
       currency: link.currency,
       network: link.network,
       address: link.claimAddress!,
@@ -488,25 +489,21 @@ async function finishClaim(tx: Tx, linkId: string, fee: bigint, now: Date): Prom
       debitMinor: amount.toString(),
       requestedAmount: amount.toString(),
       isSubtract: false,
-      createdBy: `payoutlink:${link.id}`,
-      approvedBy: `payoutlink:${link.id}`,
-      approvedAt: now,
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,
     },
+    kind: "link_claim",
+    actor: `payoutlink:${link.id}`,
+    reserve: {
+      journals: [
+        payoutLinkHeldJournal({ linkId: link.id, merchantId: link.merchantId, asset, amount, step: "release" }),
+        payoutReservedJournal({ payoutId, merchantId: link.merchantId, asset, debit: amount }),
+      ],
+    },
   });
   // The order id is the service's own (refused to merchants): taken only if this claim ran before.
-  if (count === 0) throw new Error(`payout payoutlink:${link.id} exists while the link is claiming`);
-  await postJournals(
-    tx,
-    [
-      payoutLinkHeldJournal({ linkId: link.id, merchantId: link.merchantId, asset, amount, step: "release" }),
-      payoutReservedJournal({ payoutId, merchantId: link.merchantId, asset, debit: amount }),
-    ],
-    now,
-  );
-  await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
+  if (!written) throw new Error(`payout payoutlink:${link.id} exists while the link is claiming`);
   return tx.payoutLink.update({ where: { id: link.id }, data: { status: "claimed", payoutId, updatedAt: now } });
 }
 

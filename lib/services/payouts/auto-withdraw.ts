@@ -1,4 +1,5 @@
 import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
 import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
@@ -8,6 +9,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { parseAssetKey } from "@/lib/ledger/postings";
 import { createPayout, type PayoutDeps } from "./create-payout";
 import { resolvePayoutDestination } from "./payout-destination";
+import { markControlsLoosened } from "./payout-freeze";
 
 /** spec: Auto-withdraw rule. */
 export interface AutoWithdrawRuleView {
@@ -27,7 +29,7 @@ export async function listAutoWithdrawRules(db: Db, merchantId: string): Promise
  * (default 0). The address is checked for the network like a payout's.
  */
 export async function setAutoWithdrawRule(
-  deps: Pick<PayoutDeps, "db" | "config">,
+  deps: Pick<PayoutDeps, "db" | "config" | "now">,
   merchantId: string,
   input: { currency?: string; network?: string; address?: string; min?: string },
 ): Promise<AutoWithdrawRuleView> {
@@ -39,10 +41,12 @@ export async function setAutoWithdrawRule(
   const minMinor = parseAmount(input.min ?? "0", destination.asset.decimals);
   if (minMinor === null) throw new AppError("autowithdraw.bad_min", `min must be a decimal of at most ${destination.asset.decimals} places, in ${currency} units.`);
   const data = { address: destination.address, minMinor: minMinor.toString() };
-  await deps.db.autoWithdrawRule.upsert({
-    where: { merchantId_currency_network: { merchantId, currency, network } },
-    create: { merchantId, currency, network, ...data },
-    update: data,
+  const key = { merchantId_currency_network: { merchantId, currency, network } };
+  await withTransaction(deps.db, async (tx) => {
+    const earlier = await tx.autoWithdrawRule.findUnique({ where: key, select: { address: true } });
+    await tx.autoWithdrawRule.upsert({ where: key, create: { merchantId, currency, network, ...data }, update: data });
+    // Money pointed somewhere new: a stolen key or session cannot redirect it at once.
+    if (earlier?.address !== destination.address) await markControlsLoosened(tx, merchantId, deps.now());
   });
   return { currency, network, address: destination.address, min_minor: minMinor.toString() };
 }
@@ -123,6 +127,7 @@ export async function processDueAutoWithdrawals(deps: PayoutDeps, limit = 200): 
         },
         {
           actor: "autowithdraw",
+          kind: "auto_withdraw",
           // Marked paid out in the payout's own transaction: a crash cannot leave it due, to be refused later.
           onWritten: async (tx, payout) => {
             await tx.autoWithdrawal.updateMany({ where: { lotId: withdrawal.lotId, status: "due" }, data: { status: "paid_out", payoutId: payout.id, reason: "", updatedAt: deps.now() } });

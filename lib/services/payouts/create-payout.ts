@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Payout, Prisma } from "@/generated/prisma/client";
+import type { Payout } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
@@ -7,13 +7,10 @@ import { withTransaction } from "@/lib/db/transaction";
 import { createKeyedMutex } from "@/lib/chains/keyed-mutex";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
-import { computePayoutAmounts, judgeReserve, type PayoutAmounts } from "@/lib/domain/payout/amounts";
-import type { PayoutStatus } from "@/lib/domain/payout/transition";
+import { computePayoutAmounts, type PayoutAmounts } from "@/lib/domain/payout/amounts";
 import { MAX_MINOR_UNITS, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
-import { postJournal } from "@/lib/ledger/post";
-import { assetKey, payoutReservedJournal } from "@/lib/ledger/postings";
-import { lockSpendableBalance } from "@/lib/ledger/balances";
+import { assetKey } from "@/lib/ledger/postings";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
 import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
@@ -21,14 +18,14 @@ import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 import { resolvePayoutDestination, type PayoutDestination } from "./payout-destination";
 import { payoutFeeMinor } from "./payout-fee";
-import { recordPayoutEvent } from "./payout-events";
-import { assertPayoutsNotFrozen } from "./payout-freeze";
+import { writePayout, type PayoutRowDraft, type PayoutToWrite, type PayoutWriterDeps } from "./write-payout";
+import type { MoneyOutKind } from "@/lib/domain/payout/money-out-policy";
 import { planConversion, postConversion, quoteConversion, type ConversionQuote } from "./payout-conversion";
 
 export interface PayoutDeps {
   db: Db;
   secretBox: SecretBox;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds" | "replaceAfterSeconds">;
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds" | "payoutWaitingSeconds" | "replaceAfterSeconds">;
   rates: RateProvider;
   now(): Date;
 }
@@ -50,6 +47,8 @@ export interface CreatePayoutInput {
 export interface CreatePayoutOptions {
   /** Who asks: `key:<public id>` or `user:<id>`; a manual payout needs another approver. */
   actor: string;
+  /** What kind of money out it is; by its source when absent (manual: `manual_payout`, else `api_payout`). */
+  kind?: MoneyOutKind;
   /** Runs last inside the creating transaction with the payout (an idempotent answer commits with it). */
   onWritten?: (tx: Tx, payout: Payout) => Promise<void>;
 }
@@ -70,11 +69,10 @@ export interface PayoutTerms {
 }
 
 /**
- * What the requests of one merchant made together share, asked once: the freeze, the fee-config,
+ * What the requests of one merchant made together share, asked once: the fee-config,
  * each asset's fee, each destination's gateway and screening checks (see createPayoutsInOrder).
  */
 export interface TermsMemo {
-  freeze?: Promise<void>;
   feeOnTop?: Promise<boolean>;
   fees: Map<string, Promise<bigint>>;
   checkedDestinations: Map<string, Promise<void>>;
@@ -90,8 +88,6 @@ function remembered<T>(map: Map<string, Promise<T>> | undefined, key: string, ma
 export async function checkTerms(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput, memo?: TermsMemo): Promise<PayoutTerms> {
   const orderId = input.order_id ?? "";
   if (orderId === "") throw new AppError("payout.order_id_required");
-  if (memo) await (memo.freeze ??= assertPayoutsNotFrozen(deps, merchantId));
-  else await assertPayoutsNotFrozen(deps, merchantId);
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   if (!networkAvailability(deps.config)(destination.network).payout) {
     // A node that is configured but not ready (unreachable, still checking) is a passing state.
@@ -153,7 +149,7 @@ export async function recordPayoutWithTerms(deps: PayoutDeps, merchantId: string
   const { destination } = terms;
   return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
     const conversion = terms.conversion && { quote: terms.conversion, destination };
-    const payout = await recordNewPayout(tx, newPayoutRow(randomUUID(), merchantId, terms, options.actor, now), now, conversion);
+    const payout = await recordNewPayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, now), kind: options.kind ?? kindOf(terms), actor: options.actor }, conversion);
     if (payout) {
       await options.onWritten?.(tx, payout);
       return payout;
@@ -179,16 +175,19 @@ export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => 
   return balanceTurns(`${merchantId}|${asset}`, work);
 }
 
-/** A new payout's row: approved at once when made with an API key, pending when manual. */
-export function newPayoutRow(id: string, merchantId: string, terms: PayoutTerms, actor: string, now: Date): Prisma.PayoutCreateManyInput & { id: string } {
-  const status: PayoutStatus = terms.source === "manual" ? "pending" : "approved";
+/** The money-out kind of a payout made by POST /v1/payout or the cabinet's form. */
+export function kindOf(terms: Pick<PayoutTerms, "source">): MoneyOutKind {
+  return terms.source === "manual" ? "manual_payout" : "api_payout";
+}
+
+/** A new payout's row; the writer (writePayout) decides its status. */
+export function newPayoutRow(id: string, merchantId: string, terms: PayoutTerms, now: Date): PayoutRowDraft {
   const { destination, amounts } = terms;
   return {
     id,
     merchantId,
     orderId: terms.orderId,
     source: terms.source,
-    status,
     currency: destination.asset.symbol,
     network: destination.network,
     address: destination.address,
@@ -199,51 +198,30 @@ export function newPayoutRow(id: string, merchantId: string, terms: PayoutTerms,
     requestedAmount: terms.requestedMinor.toString(),
     isSubtract: terms.isSubtract,
     urlCallback: terms.urlCallback ?? null,
-    createdBy: actor,
-    approvedBy: status === "approved" ? actor : null,
-    approvedAt: status === "approved" ? now : null,
     nextAttemptAt: now,
     createdAt: now,
     updatedAt: now,
   };
 }
 
-/** The refusal of a reservation the balance cannot take. */
-export function reserveRefusal(verdict: "in_debt" | "funds_maturing" | "insufficient_funds"): AppError {
-  if (verdict === "in_debt") return new AppError("payout.insufficient_funds", "A reversal left a debt in this asset; payouts resume once it is repaid.");
-  if (verdict === "funds_maturing") return new AppError("payout.funds_maturing", "The amount will be available once credited funds mature; retry later with the same order_id.");
-  return new AppError("payout.insufficient_funds");
-}
-
 /**
- * Inside the caller's transaction: records a new payout (or refund), then, under the balance's
- * row lock, reserves its debit `available → payout_held` and announces its first status.
- * Returns null, writing nothing, when a unique key (the merchant's order_id, a live refund's
- * payment, address and amount) is taken — the unique index waits for a concurrent creator to
- * commit, so the caller then finds the existing one.
+ * Inside the caller's transaction: a new payout (or refund) through the one writer (writePayout),
+ * reserved from the available balance — funded first, with from_currency, by converting the
+ * merchant's USDT (the USDT side chosen and locked first; its journal follows the row, so a taken
+ * order_id converts nothing). Null, writing nothing, when a unique key is taken.
  */
 export async function recordNewPayout(
   tx: Tx,
-  data: Prisma.PayoutCreateManyInput,
-  now: Date,
+  deps: PayoutWriterDeps,
+  payout: Omit<PayoutToWrite, "reserve">,
   conversion?: { quote: ConversionQuote; destination: PayoutDestination },
 ): Promise<Payout | null> {
-  const id = data.id!;
-  const debit = BigInt(String(data.debitMinor));
-  // from_currency: the USDT side is chosen and locked first; its journal follows the row, so a
-  // taken order_id converts nothing.
-  const plan = conversion && (await planConversion(tx, { merchantId: data.merchantId, destination: conversion.destination, debit, quote: conversion.quote }, now));
-  const { count } = await tx.payout.createMany({ data: [{ ...data, ...plan?.row }], skipDuplicates: true });
-  if (count === 0) return null;
-  if (conversion && plan) await postConversion(tx, { payoutId: id, merchantId: data.merchantId, destination: conversion.destination, debit, plan }, now);
-  const asset = assetKey(data.currency, data.network);
-  const balance = await lockSpendableBalance(tx, data.merchantId, asset);
-  const verdict = judgeReserve(balance, debit);
-  if (verdict !== "ok") throw reserveRefusal(verdict);
-  await postJournal(tx, payoutReservedJournal({ payoutId: id, merchantId: data.merchantId, asset, debit }), now);
-  const payout = await tx.payout.findUniqueOrThrow({ where: { id } });
-  await recordPayoutEvent(tx, payout, now);
-  return payout;
+  const { row } = payout;
+  const debit = BigInt(String(row.debitMinor));
+  const now = conversion ? deps.now() : undefined;
+  const plan = conversion && (await planConversion(tx, { merchantId: row.merchantId, destination: conversion.destination, debit, quote: conversion.quote }, now!));
+  const afterInsert = conversion && plan ? (inner: Tx) => postConversion(inner, { payoutId: row.id, merchantId: row.merchantId, destination: conversion.destination, debit, plan }, now!) : undefined;
+  return writePayout(tx, deps, { ...payout, row: { ...row, ...plan?.row }, reserve: { from: "available", afterInsert } });
 }
 
 /** The payout an order_id names, when the repeat asks for the same; `payout.duplicate_reference` otherwise. */

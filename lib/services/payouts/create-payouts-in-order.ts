@@ -1,23 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { Payout } from "@/generated/prisma/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { judgeReserve } from "@/lib/domain/payout/amounts";
-import { AppError, parseInput } from "@/lib/errors";
+import { AppError, isAppError, parseInput } from "@/lib/errors";
 import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balances";
 import { postJournals } from "@/lib/ledger/post";
-import { assetKey, payoutReservedJournal, type Journal } from "@/lib/ledger/postings";
+import { assetKey, type Journal } from "@/lib/ledger/postings";
 import { findEndpointUrl } from "@/lib/webhooks/record-event";
-import { answerRepeat, checkTerms, hasSameTerms, newPayoutRow, recordPayoutWithTerms, reserveRefusal, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
+import { answerRepeat, checkTerms, hasSameTerms, kindOf, newPayoutRow, recordPayoutWithTerms, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
 import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
-import { recordPayoutEvent } from "./payout-events";
+import { writePayout, type PolicyFacts } from "./write-payout";
 
 /** What became of one element: its payout, or why there is none. */
 export type ElementOutcome = { payout: Payout } | { error: AppError | Error };
 
 /**
  * Many payouts of one merchant, in order against its balances, as the single call would make
- * each — but checked with what they share asked once (the freeze, the fee-config, each asset's
- * fee, each address's screening) and reserved in one transaction under each balance's lock,
+ * each — but checked with what they share asked once (the fee-config, each asset's fee, each
+ * address's screening, the policy's facts) and reserved in one transaction under each balance's lock,
  * so a batch of thousands does not pay a transaction and a lock per element. A repeated
  * order_id answers its payout; an element that does not fit the balance left by the ones
  * before it is refused as the single call would refuse it, and the next ones still may fit.
@@ -68,26 +67,23 @@ export async function createPayoutsInOrder(deps: PayoutDeps, merchantId: string,
       for (const asset of assets) balances.set(asset, await lockSpendableBalance(tx, merchantId, asset));
       const endpointUrl = await findEndpointUrl(tx, merchantId);
       const reserves: Journal[] = [];
+      const facts = new Map<string, PolicyFacts>();
       for (const { index, terms } of fresh) {
-        const asset = assetKey(terms.destination.asset.symbol, terms.destination.network);
-        const balance = balances.get(asset)!;
-        const verdict = judgeReserve(balance, terms.amounts.debit);
-        if (verdict !== "ok") {
-          outcomes[index] = { error: reserveRefusal(verdict) };
-          continue;
-        }
-        const row = newPayoutRow(randomUUID(), merchantId, terms, actor, now);
-        const [payout] = await tx.payout.createManyAndReturn({ data: [row], skipDuplicates: true });
-        if (!payout) {
+        const balance = balances.get(assetKey(terms.destination.asset.symbol, terms.destination.network))!;
+        // A refusal (the balance, a freeze) writes nothing: the next elements still may fit.
+        try {
+          const payout = await writePayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, now), kind: kindOf(terms), actor, reserve: { from: "available", balance } }, { journals: reserves, facts, endpointUrl });
+          if (payout) {
+            outcomes[index] = { payout };
+            continue;
+          }
           // The order_id was made meanwhile (by this batch's earlier element, or another request).
           const other = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
           outcomes[index] = hasSameTerms(other, { ...terms, isConverted: false }) ? { payout: other } : { error: new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${other.id}, made with other terms.`) };
-          continue;
+        } catch (error) {
+          if (!isAppError(error)) throw error;
+          outcomes[index] = { error };
         }
-        reserves.push(payoutReservedJournal({ payoutId: row.id, merchantId, asset, debit: terms.amounts.debit }));
-        balance.available -= terms.amounts.debit;
-        await recordPayoutEvent(tx, payout, now, { endpointUrl });
-        outcomes[index] = { payout };
       }
       // The chunk's reservations in one posting: each payout its own journal, each account updated once.
       await postJournals(tx, reserves, now);

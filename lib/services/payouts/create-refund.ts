@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
 import { optionalText } from "@/lib/services/invoices/create-invoice-input";
-import type { Payout, Prisma } from "@/generated/prisma/client";
+import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { findSettlementAsset, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
@@ -16,7 +16,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { assetKey } from "@/lib/ledger/postings";
 import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { assertPayoutsNotFrozen } from "./payout-freeze";
+import type { PayoutRowDraft } from "./write-payout";
 import { assertNotGatewayAddress } from "./gateway-addresses";
 import { checkAddressOn } from "./payout-destination";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
@@ -101,8 +101,6 @@ export async function createRefund(
       return same;
     }
     if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
-    // Back to the address that paid is never a drain; anywhere else waits out a freeze.
-    if (!isToPayer) await assertPayoutsNotFrozen(deps, merchantId);
     if (amount > refundable) throw new AppError("refund.exceeds_refundable", `At most ${refundable} minor units of ${asset.symbol} are left to refund.`);
     // Sending less than the fee would cost more than it returns.
     if (amount <= fee) throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
@@ -112,14 +110,13 @@ export async function createRefund(
     // give back is there for the refund to reserve.
     await moveSplitShares(tx, { invoiceId: invoice.id, creditedDelta: 0n, refundedMinor: refunded + amount, funding: { kind: "available" } }, now);
     const id = randomUUID();
-    const data: Prisma.PayoutCreateManyInput = {
+    const row: PayoutRowDraft = {
       id,
       merchantId,
       orderId: `refund:${id}`,
       kind: "refund",
       invoiceId: invoice.id,
       source: "api",
-      status: "approved",
       currency: asset.symbol,
       network,
       address,
@@ -129,14 +126,12 @@ export async function createRefund(
       requestedAmount: amount.toString(),
       isSubtract: isFeeOnTop,
       urlCallback: invoice.urlCallback,
-      createdBy: options.actor,
-      approvedBy: options.actor,
-      approvedAt: now,
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,
     };
-    const refund = await recordNewPayout(tx, data, now);
+    // Back to the address that paid is never a drain; anywhere else passes the money-out policy.
+    const refund = await recordNewPayout(tx, deps, { row, kind: "refund", actor: options.actor, isToPayer });
     // Under the invoice lock no other live refund can take this (payment, address, amount).
     if (!refund) throw new AppError("refund.reference_collision", "A refund with this reference exists; retry.");
     await options.onWritten?.(tx, refund, payment);

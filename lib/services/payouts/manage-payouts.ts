@@ -1,6 +1,5 @@
 import type { Payout } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
-import { OPERATOR } from "@/lib/auth/api-keys";
 import { withTransaction } from "@/lib/db/transaction";
 import { addressChainOf } from "@/lib/chains/registry";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
@@ -10,7 +9,8 @@ import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normaliz
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { quoteFee, type PayoutDeps } from "./create-payout";
-import { assertPayoutsNotFrozen } from "./payout-freeze";
+import { assertPayoutsNotFrozen, readFrozenUntil } from "./payout-freeze";
+import { personOf } from "./write-payout";
 import { resolvePayoutDestination } from "./payout-destination";
 import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "./payout-conversion";
 
@@ -57,14 +57,28 @@ export async function decidePendingPayout(
   return decided;
 }
 
-/** The person behind an actor as payouts record it: a key's owner, a cabinet user, the operator for the CLI. */
-export async function personOf(db: Db, merchantId: string, actor: string): Promise<string> {
-  if (actor.startsWith("key:")) {
-    const key = await db.apiKey.findFirst({ where: { merchantId, publicId: actor.slice("key:".length) }, select: { owner: true } });
-    return key?.owner ?? actor;
+/** Who approved a payout that waited out its period (money-out policy): the service itself. */
+export const WAITED_APPROVER = "policy:waited";
+
+/**
+ * Periodic job: pending payouts whose waiting period ended (nobody else could approve them, or an
+ * automatic kind held by a freeze) are approved by the service, unless a freeze holds money out
+ * now — then they wait for it to lift. A second person may approve, reject or cancel them earlier.
+ */
+export async function approveWaitedPayouts(deps: Pick<PayoutDeps, "db" | "config" | "now">, limit = 200): Promise<number> {
+  const now = deps.now();
+  const due = await deps.db.payout.findMany({ where: { status: "pending", autoApproveAt: { lte: now } }, orderBy: { autoApproveAt: "asc" }, take: limit });
+  let approved = 0;
+  for (const payout of due) {
+    const frozenUntil = await readFrozenUntil(deps.db, deps, payout.merchantId);
+    if (frozenUntil) {
+      await deps.db.payout.updateMany({ where: { id: payout.id, status: "pending", autoApproveAt: payout.autoApproveAt }, data: { autoApproveAt: frozenUntil, holdReason: "freeze", updatedAt: now } });
+      continue;
+    }
+    const decided = await withTransaction(deps.db, (tx) => applyPayoutFact(tx, payout, { kind: "approve" }, now, { approvedBy: WAITED_APPROVER, approvedAt: now, nextAttemptAt: now }));
+    if (decided) approved++;
   }
-  if (actor.startsWith("cli:")) return OPERATOR;
-  return actor;
+  return approved;
 }
 
 /** Designed: /v1/payout/cancel. Only a pending payout (not yet approved) can be cancelled; its reserve returns. */

@@ -88,12 +88,14 @@ describe("payout batches (asynchronous)", () => {
     const payouts = Array.from({ length: 8 }, (_, index) => element(`crash-${index}`, "5"));
     const created = await callSigned("/v1/payout/batch", { payouts, on_error: "stop" }, merchant);
     const batchId = created.body.result.batch_id;
-    // The worker dies while recording element 4, after its payout was committed.
+    // The worker dies while recording element 4, after its payout was committed: claiming the
+    // batch asks the clock once, then each element twice — once while its payout is made, once
+    // while it is recorded.
     let calls = 0;
     const dying = makeTestDeps({
       now: () => {
         calls++;
-        if (calls === 3 * 4 + 3) throw new Error("worker killed");
+        if (calls === 1 + 2 * 4 + 2) throw new Error("worker killed");
         return new Date();
       },
     });

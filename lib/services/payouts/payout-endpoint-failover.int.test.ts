@@ -41,6 +41,9 @@ describe("a payout on a network with two RPC endpoints, the first failing mid-wa
       const env = { RPC_OPTIMISM: `${first.url}, ${second.url}` };
       const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
       await verifyChains(deps.config, deps.db, env);
+      // Verification asks each endpoint on its own which chain it serves; nothing else goes to the second while the first answers.
+      expect(second.methods).toEqual(["eth_chainId"]);
+      second.methods.length = 0;
       const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "optimism", usd: "100.00" });
       const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });
       expect(second.methods).toHaveLength(0);

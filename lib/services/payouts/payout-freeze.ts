@@ -1,24 +1,47 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
 /** Key kinds that can move money out: payouts (unified, payout) and refunds to any address (payment too). */
 const MONEY_MOVING_KEY_KINDS = ["unified", "payout", "payment"];
 
+type FreezeDeps = { config: Pick<GatewayConfig, "payoutFreezeSeconds">; now(): Date };
+
 /**
- * A key that can move money (unified, payout, or payment: it refunds to any address) created
- * within the freeze period freezes the merchant's money out: a stolen session that mints a key
- * cannot drain the balance at once. Refunds to the very address that paid are never frozen.
+ * When the merchant's money-out freeze lifts, or null when there is none. A freeze follows, for
+ * GATEWAY_PAYOUT_FREEZE_SECONDS, every new key that can move money (unified, payout, or payment:
+ * it refunds to any address) and every loosened control (an auto-withdraw or split destination
+ * changed, a threshold raised or removed): a stolen session that mints a key or points money
+ * elsewhere cannot drain the balance at once. Refunds to the very address that paid are never
+ * frozen (lib/domain/payout/money-out-policy).
  */
-export async function assertPayoutsNotFrozen(deps: { db: Db; config: Pick<GatewayConfig, "payoutFreezeSeconds">; now(): Date }, merchantId: string): Promise<void> {
-  if (deps.config.payoutFreezeSeconds === 0) return;
-  const since = new Date(deps.now().getTime() - deps.config.payoutFreezeSeconds * 1000);
-  const newest = await deps.db.apiKey.findFirst({
-    where: { merchantId, kind: { in: MONEY_MOVING_KEY_KINDS }, revokedAt: null, createdAt: { gt: since } },
-    orderBy: { createdAt: "desc" },
-    select: { createdAt: true },
-  });
-  if (!newest) return;
-  const liftsAt = new Date(newest.createdAt.getTime() + deps.config.payoutFreezeSeconds * 1000);
-  throw new AppError("payout.frozen", `Money out is frozen until ${liftsAt.toISOString()}, after a new key that can move money; refunds to the address that paid are not.`);
+export async function readFrozenUntil(db: Db | Tx, deps: FreezeDeps, merchantId: string): Promise<Date | null> {
+  const freezeMs = deps.config.payoutFreezeSeconds * 1000;
+  if (freezeMs === 0) return null;
+  const since = new Date(deps.now().getTime() - freezeMs);
+  // One after the other: inside a transaction the queries share one connection.
+  const newestKey = await db.apiKey.findFirst({ where: { merchantId, kind: { in: MONEY_MOVING_KEY_KINDS }, revokedAt: null, createdAt: { gt: since } }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+  const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { controlsChangedAt: true } });
+  const changes = [newestKey?.createdAt, merchant?.controlsChangedAt].filter((at): at is Date => at != null && at > since);
+  if (changes.length === 0) return null;
+  return new Date(Math.max(...changes.map((at) => at.getTime())) + freezeMs);
+}
+
+/** `payout.frozen` while the merchant's money out is frozen (see readFrozenUntil). */
+export async function assertPayoutsNotFrozen(deps: FreezeDeps & { db: Db }, merchantId: string): Promise<void> {
+  const liftsAt = await readFrozenUntil(deps.db, deps, merchantId);
+  if (liftsAt) throw frozenRefusal(liftsAt);
+}
+
+/**
+ * Inside the caller's transaction (or alone): a control of money out loosened — a new destination
+ * (auto-withdraw, an external split address), a threshold raised or removed — so money out is
+ * frozen from now for GATEWAY_PAYOUT_FREEZE_SECONDS (see readFrozenUntil).
+ */
+export async function markControlsLoosened(db: Db | Tx, merchantId: string, now: Date): Promise<void> {
+  await db.merchant.update({ where: { id: merchantId }, data: { controlsChangedAt: now } });
+}
+
+export function frozenRefusal(liftsAt: Date): AppError {
+  return new AppError("payout.frozen", `Money out is frozen until ${liftsAt.toISOString()}, after a new key that can move money or a loosened control; refunds to the address that paid are not.`);
 }

@@ -51,7 +51,11 @@ export const PAYOUT_SCHEMA = z
     txid,
     status: coarseStatus,
     is_final: z.boolean().describe("Whether the status is terminal (`paid`, `fail`, `cancel`)."),
-    approval_required: z.boolean().describe("True for `manual` payouts, which wait for approval by someone other than their creator; false for payouts made with an API key (approved at once)."),
+    approval_required: z
+      .boolean()
+      .describe(
+        "True for `manual` payouts, which wait for approval by someone other than their creator, and for payouts the store's money-out policy held (above the owner's thresholds); false for payouts made with an API key and approved at once.",
+      ),
     source: z.enum(["api", "manual"]).describe("`api` (approved at once) or `manual` (waits for approval)."),
     created_at: timestamp("Creation time"),
     updated_at: timestamp("Last change"),
@@ -82,7 +86,7 @@ export function toPayoutObject(payout: Payout): PayoutObject {
     txid: payout.txid,
     status: view.coarseStatus,
     is_final: view.isFinal,
-    approval_required: payout.source === "manual",
+    approval_required: payout.source === "manual" || payout.holdReason !== "",
     source: payout.source as PayoutObject["source"],
     created_at: payout.createdAt.toISOString(),
     updated_at: payout.updatedAt.toISOString(),

@@ -14,6 +14,7 @@ import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
+import { markControlsLoosened } from "@/lib/services/payouts/payout-freeze";
 
 export interface SplitDeps {
   db: Db;
@@ -82,6 +83,8 @@ export async function createSplitRule(deps: SplitDeps, merchantId: string, input
     const active = await tx.splitRule.aggregate({ where: { merchantId, active: true }, _sum: { percentBps: true } });
     const total = (active._sum.percentBps ?? 0) + percentBps;
     if (total > MAX_SPLIT_BPS) throw new AppError("split.exceeds_100", `The rules would add up to ${bpsToPercent(total)} percent.`);
+    // A share of every payment pointed at an outside address: money out waits out a freeze.
+    if ("address" in recipient) await markControlsLoosened(tx, merchantId, now);
     return tx.splitRule.create({ data: { id: randomUUID(), merchantId, percentBps, note, ...recipient, createdAt: now } });
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Payout, SplitShare } from "@/generated/prisma/client";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
 import { applyShareMoves, planShareMoves, shareTarget, type ShareAmounts } from "@/lib/domain/split/shares";
@@ -15,7 +15,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { quoteFee, type PayoutDeps } from "@/lib/services/payouts/create-payout";
-import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
+import { writePayout } from "@/lib/services/payouts/write-payout";
 
 /**
  * Split shares of one payment, inside the transaction that holds the payment's row lock: every
@@ -245,7 +245,7 @@ export async function releaseDueSplitShares(deps: PayoutDeps, limit = 200): Prom
       if (refusal === "skip") continue;
       const { symbol, network } = parseAssetKey(share.asset);
       const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(symbol, network)! });
-      if (await releaseShare(deps.db, share.id, { refusal, fee }, deps.now())) released++;
+      if (await releaseShare(deps, share.id, { refusal, fee })) released++;
     } catch (error) {
       log.warn("split share not released yet; the next pass retries", { shareId: share.id, error });
     }
@@ -268,8 +268,9 @@ async function checkExternalRelease(deps: PayoutDeps, share: SplitShare): Promis
   }
 }
 
-async function releaseShare(db: Db, shareId: string, external: { refusal: ReleaseRefusal | null; fee: bigint }, now: Date): Promise<boolean> {
-  return withTransaction(db, async (tx) => {
+async function releaseShare(deps: PayoutDeps, shareId: string, external: { refusal: ReleaseRefusal | null; fee: bigint }): Promise<boolean> {
+  const now = deps.now();
+  return withTransaction(deps.db, async (tx) => {
     const { invoiceId } = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId }, select: { invoiceId: true } });
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
     const share = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId } });
@@ -296,15 +297,16 @@ async function releaseShare(db: Db, shareId: string, external: { refusal: Releas
     }
     const { symbol: currency, network } = parseAssetKey(share.asset);
     const payoutId = randomUUID();
-    await tx.payout.create({
-      data: {
+    // The share's hold becomes the payout's reserve, under the reference every payout's reserve
+    // has (the audit pairs them); the money-out policy decides whether it goes out at once.
+    const written = await writePayout(tx, deps, {
+      row: {
         id: payoutId,
         merchantId: share.merchantId,
         orderId: `split:${share.id}:${share.moves + 1}`,
         kind: "split",
         invoiceId: share.invoiceId,
         source: "api",
-        status: "approved",
         currency,
         network,
         address: share.address!,
@@ -313,18 +315,17 @@ async function releaseShare(db: Db, shareId: string, external: { refusal: Releas
         debitMinor: amounts.debit.toString(),
         requestedAmount: held.toString(),
         isSubtract: false,
-        createdBy: "split",
-        approvedBy: "split",
-        approvedAt: now,
         nextAttemptAt: now,
         createdAt: now,
         updatedAt: now,
       },
+      kind: "split",
+      actor: "split",
+      reserve: { journals: [splitShareReleasedJournal({ reference: `payout:${payoutId}:reserve`, merchantId: share.merchantId, asset: share.asset, amount: held, to: "payout" })] },
     });
-    // The payout's reserve, under the reference every payout's reserve has (the audit pairs them).
-    await postJournal(tx, splitShareReleasedJournal({ reference: `payout:${payoutId}:reserve`, merchantId: share.merchantId, asset: share.asset, amount: held, to: "payout" }), now);
+    // The order id counts the share's moves under the payment's lock: taken only by a bug.
+    if (!written) throw new Error(`split payout split:${share.id}:${share.moves + 1} exists already`);
     await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, releasedMinor: (toMinor(share.releasedMinor) + held).toString(), reason: "" } });
-    await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
     return true;
   });
 }

@@ -13,8 +13,7 @@ import { toMinor } from "@/lib/services/invoices/invoice-view";
 import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/payouts/create-payout";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
-import { recordPayoutEvent } from "@/lib/services/payouts/payout-events";
-import { assertPayoutsNotFrozen } from "@/lib/services/payouts/payout-freeze";
+import { writePayout } from "@/lib/services/payouts/write-payout";
 import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps, type WalletLookup } from "./static-wallets";
 
 /** The order_id prefix of the payouts that return a blocked wallet's held deposits. */
@@ -52,8 +51,6 @@ export async function refundBlockedWallet(
     const held = await tx.chainTransfer.findMany({ where: { staticWalletId: wallet.id, status: "confirmed", isHeld: true, refundPayoutId: null }, select: { id: true, amountMinor: true, fromAddress: true } });
     const total = held.reduce((sum, deposit) => sum + toMinor(deposit.amountMinor), 0n);
     if (total > 0n) {
-      // Back to the one address that paid them all is never a drain; anywhere else waits out a freeze.
-      if (!held.every((deposit) => deposit.fromAddress === address)) await assertPayoutsNotFrozen(deps, merchantId);
       // The payer bears the network fee of sending it back.
       const amounts = computePayoutAmounts({ requested: total, fee, isSubtract: false });
       if (amounts === "below_fee") throw new AppError("refund.dust", "The held deposits do not exceed the network fee of sending them back.");
@@ -70,11 +67,18 @@ export async function refundBlockedWallet(
         urlCallback: wallet.urlCallback ?? undefined,
         conversion: undefined,
       };
-      await tx.payout.create({ data: { ...newPayoutRow(payoutId, merchantId, terms, options.actor, now), kind: "wallet_refund", staticWalletId: wallet.id } });
-      await postJournal(tx, payoutReservedJournal({ payoutId, merchantId, asset: assetKey(wallet.currency, network), debit: amounts.debit, from: "blocked_held" }), now);
+      // Back to the one address that paid them all is never a drain; anywhere else passes the money-out policy.
+      const written = await writePayout(tx, deps, {
+        row: { ...newPayoutRow(payoutId, merchantId, terms, now), kind: "wallet_refund", staticWalletId: wallet.id },
+        kind: "wallet_refund",
+        actor: options.actor,
+        isToPayer: held.every((deposit) => deposit.fromAddress === address),
+        reserve: { journals: [payoutReservedJournal({ payoutId, merchantId, asset: assetKey(wallet.currency, network), debit: amounts.debit, from: "blocked_held" })] },
+      });
+      // The order id counts the wallet's refunds under its lock: taken only by a bug.
+      if (!written) throw new Error(`wallet refund ${terms.orderId} exists already`);
       await tx.chainTransfer.updateMany({ where: { id: { in: held.map((deposit) => deposit.id) } }, data: { refundPayoutId: payoutId, updatedAt: now } });
       await tx.staticWallet.update({ where: { id: wallet.id }, data: { refunds: refund, updatedAt: now } });
-      await recordPayoutEvent(tx, await tx.payout.findUniqueOrThrow({ where: { id: payoutId } }), now);
     }
     const refunds = await tx.payout.findMany({ where: { staticWalletId: wallet.id, kind: "wallet_refund" }, orderBy: { createdAt: "asc" } });
     if (refunds.length === 0) throw new AppError("wallet.nothing_to_refund");

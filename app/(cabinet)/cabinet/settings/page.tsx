@@ -7,6 +7,7 @@ import { AutorefundForm, PayoutFeeForm, RefundFeeForm } from "@/components/cabin
 import { PersonalWalletList, PersonalWalletTransferForm } from "@/components/cabinet/settings/personal-wallets";
 import { ReadOnlyNote } from "@/components/cabinet/settings/settings-form-kit";
 import { SplitConfigForm, SplitRules } from "@/components/cabinet/settings/split-settings";
+import { ThresholdSettings } from "@/components/cabinet/settings/threshold-settings";
 import { FOCUS_RING } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { findNetwork } from "@/lib/catalogue";
@@ -18,6 +19,7 @@ import { getAllowlist } from "@/lib/services/allowlist/manage-allowlist";
 import { describeAutoWithdrawRules, describePlatformFee, isAddressInAllowlist, listAssetOptions, listPersonalWalletRows } from "@/lib/services/cabinet/settings-queries";
 import { getRefundFeeConfig } from "@/lib/services/payouts/create-refund";
 import { getPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
+import { listMoneyOutThresholds } from "@/lib/services/payouts/money-out-thresholds";
 import { getAutorefund } from "@/lib/services/payouts/resolve-payment";
 import { getSplitConfig, listSplitRules, MAX_REFUND_HOLD_HOURS } from "@/lib/services/splits/split-rules";
 
@@ -26,6 +28,7 @@ export const metadata: Metadata = { title: "Settings" };
 const SECTIONS = [
   { id: "accepted", label: "Accepted currencies" },
   { id: "fees", label: "Fees" },
+  { id: "thresholds", label: "Money-out thresholds" },
   { id: "auto-withdraw", label: "Auto-withdraw" },
   { id: "splits", label: "Split rules" },
   { id: "allowlist", label: "IP allow-list" },
@@ -40,7 +43,8 @@ export default async function SettingsPage() {
   const canMoveMoney = roleAllows(actor.role, "money");
   const isSplitsEnabled = deps.config.splitsEnabled;
 
-  const [accepted, payoutFee, refundFee, autorefund, platformFee, autoWithdraw, allowlist, wallets, origin, splits] = await Promise.all([
+  const isOwner = roleAllows(actor.role, "team");
+  const [accepted, payoutFee, refundFee, autorefund, platformFee, autoWithdraw, allowlist, wallets, origin, splits, thresholds] = await Promise.all([
     listAcceptedMethods(deps.db, merchantId),
     getPayoutFeeConfig(deps.db, merchantId),
     getRefundFeeConfig(deps.db, merchantId),
@@ -51,6 +55,7 @@ export default async function SettingsPage() {
     listPersonalWalletRows(deps, merchantId),
     currentOrigin(),
     isSplitsEnabled ? Promise.all([listSplitRules(deps, merchantId, {}), getSplitConfig(deps, merchantId)]) : null,
+    listMoneyOutThresholds(deps.db, merchantId),
   ]);
   const assets = listAssetOptions(deps.config);
   const payoutAssets = assets.filter((asset) => asset.canSend).map(({ currency, network, networkName, decimals }) => ({ currency, network, networkName, decimals }));
@@ -100,6 +105,21 @@ export default async function SettingsPage() {
           <RefundFeeForm payer={refundFee.payer} canEdit={canEdit} />
           <AutorefundForm underpaid={autorefund.underpaid} overpaid={autorefund.overpaid} canEdit={canEdit} />
         </div>
+      </Panel>
+
+      <Panel title="Money-out thresholds" id="thresholds">
+        <p className="mb-4 text-sm text-(--ui-muted)">
+          Amounts per coin above which payouts, refunds to another address than the payer&apos;s, payout-link claims, wallet refunds, split shares and auto-withdrawals wait for a second
+          person&apos;s approval. Each change asks for a code from your authenticator app.
+        </p>
+        {isOwner ? null : <ReadOnlyNote role={actor.role} who="the owner sets them" />}
+        <ThresholdSettings
+          canEdit={isOwner}
+          options={payoutAssets}
+          freezeHours={Math.round(deps.config.payoutFreezeSeconds / 3600)}
+          waitingHours={Math.round(deps.config.payoutWaitingSeconds / 3600)}
+          thresholds={thresholds.map((item) => ({ currency: item.currency, network: item.network, networkName: findNetwork(item.network)?.displayName ?? item.network, perPayout: item.per_payout, perDay: item.per_day }))}
+        />
       </Panel>
 
       <Panel title="Auto-withdraw" id="auto-withdraw">

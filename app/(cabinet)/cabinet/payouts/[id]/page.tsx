@@ -14,7 +14,7 @@ import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { findPayoutDetail, type PayoutKind, type PayoutTimelineEvent } from "@/lib/services/cabinet/payout-queries";
+import { findPayoutDetail, type PayoutKind, type PayoutListItem, type PayoutTimelineEvent } from "@/lib/services/cabinet/payout-queries";
 
 export const metadata: Metadata = { title: "Payout" };
 
@@ -167,6 +167,7 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
 
       {isPending ? (
         <Panel title="Awaiting approval" id="approval">
+          {detail.hold ? <p className="mb-4 text-sm">{describeHold(detail.hold)}</p> : null}
           {canDecide ? (
             <PayoutDecisionPanel payout={{ uuid: payout.uuid, orderId: payout.order_id, isOwn }} />
           ) : (
@@ -255,4 +256,15 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
       </Panel>
     </>
   );
+}
+
+/** Why the money-out policy holds a pending payout, in words. */
+function describeHold(hold: NonNullable<PayoutListItem["hold"]>): string {
+  const at = hold.autoApproveAt ? new Date(hold.autoApproveAt).toUTCString() : null;
+  if (hold.reason === "freeze") {
+    return `Money out is frozen after a new API key or a loosened control (a new auto-withdraw or split address, a raised threshold). It goes out when the freeze lifts${at ? `, at ${at}` : ""}, unless it is cancelled.`;
+  }
+  const why = hold.reason === "threshold" ? "It is above your store's money-out thresholds" : "It was made in the cabinet";
+  if (!at) return `${why}: another person with the right to move money approves or rejects it.`;
+  return `${why}, and nobody else in your store may approve it: it goes out at ${at} unless it is cancelled.`;
 }

@@ -1,0 +1,82 @@
+/**
+ * The one policy every kind of money out passes before its payout is written: the freeze after a
+ * control changed, four eyes by person, and the owner's thresholds. Pure: the caller reads the
+ * facts (under the balance's lock, so `spentLastDay` cannot move underneath) and writes what this
+ * decides.
+ */
+
+/** Every way money leaves a merchant's balance. */
+export type MoneyOutKind =
+  /** POST /v1/payout, mass and batch, the CLI: made with a credential, approved at once. */
+  | "api_payout"
+  /** The cabinet's payout form and transfers to a personal wallet: always a second person. */
+  | "manual_payout"
+  /** A payment's refund. */
+  | "refund"
+  /** A blocked static wallet's held deposits sent back. */
+  | "wallet_refund"
+  /** A payout link claimed by its recipient. */
+  | "link_claim"
+  /** A partner's split share to its external address. */
+  | "split"
+  /** A credited deposit withdrawn to the merchant's auto-withdraw address. */
+  | "auto_withdraw";
+
+export const MONEY_OUT_KINDS: readonly MoneyOutKind[] = ["api_payout", "manual_payout", "refund", "wallet_refund", "link_claim", "split", "auto_withdraw"];
+
+/** Kinds a person asks for in a request: refused while frozen (the caller retries after it lifts). */
+const REQUESTED: ReadonlySet<MoneyOutKind> = new Set(["api_payout", "manual_payout", "refund", "wallet_refund"]);
+
+/** The owner's amounts for one asset, in its minor units, above which a second person approves. */
+export interface MoneyOutThreshold {
+  /** One payout's debit; null: no limit per payout. */
+  perPayout: bigint | null;
+  /** All money out started within 24 hours, this one included; null: no daily limit. */
+  perDay: bigint | null;
+}
+
+export interface MoneyOutFacts {
+  kind: MoneyOutKind;
+  /** Back to the address that paid (a refund, a wallet refund): never a drain, never held back. */
+  isToPayer: boolean;
+  /** When the freeze lifts (a new credential that moves money, a changed destination or threshold); null when none. */
+  frozenUntil: Date | null;
+  debit: bigint;
+  threshold: MoneyOutThreshold | null;
+  /** Debits of the merchant's money out of this asset started in the last 24 hours and not failed or cancelled. */
+  spentLastDay: bigint;
+  /** Whether a person other than the one asking may approve (a member with the money permission, the operator). */
+  hasOtherApprover: boolean;
+  /** How long money out that needs a second person waits instead in a store with nobody else to approve it. */
+  waitingPeriodMs: number;
+  now: Date;
+}
+
+export type MoneyOutDecision =
+  /** Refused: the caller answers `payout.frozen` until `liftsAt`. */
+  | { outcome: "frozen"; liftsAt: Date }
+  | { outcome: "approved" }
+  /** Pending until a second person approves (or rejects) it. */
+  | { outcome: "needs_approval"; reason: MoneyOutHoldReason }
+  /** Pending, approved by the service at `until` unless a second person decides first (or it is cancelled). */
+  | { outcome: "waits"; until: Date; reason: MoneyOutHoldReason };
+
+export type MoneyOutHoldReason = "manual" | "threshold" | "freeze";
+
+export function decideMoneyOut(facts: MoneyOutFacts): MoneyOutDecision {
+  if (facts.isToPayer) return { outcome: "approved" };
+  if (facts.frozenUntil && facts.frozenUntil > facts.now) {
+    // Nobody is asking to wait on an automatic kind: it is held until the freeze lifts.
+    return REQUESTED.has(facts.kind) ? { outcome: "frozen", liftsAt: facts.frozenUntil } : { outcome: "waits", until: facts.frozenUntil, reason: "freeze" };
+  }
+  const reason: MoneyOutHoldReason | null = facts.kind === "manual_payout" ? "manual" : isAboveThreshold(facts) ? "threshold" : null;
+  if (reason === null) return { outcome: "approved" };
+  if (facts.hasOtherApprover) return { outcome: "needs_approval", reason };
+  return { outcome: "waits", until: new Date(facts.now.getTime() + facts.waitingPeriodMs), reason };
+}
+
+function isAboveThreshold(facts: Pick<MoneyOutFacts, "threshold" | "debit" | "spentLastDay">): boolean {
+  if (!facts.threshold) return false;
+  const { perPayout, perDay } = facts.threshold;
+  return (perPayout !== null && facts.debit > perPayout) || (perDay !== null && facts.spentLastDay + facts.debit > perDay);
+}
