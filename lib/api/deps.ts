@@ -1,7 +1,7 @@
 import { getConfig, type GatewayConfig } from "@/lib/config/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { getSecretBox } from "@/lib/crypto/master-key";
-import type { SecretBox } from "@/lib/crypto/secret-box";
+import { withoutWalletSeed, type SecretBox } from "@/lib/crypto/secret-box";
 import { createRateProviderFromConfig, type RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
 import { parseTrustedProxies, type ClientAddressRules } from "./client-ip";
@@ -25,12 +25,15 @@ export interface ApiDeps {
   now(): Date;
 }
 
-/** Builds the collaborators of a configuration. */
+/**
+ * Builds the collaborators of a configuration. Without a worker (GATEWAY_WORKER=off) the secret box
+ * is one that refuses the wallet seed: keys live only where signing happens.
+ */
 export function createApiDeps(config: GatewayConfig, db: Db, secretBox: SecretBox): ApiDeps {
   return {
     db,
     config,
-    secretBox,
+    secretBox: config.worker === "off" ? withoutWalletSeed(secretBox) : secretBox,
     rates: createRateProviderFromConfig(config.rateProvider),
     rateLimiter: createRateLimiter(config.rateLimit),
     clientAddress: { trustedProxies: parseTrustedProxies(config.trustedProxies), platformHeader: config.clientIpHeader },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { NetworkId } from "@/lib/catalogue";
 import { processOneBatch } from "@/lib/jobs/handlers/process-batches";
-import { callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
+import { callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestConfig, makeTestDeps } from "@/lib/testing/harness";
 import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { renderQrCode } from "./addresses/qr-code";
 import { ADDRESS_POOL_LOW_WATER, ADDRESS_POOL_TARGET, fillAddressPools, topUpAddressPool } from "./address-pool";
@@ -9,7 +9,7 @@ import { allocateDepositAddress } from "./allocate-address";
 import { loadKeyMaterial, type KeyMaterial } from "./key-material";
 
 const db = getTestDb();
-const jobDeps = { db, secretBox: getTestSecretBox() };
+const jobDeps = { db, secretBox: getTestSecretBox(), config: makeTestConfig() };
 
 /** Derived here from the key material, independently of the pool and the allocator. */
 function expectedAddress(keys: KeyMaterial, network: NetworkId, index: number, chain: AddressChain = "main"): string {

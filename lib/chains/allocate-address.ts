@@ -2,6 +2,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import { createKeyedCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { queryRows } from "@/lib/db/direct-query";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
+import { AppError } from "@/lib/errors/app-error";
+import { log } from "@/lib/log";
 import { deriveDepositAddresses, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, getKeyTree } from "./addresses/derivation-paths";
 import { deriveWithQrCodes } from "./addresses/derivation-threads";
@@ -17,7 +19,9 @@ export interface AllocatedAddress {
 /**
  * The next unused deposit address of a network, counted per key tree (see getKeyTree): a payer
  * who sends on the wrong EVM network reaches an address that belongs to no other invoice there.
- * Taken from the address pool when it has one (see address-pool.ts), derived here otherwise.
+ * Taken from the address pool when it has one (see address-pool.ts), derived here otherwise —
+ * except an ed25519 address (Solana, TON) in a process that may not open the seed (web-only):
+ * that comes from the pool alone, and an empty pool answers invoice.address_failed (503).
  * Either way it costs one statement — outside the invoice's transaction when given the client,
  * so invoices of one network do not queue behind each other's transactions — and an index is
  * never handed out twice: one whose invoice was not created is skipped.
@@ -37,7 +41,11 @@ const addressTakerOf = onePerOwner((db: Db) =>
       (request: { network: NetworkId; chain: AddressChain }) => `${request.network}|${request.chain}`,
       () => ({
         maxBatch: COALESCED_TAKE_ADDRESSES,
-        runBatch: (requests) => allocateDepositAddresses(db, keys, requests[0].network, requests.length, requests[0].chain),
+        // A pool that runs short answers the first requests; the rest fail alone (see takeDepositAddress).
+        runBatch: (requests): Promise<(AllocatedAddress | undefined)[]> =>
+          allocateAvailableDepositAddresses(db, keys, requests[0].network, requests.length, requests[0].chain, 1).then((allocated) =>
+            requests.map((_, position) => allocated[position]),
+          ),
       }),
     ),
   ),
@@ -50,8 +58,13 @@ const addressTakerOf = onePerOwner((db: Db) =>
  * the counter for all of them, and the addresses the pool lacked are derived together.
  */
 export async function takeDepositAddress(db: Db, keys: KeyMaterial, network: NetworkId, chain: AddressChain = "main"): Promise<AllocatedAddress> {
-  const ready = addressReserveOf(db)(keys)(network, chain).take();
-  if (!ready) return addressTakerOf(db)(keys)({ network, chain });
+  // Without the seed this process cannot derive ed25519 addresses ahead: the pool is their only source.
+  const ready = isPoolOnly(keys, network) ? null : addressReserveOf(db)(keys)(network, chain).take();
+  if (!ready) {
+    const taken = await addressTakerOf(db)(keys)({ network, chain });
+    if (!taken) throw poolEmptyError(network, chain);
+    return taken;
+  }
   rememberQrCode(ready.address, ready.qrCode);
   return { address: ready.address, index: ready.index };
 }
@@ -90,7 +103,46 @@ export function createAddressReserve(db: Db, keys: KeyMaterial, network: Network
  * the move are one statement, so a dry pool costs no extra round trip.
  */
 export async function allocateDepositAddresses(db: Db | Tx, keys: KeyMaterial, network: NetworkId, count: number, chain: AddressChain = "main"): Promise<AllocatedAddress[]> {
+  const allocated = await allocateAvailableDepositAddresses(db, keys, network, count, chain, count);
+  if (allocated.length < count) throw poolEmptyError(network, chain);
+  return allocated;
+}
+
+/**
+ * Whether a network's addresses come from the pool alone here: ed25519 addresses need the seed,
+ * which a web-only process does not open.
+ */
+function isPoolOnly(keys: KeyMaterial, network: NetworkId): boolean {
+  return !keys.canOpenSeed && ED25519_FAMILIES.has(familyOf(network));
+}
+
+const lastPoolWarningAt = new Map<string, number>();
+
+/** invoice.address_failed for a pool-only network whose pool ran dry, with a warning (at most one per pool per 10 s). */
+function poolEmptyError(network: NetworkId, chain: AddressChain): AppError {
+  const poolKey = `${network}|${chain}`;
+  const now = Date.now();
+  if ((lastPoolWarningAt.get(poolKey) ?? 0) < now - 10_000) {
+    lastPoolWarningAt.set(poolKey, now);
+    log.warn("deposit address pool is empty: invoices of this network are refused until the worker refills it (address-pool.fill)", { network, chain });
+  }
+  return new AppError("invoice.address_failed", "No deposit address of this network is ready; retry with backoff.");
+}
+
+/**
+ * allocateDepositAddresses, except that a pool-only network (isPoolOnly) answers what its pool
+ * holds: nothing unless it holds at least `minimum`, so an all-or-nothing caller loses no address.
+ */
+async function allocateAvailableDepositAddresses(
+  db: Db | Tx,
+  keys: KeyMaterial,
+  network: NetworkId,
+  count: number,
+  chain: AddressChain,
+  minimum: number,
+): Promise<AllocatedAddress[]> {
   if (count <= 0) return [];
+  if (isPoolOnly(keys, network)) return takePooledAddresses(db, network, chain, count, minimum);
   const { pooled, reserved } = await takePooledOrReserve(db, network, chain, count);
   // Here, not on a derivation thread: the requests are waiting, and a hop to a thread (or its start) would add to their wait.
   return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
@@ -125,6 +177,41 @@ const TAKE_POOLED_OR_RESERVE = `
   UNION ALL
   SELECT first, NULL, NULL, missing FROM moved
   ORDER BY reserved NULLS FIRST, address_index`;
+
+/** See takePooledAddresses. $1 network, $2 chain, $3 count, $4 minimum. */
+const TAKE_POOLED = `
+  WITH picked AS MATERIALIZED (
+    SELECT key_tree, address_index FROM deposit_address_pool
+    WHERE network = $1 AND chain = $2
+    ORDER BY address_index LIMIT $3::int
+    FOR UPDATE SKIP LOCKED
+  ), taken AS (
+    DELETE FROM deposit_address_pool AS pool USING picked
+    WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
+      AND (SELECT count(*) FROM picked) >= $4::int
+    RETURNING pool.address_index, pool.address, pool.qr_code
+  ), noticed AS (
+    INSERT INTO deposit_address_pool_demand (network, chain) VALUES ($1, $2) ON CONFLICT DO NOTHING
+  ), refreshed AS (
+    UPDATE deposit_address_pool_demand SET last_taken_at = now()
+    WHERE network = $1 AND chain = $2 AND last_taken_at < now() - interval '1 minute'
+  )
+  SELECT address_index, address, qr_code FROM taken ORDER BY address_index`;
+
+/**
+ * Takes up to `count` pooled addresses of the network and chain (none unless at least `minimum`
+ * are free), lowest index first, in one statement, and never moves the counter: for pool-only
+ * networks. The rows are deleted as they are handed out, and SKIP LOCKED leaves rows another
+ * taker holds to that taker, so one address never goes to two invoices; inside a transaction
+ * that rolls back, the rows return to the pool.
+ */
+async function takePooledAddresses(db: Db | Tx, network: NetworkId, chain: AddressChain, count: number, minimum: number): Promise<AllocatedAddress[]> {
+  const rows = await queryRows<{ address_index: number; address: string; qr_code: string }>(db, TAKE_POOLED, [network, chain, count, minimum]);
+  return rows.map((row) => {
+    rememberQrCode(row.address, row.qr_code);
+    return { address: row.address, index: Number(row.address_index) };
+  });
+}
 
 /**
  * Takes up to `count` pooled addresses of the network and chain, lowest index first, records the

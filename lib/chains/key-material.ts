@@ -1,77 +1,137 @@
 import type { Db } from "@/lib/db/client";
-import type { SecretBox } from "@/lib/crypto/secret-box";
-import { createRandomMasterSeed, deriveAccountXpubs, type AccountXpubs, type AddressChain } from "./addresses";
+import { canOpenWalletSeed, WALLET_SEED_CONTEXT, type SecretBox } from "@/lib/crypto/secret-box";
+import { listNetworks, type NetworkId } from "@/lib/catalogue";
+import { ADDRESS_CHAINS, createRandomMasterSeed, deriveAccountXpubs, deriveEd25519DepositAddress, type AccountXpubs, type AddressChain } from "./addresses";
+import { ED25519_FAMILIES, XPUB_FAMILIES } from "./addresses/derivation-paths";
+import { HOT_WALLET_INDEX } from "./signing-keys";
 
 const XPUBS_KEY = "hd_account_xpubs";
 const SEED_KEY = "hd_seed";
-const SEED_CONTEXT = "service-setting:hd_seed";
+const PUBLIC_KEYS_KEY = "hd_public_keys";
+
+/**
+ * What a process without the seed needs to know about the keys, recorded in the clear when the
+ * keys are made (or, for keys made before it was recorded, by the first process with the seed
+ * that loads them): the account xpubs of the test and regtest address formats, and the hot
+ * wallet address of every ed25519 network on every chain (those cannot be derived from an xpub).
+ */
+interface PublicKeys {
+  xpubs: Partial<Record<AddressChain, AccountXpubs>>;
+  /** By `network:chain`. */
+  hotWallets: Record<string, string>;
+}
 
 /**
  * The service's deposit-address key material. UTXO, EVM and Tron addresses derive from
  * account extended public keys, stored in the clear: the request path needs nothing secret.
- * Solana and TON (ed25519) cannot derive publicly, so their addresses need the seed, which is
- * kept sealed under the master key and opened only by `openSeed` when such an address is made.
+ * Solana and TON (ed25519) cannot derive publicly: their deposit addresses come from the pools the
+ * worker fills (address-pool.ts), their hot wallet addresses from the public record above.
+ * The seed is kept sealed under the master key and opened only by `openSeed`, which a web-only
+ * process (GATEWAY_WORKER=off) refuses (WalletSeedRefusedError).
  */
 export interface KeyMaterial {
   /** Mainnet account xpubs. */
   xpubs: AccountXpubs;
   /** Account xpubs for the address formats of a chain (test and regtest nodes use coin type 1). */
   xpubsFor(chain: AddressChain): AccountXpubs;
+  /** The hot wallet address of an ed25519 network as recorded with the keys; undefined for other families. */
+  recordedHotWalletAddress(network: NetworkId, chain: AddressChain): string | undefined;
+  /** Whether this process may open the seed: false where the worker does not run. */
+  canOpenSeed: boolean;
   openSeed(): Uint8Array;
 }
 
-const globalForKeys = globalThis as unknown as { gatewayKeyMaterial?: { box: SecretBox; keys: Promise<KeyMaterial> } };
+const globalForKeys = globalThis as unknown as { gatewayKeyMaterial?: WeakMap<SecretBox, Promise<KeyMaterial>> };
 
 /**
- * Loads the key material, creating it on first use (race-safe: the first writer wins). Cached: it
- * never changes. Concurrent first callers share one load, so a burst at start does not make and
- * derive a seed per request. Never inside a transaction: a seed created there and cached would
- * outlive a rollback.
+ * Loads the key material, creating it on first use (race-safe: the first writer wins) in a process
+ * that may hold the seed. Cached per secret box: it never changes. Concurrent first callers share
+ * one load, so a burst at start does not make and derive a seed per request. Never inside a
+ * transaction: a seed created there and cached would outlive a rollback.
  */
 export function loadKeyMaterial(db: Db, box: SecretBox): Promise<KeyMaterial> {
-  const cached = globalForKeys.gatewayKeyMaterial;
-  if (cached && cached.box === box) return cached.keys;
+  const cache = (globalForKeys.gatewayKeyMaterial ??= new WeakMap());
+  const cached = cache.get(box);
+  if (cached) return cached;
   const keys = readOrCreateKeyMaterial(db, box);
-  const entry = { box, keys };
-  globalForKeys.gatewayKeyMaterial = entry;
+  cache.set(box, keys);
   // A failed load is not kept: the next caller tries again.
   keys.catch(() => {
-    if (globalForKeys.gatewayKeyMaterial === entry) globalForKeys.gatewayKeyMaterial = undefined;
+    if (cache.get(box) === keys) cache.delete(box);
   });
   return keys;
 }
 
 async function readOrCreateKeyMaterial(db: Db, box: SecretBox): Promise<KeyMaterial> {
-  let rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
-  if (rows.length < 2) {
+  const canOpenSeed = canOpenWalletSeed(box);
+  const keyNames = [XPUBS_KEY, SEED_KEY, PUBLIC_KEYS_KEY];
+  let rows = await db.serviceSetting.findMany({ where: { key: { in: keyNames } } });
+  if (!rows.some((row) => row.key === SEED_KEY)) {
+    // Making the seed is signing work too: a web-only process waits for one with the worker.
+    if (!canOpenSeed) throw new Error("No wallet keys yet: a process with the worker (npm run worker, or npm start) creates them when it starts");
     const { seed } = createRandomMasterSeed();
-    const sealedSeed = box.seal(Buffer.from(seed).toString("hex"), SEED_CONTEXT);
-    // Both rows in one statement, so no reader ever sees xpubs without their seed.
+    const sealedSeed = box.seal(Buffer.from(seed).toString("hex"), WALLET_SEED_CONTEXT);
+    // All rows in one statement, so no reader ever sees xpubs without their seed.
     await db.serviceSetting.createMany({
       data: [
         { key: SEED_KEY, value: sealedSeed },
         { key: XPUBS_KEY, value: JSON.stringify(deriveAccountXpubs(seed)) },
+        { key: PUBLIC_KEYS_KEY, value: JSON.stringify(derivePublicKeys(seed)) },
       ],
       skipDuplicates: true,
     });
-    rows = await db.serviceSetting.findMany({ where: { key: { in: [XPUBS_KEY, SEED_KEY] } } });
+    rows = await db.serviceSetting.findMany({ where: { key: { in: keyNames } } });
   }
   const byKey = new Map(rows.map((row) => [row.key, row.value]));
   const sealed = byKey.get(SEED_KEY)!;
-  const openSeed = () => Uint8Array.from(Buffer.from(box.open(sealed, SEED_CONTEXT), "hex"));
+  // A web-only process's box refuses (WalletSeedRefusedError): the refusal is the box's, so no other path to the seed exists there either.
+  const openSeed = () => Uint8Array.from(Buffer.from(box.open(sealed, WALLET_SEED_CONTEXT), "hex"));
   const xpubs = JSON.parse(byKey.get(XPUBS_KEY)!) as AccountXpubs;
-  // Test-chain xpubs are derived when a test node first asks; they are public like the others.
-  const otherChains = new Map<AddressChain, AccountXpubs>([["main", xpubs]]);
+  let publicKeys = byKey.has(PUBLIC_KEYS_KEY) ? (JSON.parse(byKey.get(PUBLIC_KEYS_KEY)!) as PublicKeys) : undefined;
+  if (canOpenSeed && (!publicKeys || !isComplete(publicKeys))) {
+    // Keys made before the public record existed, or a network added since: recorded now, for the web processes.
+    publicKeys = derivePublicKeys(openSeed());
+    const value = JSON.stringify(publicKeys);
+    await db.serviceSetting.upsert({ where: { key: PUBLIC_KEYS_KEY }, create: { key: PUBLIC_KEYS_KEY, value }, update: { value } });
+  }
+  const recorded = publicKeys ?? { xpubs: {}, hotWallets: {} };
   return {
     xpubs,
     xpubsFor(chain) {
-      let found = otherChains.get(chain);
-      if (!found) {
-        found = deriveAccountXpubs(openSeed(), { chain });
-        otherChains.set(chain, found);
-      }
+      if (chain === "main") return xpubs;
+      const found = recorded.xpubs[chain];
+      if (!found) throw new Error(`The ${chain} account keys are not recorded yet: a process with the worker records them when it starts`);
       return found;
     },
+    recordedHotWalletAddress(network, chain) {
+      return recorded.hotWallets[`${network}:${chain}`];
+    },
+    canOpenSeed,
     openSeed,
   };
+}
+
+/** The public record of a seed (see PublicKeys). */
+function derivePublicKeys(seed: Uint8Array): PublicKeys {
+  const publicKeys: PublicKeys = { xpubs: {}, hotWallets: {} };
+  for (const chain of ADDRESS_CHAINS) {
+    if (chain !== "main") publicKeys.xpubs[chain] = deriveAccountXpubs(seed, { chain });
+    for (const network of listNetworks()) {
+      if (!ED25519_FAMILIES.has(network.family)) continue;
+      const id = network.id as NetworkId;
+      publicKeys.hotWallets[`${id}:${chain}`] = deriveEd25519DepositAddress({ network: id, seed, index: HOT_WALLET_INDEX, chain }).address;
+    }
+  }
+  return publicKeys;
+}
+
+/** Whether a record covers every network of the catalogue on every chain. */
+function isComplete(publicKeys: PublicKeys): boolean {
+  return listNetworks().every((network) =>
+    ADDRESS_CHAINS.every((chain) => {
+      if (ED25519_FAMILIES.has(network.family)) return publicKeys.hotWallets[`${network.id}:${chain}`] !== undefined;
+      if (chain === "main" || !XPUB_FAMILIES.has(network.family)) return true;
+      return publicKeys.xpubs[chain]?.[network.id as NetworkId] !== undefined;
+    }),
+  );
 }

@@ -57,6 +57,12 @@ export interface GatewayConfig {
   metrics: { port: number | undefined; token: string | undefined };
   /** Where `npm run worker` answers GET /healthz (WORKER_PORT); undefined means no listener. */
   workerPort: number | undefined;
+  /**
+   * The fewest ready deposit addresses address-pool.fill keeps per pool (GATEWAY_ADDRESS_POOL_SIZE,
+   * default 200), refilled once below half: every Solana and TON network a chain serves has one
+   * (web-only processes take their addresses from it alone), other networks once they take addresses.
+   */
+  addressPoolSize: number;
   /** Per asset, the most its hot wallet keeps and where the excess goes (HOT_WALLET_MAX_*, COLD_ADDRESS_*); empty: no limits. */
   hotWalletLimits: HotWalletLimit[];
 }
@@ -91,6 +97,12 @@ function readPositiveNumber(name: string, value: string | undefined, fallback: n
 function readNonNegativeInteger(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of seconds, got "${value}"`);
+  return Number(value);
+}
+
+function readPoolSize(value: string | undefined): number {
+  if (value === undefined || value === "") return 200;
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 5000) throw new Error(`GATEWAY_ADDRESS_POOL_SIZE must be a whole number from 2 to 5000, got "${value}"`);
   return Number(value);
 }
 
@@ -204,6 +216,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     },
     workerPort: env.WORKER_PORT ? readPositiveNumber("WORKER_PORT", env.WORKER_PORT, 0) : undefined,
     hotWalletLimits: readHotWalletLimits(env),
+    addressPoolSize: readPoolSize(env.GATEWAY_ADDRESS_POOL_SIZE),
     email: {
       // spec: issue — with the embedded default (or sandbox) and no SMTP, messages are kept locally.
       mode: env.SMTP_URL ? "smtp" : readFlag(env.GATEWAY_SANDBOX, false) || readFlag(env.GATEWAY_EMBEDDED, false) ? "mailbox" : "off",

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig, type GatewayConfig } from "@/lib/config/env";
-import { createSecretBox, parseMasterKey, type SecretBox } from "./secret-box";
+import { createSecretBox, parseMasterKey, withoutWalletSeed, type SecretBox } from "./secret-box";
 
 const KEY_FILE = "master.key";
 
@@ -25,12 +25,23 @@ export function loadMasterKey(config: Pick<GatewayConfig, "masterKey" | "dataDir
   return parseMasterKey(fs.readFileSync(file, "utf8"));
 }
 
-const globalForKey = globalThis as unknown as { gatewaySecretBox?: SecretBox };
+const globalForKey = globalThis as unknown as { gatewaySecretBox?: SecretBox; gatewayRefusesWalletSeed?: boolean };
 
-/** The process-wide secret box under the configured master key. */
+/**
+ * The process-wide secret box under the configured master key. In a process that declared itself
+ * web-only (refuseWalletSeedInThisProcess) it is a box that cannot open the wallet seed.
+ */
 export function getSecretBox(): SecretBox {
   globalForKey.gatewaySecretBox ??= createSecretBox(loadMasterKey(getConfig()));
-  return globalForKey.gatewaySecretBox;
+  return globalForKey.gatewayRefusesWalletSeed ? withoutWalletSeed(globalForKey.gatewaySecretBox) : globalForKey.gatewaySecretBox;
+}
+
+/**
+ * Declares this process web-only (GATEWAY_WORKER=off): from now on every secret box it hands out
+ * refuses the wallet seed. There is no way back: a process that serves the web never signs.
+ */
+export function refuseWalletSeedInThisProcess(): void {
+  globalForKey.gatewayRefusesWalletSeed = true;
 }
 
 export function resetSecretBox(): void {

@@ -43,6 +43,7 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
       const decipher = createDecipheriv("aes-256-gcm", masterKey, Buffer.from(iv, "base64url"), { authTagLength: 16 });
       decipher.setAAD(Buffer.from(associatedData, "utf8"));
       decipher.setAuthTag(authTag);
+      if (associatedData === WALLET_SEED_CONTEXT) seedUses().opened++;
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
     },
   };
@@ -54,4 +55,68 @@ export function parseMasterKey(text: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
   if (key.length !== 32) throw new Error("GATEWAY_MASTER_KEY must be 32 bytes, written as 64 hex characters or base64");
   return key;
+}
+
+/** The associated data the wallet seed is sealed under: the one secret only processes that sign may open. */
+export const WALLET_SEED_CONTEXT = "service-setting:hd_seed";
+
+/** Thrown when a process without the worker (GATEWAY_WORKER=off) reaches for the wallet seed. */
+export class WalletSeedRefusedError extends Error {
+  constructor() {
+    super("This process runs without the worker (GATEWAY_WORKER=off) and holds no signing keys: the wallet seed is opened only where the worker runs");
+    this.name = "WalletSeedRefusedError";
+  }
+}
+
+const globalForSeed = globalThis as unknown as { gatewayWalletSeedUses?: { opened: number; refused: number } };
+
+function seedUses(): { opened: number; refused: number } {
+  // On globalThis: the bundled route code has module copies of its own, and counts into the same place.
+  globalForSeed.gatewayWalletSeedUses ??= { opened: 0, refused: 0 };
+  return globalForSeed.gatewayWalletSeedUses;
+}
+
+/** How often this process opened the wallet seed, and how often a box without it refused to. */
+export function countWalletSeedUses(): { opened: number; refused: number } {
+  return { ...seedUses() };
+}
+
+const seedlessBoxes = new WeakSet<SecretBox>();
+const seedlessOf = new WeakMap<SecretBox, SecretBox>();
+
+/**
+ * The same box, except that it will neither open nor seal the wallet seed: what a web-only
+ * process gets, so that no code path there — a forgotten caller, a new feature — can reach the
+ * signing keys. It fails loudly instead (WalletSeedRefusedError). One per box, so callers that
+ * cache by box identity see one box.
+ */
+export function withoutWalletSeed(box: SecretBox): SecretBox {
+  if (seedlessBoxes.has(box)) return box;
+  let seedless = seedlessOf.get(box);
+  if (!seedless) {
+    const refuseSeed = (associatedData: string) => {
+      if (associatedData !== WALLET_SEED_CONTEXT) return;
+      seedUses().refused++;
+      throw new WalletSeedRefusedError();
+    };
+    seedless = {
+      mac: (purpose, message) => box.mac(purpose, message),
+      seal(plaintext, associatedData) {
+        refuseSeed(associatedData);
+        return box.seal(plaintext, associatedData);
+      },
+      open(sealed, associatedData) {
+        refuseSeed(associatedData);
+        return box.open(sealed, associatedData);
+      },
+    };
+    seedlessBoxes.add(seedless);
+    seedlessOf.set(box, seedless);
+  }
+  return seedless;
+}
+
+/** False for a box made by withoutWalletSeed. */
+export function canOpenWalletSeed(box: SecretBox): boolean {
+  return !seedlessBoxes.has(box);
 }

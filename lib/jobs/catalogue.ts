@@ -46,6 +46,8 @@ export interface PeriodicJob {
   cron: string;
   /** Idempotent over durable state: a second run, or a run after a crash, does no harm. */
   run(deps: JobDeps): Promise<unknown>;
+  /** Whether the built-in worker also runs it as soon as it starts, not only after the first interval. */
+  runsAtStart?: boolean;
 }
 
 export function toDeliveryDeps(deps: JobDeps): DeliveryDeps {
@@ -126,8 +128,11 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     name: "address-pool.fill",
     everySeconds: 5,
     cron: "* * * * *",
-    // Keeps deposit addresses and their QR codes ready for the networks in use; a pool that runs
-    // dry only sends invoice creation back to deriving inline.
+    runsAtStart: true,
+    // Keeps deposit addresses and their QR codes ready: every Solana and TON network a chain serves
+    // (web-only processes have no other source for those), and the other networks in use. A pool
+    // that runs dry sends invoice creation back to deriving inline where the seed may be opened,
+    // and answers invoice.address_failed for Solana and TON elsewhere.
     run: async (deps) => ({ fills: await fillAddressPools(deps) }),
   },
   {

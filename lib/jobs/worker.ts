@@ -30,6 +30,7 @@ export function startBuiltinWorker(deps: JobDeps, dispatcherOptions: DispatcherO
   };
   const jobs = PERIODIC_JOBS.filter((job) => job.name !== "webhook.deliver");
   const timers = jobs.map((job) => setInterval(() => runJob(job), job.everySeconds * 1000));
+  jobs.filter((job) => job.runsAtStart).forEach(runJob);
   const batchJob = jobs.find((job) => job.name === "batch.process");
   const unsubscribe = [onDeliveriesRecorded(() => dispatcher.wake()), onBatchCreated(() => batchJob && runJob(batchJob))];
   return {

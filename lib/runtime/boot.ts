@@ -2,7 +2,8 @@ import { getConfig, resetConfig, type GatewayConfig } from "@/lib/config/env";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { getDb } from "@/lib/db/client";
-import { getSecretBox } from "@/lib/crypto/master-key";
+import { getSecretBox, refuseWalletSeedInThisProcess } from "@/lib/crypto/master-key";
+import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { verifyMasterKey } from "@/lib/services/system/verify-master-key";
 import { startBuiltinWorker, type RunningWorker } from "@/lib/jobs/worker";
 import { log } from "@/lib/log";
@@ -27,10 +28,15 @@ export async function bootService(): Promise<BootedService> {
     log.info("embedded database open", { dataDir: getConfig().dataDir });
   }
   const config = getConfig();
+  // A web-only process never holds signing keys: every secret box it hands out refuses the seed.
+  if (config.worker === "off") refuseWalletSeedInThisProcess();
   const applied = await migrateDatabase(config.databaseUrl!);
   if (applied.length > 0) log.info("migrations applied", { migrations: applied });
   const db = getDb();
   await verifyMasterKey(db, getSecretBox());
+  // Where jobs run, the keys are made (first start) and their public record completed before any
+  // request: web-only processes read addresses from that record and from the pools.
+  if (config.worker !== "off") await loadKeyMaterial(db, getSecretBox());
   // Real nodes are checked before any request: a production chain is refused in sandbox mode.
   await verifyChains(config, db);
 
