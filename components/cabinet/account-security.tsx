@@ -242,7 +242,7 @@ function AuthenticatorReset({ email }: { email: string }) {
               <code aria-labelledby="new-totp-key-label" data-testid="new-totp-key" className="block rounded-lg bg-(--ui-subtle) px-3 py-2 font-mono text-sm break-all">
                 {step.secret}
               </code>
-              <CopyButton value={step.secret} label="Copy key" accessibleName="Copy the new key" copiedText="Copied" announcement="Key copied" failure="Select the key and copy it" />
+              <CopyButton value={step.secret} label="Copy key" accessibleName="Copy key for the new app" copiedText="Copied" announcement="Key copied" failure="Select the key and copy it" />
             </div>
           </div>
           <form onSubmit={(event) => void confirm(event)} className="mt-4 flex max-w-md flex-col gap-4">
