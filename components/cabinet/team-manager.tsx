@@ -12,6 +12,8 @@ export interface TeamMemberRow {
   email: string;
   role: string;
   twoFactorEnabled: boolean;
+  /** Not set up within the deadline: can no longer sign in; inviting the address again replaces them. */
+  isEnrolmentExpired: boolean;
   createdAt: string;
   isYou: boolean;
 }
@@ -88,7 +90,15 @@ export function TeamManager({ members, invitations, canManage, isOwner }: { memb
                   <span className="capitalize">{member.role}</span>
                 )}
               </td>
-              <td>{member.twoFactorEnabled ? <StatusBadge status="active" /> : <span className="text-(--ui-muted)">not yet set up</span>}</td>
+              <td>
+                {member.twoFactorEnabled ? (
+                  <StatusBadge status="active" />
+                ) : member.isEnrolmentExpired ? (
+                  <span className="text-(--ui-muted)">not set up within 7 days: invite again</span>
+                ) : (
+                  <span className="text-(--ui-muted)">not yet set up</span>
+                )}
+              </td>
               <td className="whitespace-nowrap">
                 <Time iso={member.createdAt} />
               </td>

@@ -35,6 +35,10 @@ export const SENSITIVE_ACTIONS = [
   "team.change_role",
   "team.remove",
   "two_factor.regenerate_recovery_codes",
+  // Credentials and sessions (a stolen session cookie alone can change none of them).
+  "password.change",
+  "two_factor.begin_reset",
+  "session.revoke_all",
 ] as const;
 
 export type SensitiveActionName = (typeof SENSITIVE_ACTIONS)[number];

@@ -99,3 +99,34 @@ export function invitationEmail(invitation: { merchantName: string; inviterEmail
 ${actionButton(acceptUrl, "Accept the invitation")}`);
   return { subject, text, html };
 }
+
+/** Where a change to a cabinet account came from, in words for its e-mail. */
+function describeOrigin(origin: { ipAddress: string; userAgent: string }): string {
+  return origin.ipAddress ? `from the address ${origin.ipAddress}` : "from an address the server could not tell";
+}
+
+/** To a cabinet user whose password was just changed: when, from where, and what to do if it was not them. */
+export function passwordChangedEmail(input: { email: string; at: Date; origin: { ipAddress: string; userAgent: string }; endedSessions: number }) {
+  const subject = "Your Gateway password was changed";
+  const lines = [
+    `The password of ${input.email} was changed at ${input.at.toUTCString()}, ${describeOrigin(input.origin)}.`,
+    `Every other browser signed in to the account was signed out (${input.endedSessions}).`,
+    "If it was not you, someone has your password and a code from your authenticator: tell your store's owner at once.",
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
+  return { subject, text, html };
+}
+
+/** To a cabinet user whose authenticator app was just replaced (with new recovery codes). */
+export function authenticatorReplacedEmail(input: { email: string; at: Date; origin: { ipAddress: string; userAgent: string }; endedSessions: number }) {
+  const subject = "Your Gateway authenticator app was replaced";
+  const lines = [
+    `A new authenticator app was set up for ${input.email} at ${input.at.toUTCString()}, ${describeOrigin(input.origin)}. Codes from the previous one no longer work, and new recovery codes replace the old ones.`,
+    `Every other browser signed in to the account was signed out (${input.endedSessions}).`,
+    "If it was not you, someone has your password and a code or recovery code of yours: tell your store's owner at once.",
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
+  return { subject, text, html };
+}

@@ -252,6 +252,13 @@ export const ERROR_CATALOGUE = {
   "cabinet.bad_invitation": { status: 404, message: "The invitation is unknown, expired, revoked or already accepted." },
   "cabinet.last_owner": { status: 409, message: "A store keeps at least one owner." },
   "cabinet.weak_password": { status: 400, message: "The password must be at least 8 characters." },
+  "cabinet.wrong_password": { status: 401, message: "The current password is wrong." },
+  "cabinet.password_unchanged": { status: 400, message: "The new password is the same as the current one." },
+  "cabinet.enrolment_expired": {
+    status: 403,
+    message: "This account was not set up with an authenticator app within 7 days of its creation. Ask an owner of your store to invite you again.",
+  },
+  "cabinet.no_pending_key": { status: 409, message: "No new authenticator key is waiting for a code in this browser (or it expired): start again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

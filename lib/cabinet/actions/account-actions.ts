@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { confirmAuthenticatorReset, startAuthenticatorReset } from "@/lib/services/cabinet/authenticator-reset";
+import { changePassword } from "@/lib/services/cabinet/change-password";
 import { regenerateRecoveryCodes } from "@/lib/services/cabinet/enrolment";
 import { recordAudit } from "@/lib/services/cabinet/audit-log";
 import { revokeSession } from "@/lib/services/cabinet/sessions";
+import { signOutEverywhere } from "@/lib/services/cabinet/sign-out-everywhere";
 import { defineCabinetAction } from "../action-table";
 
 export const signOutSession = defineCabinetAction({
@@ -21,4 +24,48 @@ export const newRecoveryCodes = defineCabinetAction({
   auditedByService: true,
   input: { schema: z.object({}), invalidBody: "cabinet.bad_request" },
   run: async ({ deps, actor, origin }) => ({ recovery_codes: await regenerateRecoveryCodes(deps, actor, origin) }),
+});
+
+export const changeOwnPassword = defineCabinetAction({
+  permission: "read",
+  audit: "password.changed",
+  auditedByService: true,
+  input: { schema: z.object({ current_password: z.string(), new_password: z.string() }), invalidBody: "cabinet.bad_request" },
+  run: async ({ deps, actor, origin }, input) => {
+    const { endedSessions } = await changePassword(deps, actor, { currentPassword: input.current_password, newPassword: input.new_password }, origin);
+    return { ended_sessions: endedSessions };
+  },
+});
+
+export const beginAuthenticatorReset = defineCabinetAction({
+  permission: "read",
+  audit: "two_factor.reset_started",
+  auditedByService: true,
+  input: { schema: z.object({ password: z.string() }), invalidBody: "cabinet.bad_request" },
+  run: async ({ deps, actor, origin }, input) => {
+    const key = await startAuthenticatorReset(deps, actor, { password: input.password }, origin);
+    return { secret: key.secret, qr_data_url: key.qrDataUrl };
+  },
+});
+
+export const finishAuthenticatorReset = defineCabinetAction({
+  permission: "read",
+  audit: "two_factor.reset",
+  auditedByService: true,
+  input: { schema: z.object({ code: z.string() }), invalidBody: "cabinet.bad_request" },
+  run: async ({ deps, actor, origin }, input) => {
+    const { recoveryCodes, endedSessions } = await confirmAuthenticatorReset(deps, actor, { code: input.code }, origin);
+    return { recovery_codes: recoveryCodes, ended_sessions: endedSessions };
+  },
+});
+
+export const signOutAllSessions = defineCabinetAction({
+  permission: "read",
+  audit: "session.revoked_all",
+  auditedByService: true,
+  input: { schema: z.object({}), invalidBody: "cabinet.bad_request" },
+  run: async ({ deps, actor, origin }) => {
+    const { endedSessions } = await signOutEverywhere(deps, actor, origin);
+    return { ended_sessions: endedSessions };
+  },
 });

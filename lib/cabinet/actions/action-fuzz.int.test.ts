@@ -15,6 +15,7 @@ import {
   openSessionFor,
   randomOrigin,
   success,
+  TEST_PASSWORD,
   TRON_ADDRESS,
   type CabinetStore,
   type MovingClock,
@@ -57,7 +58,11 @@ const SAMPLES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   "payout.reject": (f) => ({ uuid: f.pendingPayout }),
   "payout.cancel": (f) => ({ uuid: f.pendingPayout }),
   "session.revoke": (f) => ({ id: f.session }),
+  "session.revoke_all": () => ({}),
+  "password.change": () => ({ current_password: TEST_PASSWORD, new_password: TEST_PASSWORD }),
   "two_factor.regenerate_recovery_codes": () => ({}),
+  "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
+  "two_factor.confirm_reset": () => ({ code: "123456" }),
   "invoice.resend_webhook": (f) => ({ uuid: f.paidInvoice }),
   "refund.create": (f) => ({ uuid: f.paidInvoice, amount: "1", address: TRON_ADDRESS, network: "tron" }),
   "invoice.resolve": (f) => ({ uuid: f.paidInvoice, action: "refund", address: TRON_ADDRESS, amount: "1" }),
@@ -96,6 +101,13 @@ const SAMPLES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   "api_key.revoke": (f) => ({ public_id: f.apiKey }),
   "api_key.rotate": (f) => ({ public_id: f.apiKey }),
 };
+
+/**
+ * Actions on the user's own credentials and sessions: fuzzed as an owner of another store, from an
+ * address of its own, so a password changed by a spoiled sample, the lock of wrong passwords or
+ * ended sessions leave alone the owner every other action runs as (and every other test).
+ */
+const OWN_ACCOUNT_ACTIONS = new Set(["password.change", "two_factor.begin_reset", "two_factor.confirm_reset", "session.revoke_all"]);
 
 /** The fields an action's input schema names (its sample may leave optional ones out). */
 const schemaFields = (name: string) => {
@@ -141,6 +153,7 @@ describe("cabinet action table under hostile input", () => {
   let store: CabinetStore;
   let fixture: Fixture;
   let bystander: { merchantId: string; ids: string[]; rows: string[] };
+  let account: { context: { deps: MovingClock["deps"]; actor: CabinetStore["owner"]["actor"]; origin: { ipAddress: string; userAgent: string } }; secret: string };
 
   beforeAll(async () => {
     clock = movingClock();
@@ -176,6 +189,10 @@ describe("cabinet action table under hostile input", () => {
       session: session.sessionId,
     };
 
+    const accountOrigin = randomOrigin();
+    const accountStore = await newStore(clock, "Fuzzed account shop", accountOrigin);
+    account = { context: { deps: clock.deps, actor: accountStore.owner.actor, origin: accountOrigin }, secret: accountStore.owner.secret };
+
     // Another store, whose identifiers the fuzzer also tries: none of its rows may change.
     const other = await createStore("Bystander shop");
     const otherUser = await db().cabinetUser.findUniqueOrThrow({ where: { email: other.ownerEmail } });
@@ -193,7 +210,9 @@ describe("cabinet action table under hostile input", () => {
     const answersWithinCatalogue = async (input: unknown) => {
       let answer: Awaited<ReturnType<typeof runCabinetAction>>;
       try {
-        answer = await actAsPage(clock, store.owner, name, input);
+        answer = OWN_ACCOUNT_ACTIONS.has(name)
+          ? await runCabinetAction(account.context, name, input, isSensitiveAction(name) ? await clock.nextCode(account.secret) : undefined)
+          : await actAsPage(clock, store.owner, name, input);
       } catch (error) {
         throw new Error(`${name} threw on ${preview(input)}: ${error instanceof Error ? error.stack : String(error)}`);
       }

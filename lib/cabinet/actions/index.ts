@@ -1,5 +1,5 @@
 import type { CabinetActionEntry } from "../action-table";
-import { newRecoveryCodes, signOutSession } from "./account-actions";
+import { beginAuthenticatorReset, changeOwnPassword, finishAuthenticatorReset, newRecoveryCodes, signOutAllSessions, signOutSession } from "./account-actions";
 import { INVOICE_ACTIONS } from "./invoice-actions";
 import { LINK_ACTIONS } from "./link-actions";
 import { approvePayout, cancelPendingPayout, createManualPayout, rejectPayout } from "./payout-actions";
@@ -16,7 +16,11 @@ export const CABINET_ACTIONS: Record<string, CabinetActionEntry> = {
   "payout.reject": rejectPayout,
   "payout.cancel": cancelPendingPayout,
   "session.revoke": signOutSession,
+  "session.revoke_all": signOutAllSessions,
+  "password.change": changeOwnPassword,
   "two_factor.regenerate_recovery_codes": newRecoveryCodes,
+  "two_factor.begin_reset": beginAuthenticatorReset,
+  "two_factor.confirm_reset": finishAuthenticatorReset,
   ...INVOICE_ACTIONS,
   ...LINK_ACTIONS,
   ...SETTINGS_ACTIONS,

@@ -28,7 +28,8 @@ import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { getSplitConfig, listSplitRules } from "@/lib/services/splits/split-rules";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
 import { getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
-import { actAsPage, addMember, collect, endedPayment, movingClock, newStore, refusalCodeOf, success, type CabinetStore, type MovingClock } from "@/lib/testing/cabinet";
+import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { actAsPage, addMember, collect, endedPayment, movingClock, newStore, refusalCodeOf, success, TEST_PASSWORD, type CabinetStore, type MovingClock } from "@/lib/testing/cabinet";
 import { fundMerchant, makeBlockedWalletWithHeldDeposit, payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -277,13 +278,20 @@ async function buildIntruder(clock: MovingClock): Promise<Intruder> {
  * one another's effects: where an own-store action copies a victim's value (a cidr, an address),
  * the action that must not find it names another of the victim's values.
  */
+/** The password the intruder's owner changes to (its effect check sets the old one back, for the samples after it). */
+const INTRUDER_NEW_PASSWORD = "the intruder's new password";
+
 const SAMPLES: Record<string, (victim: Victim, intruder: Intruder) => unknown> = {
   "payout.create": (victim) => ({ amount: "3", currency: "USDT", network: "tron", address: freshTronAddress(), order_id: victim.pendingPayout.orderId }),
   "payout.approve": (victim) => ({ uuid: victim.pendingPayout.uuid }),
   "payout.reject": (victim) => ({ uuid: victim.pendingPayout.uuid }),
   "payout.cancel": (victim) => ({ uuid: victim.pendingPayout.uuid }),
   "session.revoke": (victim) => ({ id: victim.session }),
+  "session.revoke_all": () => ({}),
+  "password.change": () => ({ current_password: TEST_PASSWORD, new_password: INTRUDER_NEW_PASSWORD }),
   "two_factor.regenerate_recovery_codes": () => ({}),
+  "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
+  "two_factor.confirm_reset": () => ({ code: "000000" }),
   "invoice.resend_webhook": (victim) => ({ uuid: victim.paidInvoice.uuid }),
   "refund.create": (victim) => ({ uuid: victim.paidInvoice.uuid, amount: "1", address: freshTronAddress() }),
   "invoice.resolve": (victim) => ({ uuid: victim.underpaidInvoice, action: "accept" }),
@@ -330,6 +338,9 @@ const REFUSED_AS: Record<string, string> = {
   "payout.reject": "payout.not_found",
   "payout.cancel": "payout.not_found",
   "session.revoke": "cabinet.not_found",
+  // Names nothing of anyone's: a key waits only on the session that asked for it (the begin_reset
+  // check clears the intruder's), so there is none to confirm.
+  "two_factor.confirm_reset": "cabinet.no_pending_key",
   "invoice.resend_webhook": "payment.not_found",
   "refund.create": "payment.not_found",
   "invoice.resolve": "payment.not_found",
@@ -437,6 +448,27 @@ const OWN_STORE_EFFECTS: Record<string, (result: Record<string, any>, world: Wor
   },
   "api_key.create": async (key, { intruder }) => {
     expect(await db().apiKey.findFirstOrThrow({ where: { publicId: key.public_id } })).toMatchObject({ merchantId: intruder.merchantId, kind: "payment" });
+  },
+  "password.change": async (result, { intruder }) => {
+    const user = await db().cabinetUser.findUniqueOrThrow({ where: { id: intruder.owner.actor.userId } });
+    expect(await verifyPassword(INTRUDER_NEW_PASSWORD, user.passwordHash)).toBe(true);
+    expect(result.ended_sessions).toEqual(expect.any(Number));
+    expect(await db().cabinetSession.findUnique({ where: { id: intruder.owner.actor.sessionId } })).not.toBeNull();
+    // Back to the password the other samples use.
+    await db().cabinetUser.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(TEST_PASSWORD) } });
+  },
+  "session.revoke_all": async (result, { intruder }) => {
+    expect(result.ended_sessions).toBeGreaterThanOrEqual(1);
+    expect(await db().cabinetSession.count({ where: { userId: intruder.owner.actor.userId } })).toBe(0);
+    // The intruder's session again, for the actions after this one.
+    await db().cabinetSession.create({ data: { id: intruder.owner.actor.sessionId, userId: intruder.owner.actor.userId, expiresAt: new Date(Date.now() + 3_600_000) } });
+  },
+  "two_factor.begin_reset": async (key, { intruder }) => {
+    expect(key.secret).toMatch(/^[A-Z2-7]+$/);
+    const session = await db().cabinetSession.findUniqueOrThrow({ where: { id: intruder.owner.actor.sessionId } });
+    expect(session.pendingTotpSecretCiphertext).not.toBeNull();
+    // Cleared again, so confirm_reset finds nothing whichever runs first.
+    await db().cabinetSession.update({ where: { id: session.id }, data: { pendingTotpSecretCiphertext: null, pendingTotpExpiresAt: null } });
   },
   "two_factor.regenerate_recovery_codes": async (result, { intruder }) => {
     expect(await db().cabinetRecoveryCode.count({ where: { userId: intruder.owner.actor.userId, usedAt: null } })).toBe(result.recovery_codes.length);

@@ -12,7 +12,11 @@ export type AuditAction =
   | "sign_out"
   | "two_factor.enrolled"
   | "two_factor.recovery_codes_regenerated"
+  | "two_factor.reset_started"
+  | "two_factor.reset"
+  | "password.changed"
   | "session.revoked"
+  | "session.revoked_all"
   | "step_up"
   | "api_key.created"
   | "api_key.revoked"
@@ -38,7 +42,8 @@ export type AuditAction =
   | "team.invitation_revoked"
   | "team.joined"
   | "team.role_changed"
-  | "team.removed";
+  | "team.removed"
+  | "team.enrolment_expired";
 
 export type AuditOutcome = "success" | "failure" | "refused";
 

@@ -12,7 +12,8 @@ import { recoveryCodeHash, totpSealContext } from "./second-factor";
 import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, useTicket, type IssuedTicket } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 
-const ISSUER = "Gateway";
+/** The issuer an authenticator app shows beside the account. */
+export const TOTP_ISSUER = "Gateway";
 
 export interface EnrolmentKey {
   email: string;
@@ -42,7 +43,7 @@ export async function showEnrolmentKey(deps: CabinetDeps, ticketToken: string): 
     const stored = await deps.db.cabinetSignInTicket.findUniqueOrThrow({ where: { id: ticket.id } });
     secret = deps.secretBox.open(stored.enrolmentSecretCiphertext!, enrolmentSealContext(ticket.id));
   }
-  const qrDataUrl = await QRCode.toDataURL(totpUri(secret, user.email, ISSUER), { margin: 1, width: 220 });
+  const qrDataUrl = await QRCode.toDataURL(totpUri(secret, user.email, TOTP_ISSUER), { margin: 1, width: 220 });
   return { email: user.email, secret, qrDataUrl };
 }
 

@@ -44,7 +44,8 @@ export async function resolveSession(db: Db, sessionId: string, now: Date): Prom
   if (!session || session.revokedAt || session.expiresAt <= now || session.user.disabledAt) return null;
   if (now.getTime() - session.lastSeenAt.getTime() > SESSION_IDLE_MS) return null;
   if (now.getTime() - session.lastSeenAt.getTime() > LAST_SEEN_GRANULARITY_MS) {
-    await db.cabinetSession.update({ where: { id: sessionId }, data: { lastSeenAt: now } });
+    // updateMany: a session ended (deleted) meanwhile is no error here; the next request finds it gone.
+    await db.cabinetSession.updateMany({ where: { id: sessionId }, data: { lastSeenAt: now } });
   }
   const { user } = session;
   return { sessionId, userId: user.id, merchantId: user.merchantId, email: user.email, role: user.role as CabinetRole };
@@ -84,4 +85,19 @@ export async function revokeSession(db: Db | Tx, userId: string, sessionId: stri
 /** Ends every session of a user (password or 2FA reset, removal from the team). */
 export async function revokeAllSessions(db: Db | Tx, userId: string, now: Date): Promise<void> {
   await db.cabinetSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+}
+
+/**
+ * Deletes every session of a user but `keepSessionId` (a password change, a new authenticator):
+ * whoever holds another browser's cookie is out at their next request. Returns how many ended.
+ */
+export async function endOtherSessions(tx: Db | Tx, userId: string, keepSessionId: string): Promise<number> {
+  const { count } = await tx.cabinetSession.deleteMany({ where: { userId, id: { not: keepSessionId } } });
+  return count;
+}
+
+/** Deletes every session of a user, the current one included ("Sign out everywhere"). Returns how many ended. */
+export async function endAllSessions(tx: Db | Tx, userId: string): Promise<number> {
+  const { count } = await tx.cabinetSession.deleteMany({ where: { userId } });
+  return count;
 }

@@ -4,6 +4,7 @@ import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords"
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
+import { isEnrolmentExpired } from "@/lib/domain/cabinet/enrolment-deadline";
 import { queueEmail } from "@/lib/email/outbox";
 import { accountUnderAttackEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
@@ -85,6 +86,14 @@ export async function checkPassword(deps: CabinetDeps, input: { email: string; p
   if (!(await verifyPassword(input.password, user.passwordHash))) {
     return failAttempt(deps, actorOf(user), "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong);
   }
+  if (isEnrolmentExpired(user, now)) {
+    // Told only to whoever knows the password: a wrong one answers as for anyone else.
+    await withTransaction(deps.db, async (tx) => {
+      await giveAttemptBack(tx, lockIfWrong.source, now);
+      await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "refused", origin, detail: { reason: "cabinet.enrolment_expired" } }, now);
+    });
+    throw new AppError("cabinet.enrolment_expired");
+  }
   const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
   // Hashed with weaker parameters than today's: the right password is at hand to hash it anew.
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
@@ -148,6 +157,8 @@ export async function findLiveTicket(db: Db | Tx, token: string, purposes: Ticke
   }
   const isEnrolled = ticket.user.totpEnabledAt !== null;
   if (isEnrolled !== (ticket.purpose !== "enrol")) throw new AppError("cabinet.bad_ticket");
+  // A ticket taken just before the deadline does not stretch it.
+  if (isEnrolmentExpired(ticket.user, now)) throw new AppError("cabinet.enrolment_expired");
   return { ticket, user: ticket.user };
 }
 
@@ -204,7 +215,7 @@ export async function failAttempt(
   action: AuditAction,
   origin: RequestOrigin,
   now: Date,
-  code: "cabinet.bad_credentials" | "cabinet.bad_code",
+  code: "cabinet.bad_credentials" | "cabinet.bad_code" | "cabinet.wrong_password",
   taken: TakenAttempt,
   reason: string = code,
 ): Promise<never> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
+import { enrolmentCutoff, isEnrolmentExpired } from "@/lib/domain/cabinet/enrolment-deadline";
 import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
 import { invitationEmail, invitationToTakenAddressEmail } from "@/lib/email/templates";
@@ -30,6 +31,8 @@ export interface TeamMember {
   email: string;
   role: CabinetRole;
   twoFactorEnabled: boolean;
+  /** Never enrolled within the deadline: cannot sign in any more; an owner invites the address again. */
+  isEnrolmentExpired: boolean;
   createdAt: Date;
   /** Set when the member was removed: they cannot sign in, and keep their name in the audit log. */
   disabledAt: Date | null;
@@ -81,7 +84,7 @@ export async function listTeam(db: Db | Tx, merchantId: string, now: Date): Prom
   const inviterIds = [...new Set(invitations.map((invitation) => invitation.invitedBy))];
   const inviters = inviterIds.length === 0 ? [] : await db.cabinetUser.findMany({ where: { merchantId, id: { in: inviterIds } }, select: { id: true, email: true } });
   const emailOf = new Map(inviters.map((inviter) => [inviter.id, inviter.email]));
-  const members = users.map(toTeamMember);
+  const members = users.map((user) => toTeamMember(user, now));
   return {
     members: [...members.filter((member) => !member.disabledAt), ...members.filter((member) => member.disabledAt)],
     invitations: invitations.map((invitation) => ({
@@ -120,7 +123,9 @@ export async function inviteMember(
     // Addresses are unique across stores. A member of this store (or a removed one) is refused:
     // the team sees its own. An address of another store is invited as any other, so the inviter
     // learns nothing of other stores; its e-mail carries no link, and accepting can never succeed.
-    const existing = await tx.cabinetUser.findUnique({ where: { email }, select: { merchantId: true } });
+    const found = await tx.cabinetUser.findUnique({ where: { email }, select: { merchantId: true, totpEnabledAt: true, createdAt: true } });
+    // A member of this store who never enrolled in time is invited again: accepting replaces them.
+    const existing = found?.merchantId === actor.merchantId && isEnrolmentExpired(found, now) ? null : found;
     if (existing?.merchantId === actor.merchantId) throw new AppError("cabinet.email_taken");
     // Under the team lock, so two concurrent invitations to one address leave exactly one pending.
     const { count: replaced } = await tx.cabinetInvitation.updateMany({
@@ -175,10 +180,13 @@ export async function acceptInvitation(deps: CabinetDeps, input: { token: string
       });
       if (count !== 1) throw new AppError("cabinet.bad_invitation");
       const role = found.role as InvitableRole;
+      // A user of this store at this address who never enrolled in time (the expiry job may not
+      // have run yet) gives way to the new one; any other user keeps the address.
+      const { count: replacedExpired } = await tx.cabinetUser.deleteMany({ where: { merchantId: found.merchantId, email: found.email, totpEnabledAt: null, createdAt: { lte: enrolmentCutoff(now) } } });
       const user = await insertCabinetUser(tx, { merchantId: found.merchantId, email: found.email, passwordHash, role }, now);
       await recordAudit(
         tx,
-        { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "team.joined", outcome: "success", origin, detail: { invitationId: found.id, role, invitedBy: found.invitedBy } },
+        { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "team.joined", outcome: "success", origin, detail: { invitationId: found.id, role, invitedBy: found.invitedBy, replacedExpired: replacedExpired > 0 } },
         now,
       );
       return { userId: user.id, merchantId: user.merchantId, email: user.email, role };
@@ -227,7 +235,7 @@ export async function changeRole(deps: CabinetDeps, actor: CabinetActor, userId:
     if ((role === "owner" || target.role === "owner") && actorRole !== "owner") {
       throw new AppError("cabinet.forbidden", "Only an owner makes an owner or changes an owner's role.");
     }
-    if (target.role === role) return toTeamMember(target);
+    if (target.role === role) return toTeamMember(target, now);
     if (target.role === "owner") await refuseLastOwner(tx, actor.merchantId);
     const updated = await tx.cabinetUser.update({ where: { id: target.id }, data: { role, updatedAt: now } });
     await recordAudit(
@@ -235,7 +243,7 @@ export async function changeRole(deps: CabinetDeps, actor: CabinetActor, userId:
       { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "team.role_changed", outcome: "success", origin, detail: { userId: target.id, email: target.email, from: target.role, to: role } },
       now,
     );
-    return toTeamMember(updated);
+    return toTeamMember(updated, now);
   });
 }
 
@@ -277,8 +285,16 @@ function isInvitableRole(value: string): value is InvitableRole {
   return (INVITABLE_ROLES as readonly string[]).includes(value);
 }
 
-function toTeamMember(user: { id: string; email: string; role: string; totpEnabledAt: Date | null; createdAt: Date; disabledAt: Date | null }): TeamMember {
-  return { id: user.id, email: user.email, role: user.role as CabinetRole, twoFactorEnabled: user.totpEnabledAt !== null, createdAt: user.createdAt, disabledAt: user.disabledAt };
+function toTeamMember(user: { id: string; email: string; role: string; totpEnabledAt: Date | null; createdAt: Date; disabledAt: Date | null }, now: Date): TeamMember {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role as CabinetRole,
+    twoFactorEnabled: user.totpEnabledAt !== null,
+    isEnrolmentExpired: isEnrolmentExpired(user, now),
+    createdAt: user.createdAt,
+    disabledAt: user.disabledAt,
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ export default async function TeamPage() {
             email: member.email,
             role: member.role,
             twoFactorEnabled: member.twoFactorEnabled,
+            isEnrolmentExpired: member.isEnrolmentExpired,
             createdAt: member.createdAt.toISOString(),
             isYou: member.id === actor.userId,
           }))}

@@ -1,0 +1,17 @@
+import { withTransaction } from "@/lib/db/transaction";
+import { recordAudit } from "./audit-log";
+import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
+import { endAllSessions, type CabinetActor } from "./sessions";
+
+/**
+ * Ends every session of the signed-in user, this one included (the action asks for a fresh code
+ * first): each browser, a thief's too, is back at the sign-in page at its next request.
+ */
+export async function signOutEverywhere(deps: CabinetDeps, actor: CabinetActor, origin: RequestOrigin): Promise<{ endedSessions: number }> {
+  const now = deps.now();
+  return withTransaction(deps.db, async (tx) => {
+    const endedSessions = await endAllSessions(tx, actor.userId);
+    await recordAudit(tx, { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "session.revoked_all", outcome: "success", origin, detail: { endedSessions } }, now);
+    return { endedSessions };
+  });
+}
