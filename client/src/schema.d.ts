@@ -2621,7 +2621,7 @@ export interface components {
             status: "check" | "process" | "paid" | "fail" | "cancel";
             /** @description Whether the status is terminal (`paid`, `fail`, `cancel`). */
             is_final: boolean;
-            /** @description True for `manual` payouts, which wait for approval by someone other than their creator; false for payouts made with an API key (approved at once). */
+            /** @description True for `manual` payouts, which wait for approval by someone other than their creator, and for payouts the store's money-out policy held (above the owner's thresholds); false for payouts made with an API key and approved at once. */
             approval_required: boolean;
             /**
              * @description `api` (approved at once) or `manual` (waits for approval).
