@@ -4,6 +4,7 @@ import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { ADDRESS_CHAINS, createRandomMasterSeed, deriveAccountXpubs, deriveEd25519DepositAddress, type AccountXpubs, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, XPUB_FAMILIES } from "./addresses/derivation-paths";
 import { HOT_WALLET_INDEX } from "./signing-keys";
+import { AppError } from "@/lib/errors/app-error";
 
 const XPUBS_KEY = "hd_account_xpubs";
 const SEED_KEY = "hd_seed";
@@ -68,7 +69,8 @@ async function readOrCreateKeyMaterial(db: Db, box: SecretBox): Promise<KeyMater
   let rows = await db.serviceSetting.findMany({ where: { key: { in: keyNames } } });
   if (!rows.some((row) => row.key === SEED_KEY)) {
     // Making the seed is signing work too: a web-only process waits for one with the worker.
-    if (!canOpenSeed) throw new Error("No wallet keys yet: a process with the worker (npm run worker, or npm start) creates them when it starts");
+    // A passing state, answered as one (503, retry): the worker makes them as it starts.
+    if (!canOpenSeed) throw new AppError("request.busy", "No wallet keys yet: a process with the worker (npm run worker, or npm start) creates them when it starts; retry shortly.");
     const { seed } = createRandomMasterSeed();
     const sealedSeed = box.seal(Buffer.from(seed).toString("hex"), WALLET_SEED_CONTEXT);
     // All rows in one statement, so no reader ever sees xpubs without their seed.

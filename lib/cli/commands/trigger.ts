@@ -26,7 +26,10 @@ export function registerTriggerCommand(program: Command): void {
         const { getSecretBox } = await import("@/lib/crypto/master-key");
         const { toEventFields } = await import("@/lib/services/events/event-view");
         const { triggerEvent } = await import("../trigger/trigger-event");
-        const deps = createApiDeps(getConfig(), db, getSecretBox());
+        // The operator's CLI drives the scene to its end, payouts signed included, whatever the
+        // web processes of the same configuration run with (GATEWAY_WORKER=off refuses the seed).
+        const config = getConfig();
+        const deps = createApiDeps(config.worker === "off" ? { ...config, worker: "builtin" } : config, db, getSecretBox());
         const outcome = await triggerEvent(deps, {
           type,
           merchantId: merchant.id,
