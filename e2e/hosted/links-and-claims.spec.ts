@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible } from "../fixtures/accessibility";
 import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
+import { expectSecurityHeaders } from "../fixtures/security-headers";
 
 // The payment-link checkout and the payout-link claim page in a real browser, against `npm start`
 // with the embedded database and sandbox chains; and the public pages in the buyer's language.
@@ -45,7 +46,7 @@ async function createPayoutLink(fields: Record<string, unknown> = {}) {
 
 test("a buyer opens an open-amount payment link, is told an amount is out of range, picks a coin and pays", async ({ page }) => {
   const link = await api("/v1/payment/link", { title: "Donation to the library", description: "Any amount helps.", amount_mode: "open", amount_min: "5.00", amount_max: "500.00", currency: "USD" });
-  await page.goto(onService(link.url));
+  await expectSecurityHeaders(await page.goto(onService(link.url)), "the checkout");
   await expect(page).toHaveTitle(/Donation to the library/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Donation to the library");
   await expect(page.getByText("Between 5.00 and 500.00 USD")).toBeVisible();
@@ -123,7 +124,7 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
   const page = await context.newPage();
   hosted.watchErrors(page);
   try {
-    await page.goto(onService(link.claim_url));
+    await expectSecurityHeaders(await page.goto(onService(link.claim_url)), "the claim page");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You have been sent 5 USDT");
     await expect(page.getByText("Referral reward")).toBeVisible();
     await expect(page.getByText("Thanks for bringing a friend")).toBeVisible();

@@ -4,6 +4,7 @@ import jsQR from "jsqr";
 import { expectAccessible } from "../fixtures/accessibility";
 import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
 import { signedPost } from "../fixtures/service";
+import { expectSecurityHeaders } from "../fixtures/security-headers";
 
 // The hosted payment page in a real browser, against `npm start` with the embedded database and
 // sandbox chains, as a buyer meets it.
@@ -45,7 +46,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   const invoice = await createInvoice({ amount: "25.00", currency: "USD", url_return: "https://shop.example/back", url_success: "https://shop.example/thanks" });
   expect(invoice.payment_status).toBe("select");
 
-  await page.goto(pageUrlOf(invoice));
+  await expectSecurityHeaders(await page.goto(pageUrlOf(invoice)), "the payment page");
   await expect(page).toHaveTitle(/Pay 25\.00 USD/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay 25.00 USD");
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "select");
