@@ -826,7 +826,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or reject a manual payout
-         * @description A `manual` payout waits in `check` (internal `pending`) for someone other than its creator: another API key or a cabinet user. Approved, it goes out at once; rejected, it ends in `fail` and its reserve returns to `available`. Only a pending payout can be decided (`payout.not_pending`); its creator cannot decide it (`payout.approver_is_creator`). Approval is refused while payouts are frozen after a new payout key.
+         * @description A `manual` payout waits in `check` (internal `pending`) for someone other than its creator: another API key or a cabinet user. Approved, it goes out at once; rejected, it ends in `fail` and its reserve returns to `available`. Only a pending payout can be decided (`payout.not_pending`); its creator cannot decide it (`payout.approver_is_creator`: a key answers to the person who made it), nor can a key whose maker may no longer move money (`payout.approver_not_allowed`: removed from the team, or now a viewer). Approval is refused while money out is frozen (`payout.frozen`).
          *
          *     Key kinds: `unified`, `payout`.
          */
@@ -13457,6 +13457,7 @@ export interface operations {
             /**
              * @description - `merchant.wrong_key_kind`: This API key kind may not call this operation.
              *     - `payout.approver_is_creator`: A manual payout is approved by another key or user than its creator.
+             *     - `payout.approver_not_allowed`: The approver is not a member of the store with the right to move money.
              */
             403: {
                 headers: {
@@ -13476,7 +13477,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "merchant.wrong_key_kind" | "payout.approver_is_creator";
+                            code: "merchant.wrong_key_kind" | "payout.approver_is_creator" | "payout.approver_not_allowed";
                             message: string;
                         };
                     };

@@ -107,6 +107,7 @@ export const ERROR_CATALOGUE = {
   "payout.batch_too_large": { status: 400, message: "payouts has more than 100 elements." },
   "payout.not_found": { status: 404, message: "No such payout." },
   "payout.approver_is_creator": { status: 403, message: "A manual payout is approved by another key or user than its creator." },
+  "payout.approver_not_allowed": { status: 403, message: "The approver is not a member of the store with the right to move money." },
   "payout.frozen": { status: 409, message: "Payouts are frozen after a new payout key; retry when the freeze lifts." },
   "payout.insufficient_funds": { status: 409, message: "The available balance does not cover the payout." },
   "payout.funds_maturing": { status: 409, message: "The amount will be available once credited funds mature; retry later with the same order_id." },

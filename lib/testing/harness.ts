@@ -61,10 +61,16 @@ export async function makeMerchant(options: { kind?: ApiKeyKind; name?: string; 
 
 /**
  * Another key of a merchant. It answers to a person of its own unless `owner` names one (four
- * eyes compare people): by default as if another member of the store had made it.
+ * eyes compare people): by default a new admin of the store (enrolled) made it.
  */
-export async function addApiKey(merchantId: string, kind: ApiKeyKind, owner = `user:${randomUUID()}`): Promise<TestMerchant> {
-  const key = await issueApiKey(getTestDb(), getTestSecretBox(), merchantId, kind, owner);
+export async function addApiKey(merchantId: string, kind: ApiKeyKind, owner?: string): Promise<TestMerchant> {
+  let person = owner;
+  if (person === undefined) {
+    const id = randomUUID();
+    await getTestDb().cabinetUser.create({ data: { id, merchantId, email: `admin-${id}@example.com`, passwordHash: "unused", role: "admin", totpSecretCiphertext: "unused", totpEnabledAt: new Date() } });
+    person = `user:${id}`;
+  }
+  const key = await issueApiKey(getTestDb(), getTestSecretBox(), merchantId, kind, person);
   return { merchantId, publicId: key.publicId, secret: key.secret };
 }
 

@@ -13,6 +13,9 @@ import { assertPayoutsNotFrozen, readFrozenUntil } from "./payout-freeze";
 import { personOf } from "./write-payout";
 import { resolvePayoutDestination } from "./payout-destination";
 import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "./payout-conversion";
+import { OPERATOR } from "@/lib/auth/api-keys";
+import { isCabinetRole, roleAllows } from "@/lib/domain/cabinet/permissions";
+import { isUuid } from "@/lib/services/invoices/find-invoice";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -47,7 +50,10 @@ export async function decidePendingPayout(
   const isApproval = input.approve ?? true;
   if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout is approved or rejected.`);
   // Four eyes are two people: a key answers to the user who made it (or the operator), the CLI is the operator.
-  if ((await personOf(deps.db, merchantId, found.createdBy)) === (await personOf(deps.db, merchantId, actor))) throw new AppError("payout.approver_is_creator");
+  const approver = await personOf(deps.db, merchantId, actor);
+  if ((await personOf(deps.db, merchantId, found.createdBy)) === approver) throw new AppError("payout.approver_is_creator");
+  // ...and the second one may move money: a key outlives its maker's role or membership.
+  if (!(await mayApprove(deps.db, merchantId, approver))) throw new AppError("payout.approver_not_allowed");
   if (isApproval) await assertPayoutsNotFrozen(deps, merchantId);
   const now = deps.now();
   const decided = await withTransaction(deps.db, (tx) =>
@@ -55,6 +61,15 @@ export async function decidePendingPayout(
   );
   if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
   return decided;
+}
+
+/** Whether a person may decide on money out: the operator, or an enrolled member with the money permission. */
+async function mayApprove(db: Db, merchantId: string, person: string): Promise<boolean> {
+  if (!person.startsWith("user:")) return person === OPERATOR;
+  const id = person.slice("user:".length);
+  if (!isUuid(id)) return false;
+  const member = await db.cabinetUser.findFirst({ where: { id, merchantId, disabledAt: null }, select: { role: true } });
+  return member !== null && isCabinetRole(member.role) && roleAllows(member.role, "money");
 }
 
 /** Who approved a payout that waited out its period (money-out policy): the service itself. */

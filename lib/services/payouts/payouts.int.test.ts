@@ -286,6 +286,18 @@ describe("manual payouts", () => {
     const [operatorCreates, operatorApproves] = [await addApiKey(merchant.merchantId, "payout", "operator"), await addApiKey(merchant.merchantId, "payout", "operator")];
     const byOperator = (await callSigned("/v1/payout", payout({ source: "manual", order_id: "operator-made" }), operatorCreates)).body.result;
     expect((await callSigned("/v1/payout/approve", { uuid: byOperator.uuid }, operatorApproves)).body.error.code).toBe("payout.approver_is_creator");
+
+    // A key outlives its maker's right to move money: a member made viewer, or removed, decides nothing.
+    const carolKey = await addApiKey(merchant.merchantId, "payout");
+    const carol = (await getTestDb().apiKey.findFirstOrThrow({ where: { publicId: carolKey.publicId } })).owner.slice("user:".length);
+    const waiting = (await callSigned("/v1/payout", payout({ source: "manual", order_id: "for-carol" }), aliceCreates)).body.result;
+    for (const change of [{ role: "viewer" }, { role: "finance", disabledAt: new Date() }]) {
+      await getTestDb().cabinetUser.update({ where: { id: carol }, data: change });
+      const refused = await callSigned("/v1/payout/approve", { uuid: waiting.uuid }, carolKey);
+      expect([change, refused.status, refused.body.error.code]).toEqual([change, 403, "payout.approver_not_allowed"]);
+    }
+    await getTestDb().cabinetUser.update({ where: { id: carol }, data: { role: "finance", disabledAt: null } });
+    expect((await callSigned("/v1/payout/approve", { uuid: waiting.uuid }, carolKey)).body.result).toMatchObject({ internal_status: "approved" });
   });
 
   it("return their reserve once when cancelled or rejected", async () => {

@@ -129,9 +129,9 @@ export const approvePayoutOp = defineOperation({
   fieldErrors: { uuid: "payout.bad_uuid" },
   summary: "Approve or reject a manual payout",
   description:
-    "A `manual` payout waits in `check` (internal `pending`) for someone other than its creator: another API key or a cabinet user. Approved, it goes out at once; rejected, it ends in `fail` and its reserve returns to `available`. Only a pending payout can be decided (`payout.not_pending`); its creator cannot decide it (`payout.approver_is_creator`). Approval is refused while payouts are frozen after a new payout key.",
+    "A `manual` payout waits in `check` (internal `pending`) for someone other than its creator: another API key or a cabinet user. Approved, it goes out at once; rejected, it ends in `fail` and its reserve returns to `available`. Only a pending payout can be decided (`payout.not_pending`); its creator cannot decide it (`payout.approver_is_creator`: a key answers to the person who made it), nor can a key whose maker may no longer move money (`payout.approver_not_allowed`: removed from the team, or now a viewer). Approval is refused while money out is frozen (`payout.frozen`).",
   response: PAYOUT_SCHEMA,
-  errors: [...LOOKUP_ERRORS, "payout.not_pending", "payout.approver_is_creator", "payout.frozen"],
+  errors: [...LOOKUP_ERRORS, "payout.not_pending", "payout.approver_is_creator", "payout.approver_not_allowed", "payout.frozen"],
   requestExample: { uuid: "5b0a3f4e-8c1d-4e2a-9f6b-2d7c8e9a1b3c", approve: true },
   responseExample: { ...PAYOUT_EXAMPLE, source: "manual", approval_required: true },
   handle: async (input, context) => toPayoutObject(await decidePendingPayout(context.deps, merchantOf(context), input, actorOf(context))),
