@@ -132,29 +132,32 @@ export async function fillAddressPool(
   chain: AddressChain,
   targetOf: (pooled: number) => number,
 ): Promise<number[] | null> {
-  if (!(await claimPool(db, network, chain))) return null;
+  const claim = await claimPool(db, network, chain);
+  if (!claim) return null;
   try {
     const pooled = await db.depositAddressPoolEntry.count({ where: { network, chain } });
     const target = targetOf(pooled);
     if (pooled >= target / 2) return [];
     return await topUpAddressPool(db, keys, network, chain, target - pooled);
   } finally {
-    await db.depositAddressPoolFill.update({ where: { network_chain: { network, chain } }, data: { claimedUntil: new Date(0) } });
+    // Only its own claim: a filler that ran past it must not release the one that took over.
+    await db.depositAddressPoolFill.updateMany({ where: { network, chain, claimedUntil: claim }, data: { claimedUntil: new Date(0) } });
   }
 }
 
 /**
- * One statement: the pool's claim row, made or taken over when its last claim has run out. A
- * filler that died holding it delays that pool's next fill by FILL_CLAIM_SECONDS at most.
+ * One statement: the pool's claim row, made or taken over when its last claim has run out; the
+ * claim's end, which names it, or null. A filler that died holding it delays that pool's next
+ * fill by FILL_CLAIM_SECONDS at most.
  */
-async function claimPool(db: Db, network: NetworkId, chain: AddressChain): Promise<boolean> {
-  const claimed = await db.$queryRaw<{ network: string }[]>`
+async function claimPool(db: Db, network: NetworkId, chain: AddressChain): Promise<Date | null> {
+  const claimed = await db.$queryRaw<{ claimedUntil: Date }[]>`
     INSERT INTO deposit_address_pool_fills (network, chain, claimed_until)
     VALUES (${network}, ${chain}, now() + ${FILL_CLAIM_SECONDS}::int * interval '1 second')
     ON CONFLICT (network, chain) DO UPDATE SET claimed_until = EXCLUDED.claimed_until
     WHERE deposit_address_pool_fills.claimed_until < now()
-    RETURNING network`;
-  return claimed.length === 1;
+    RETURNING claimed_until AS "claimedUntil"`;
+  return claimed[0]?.claimedUntil ?? null;
 }
 
 /**

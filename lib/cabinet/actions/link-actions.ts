@@ -42,7 +42,7 @@ export const LINK_ACTIONS = {
     audit: "payout_link.changed",
     input: CREATE_PAYOUT_LINK_INPUT,
     run: async ({ deps, actor }, input) => {
-      const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input);
+      const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input, { actor: userActor(actor.userId) });
       const object = toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl });
       // The claim URL is answered here only (its token is stored hashed): with its QR code for the page to show once.
       // Rendered uncached, not through qrCodeOf: the claim URL carries the token, shown once, that must not stay in memory.

@@ -151,7 +151,7 @@ export const SETTINGS_ACTIONS = {
     permission: "settings",
     audit: "settings.changed",
     input: SET_AUTO_WITHDRAW_INPUT,
-    run: ({ deps, actor }, input) => setAutoWithdrawRule(deps, actor.merchantId, input),
+    run: ({ deps, actor }, input) => setAutoWithdrawRule(deps, actor.merchantId, input, userActor(actor.userId)),
     describe: (_input, result) => {
       const rule = result as { currency: string; network: string; address: string; min_minor: string };
       return { setting: "auto_withdraw", change: "set", currency: rule.currency, network: rule.network, address: rule.address, min_minor: rule.min_minor };
@@ -175,7 +175,7 @@ export const SETTINGS_ACTIONS = {
     permission: "settings",
     audit: "settings.changed",
     input: CREATE_SPLIT_RULE_INPUT,
-    run: async ({ deps, actor }, input) => toSplitRuleObject(await createSplitRule(deps, actor.merchantId, input, deps.now())),
+    run: async ({ deps, actor }, input) => toSplitRuleObject(await createSplitRule(deps, actor.merchantId, input, deps.now(), userActor(actor.userId))),
     describe: (_input, result) => {
       const rule = result as ReturnType<typeof toSplitRuleObject>;
       return { setting: "split_rule", change: "created", rule: rule.rule_id, percent: rule.percent };

@@ -32,6 +32,13 @@ const table: { kind: MoneyOutKind; facts: Partial<MoneyOutFacts>; expected: Retu
     // Nobody else to approve: a waiting period instead of a second person.
     { kind, facts: { threshold: { perPayout: 1n, perDay: null }, hasOtherApprover: false }, expected: { outcome: "waits", until: waitEnds, reason: kind === "manual_payout" ? "manual" : "threshold" } },
   ];
+  if (!isRequested) {
+    // A freeze adds to the rest: above a threshold it still waits for a second person, and a
+    // waiting period ends no sooner than the freeze.
+    rows.push({ kind, facts: { ...frozen, threshold: { perPayout: 1n, perDay: null } }, expected: { outcome: "needs_approval", reason: "threshold" } });
+    rows.push({ kind, facts: { ...frozen, threshold: { perPayout: 1n, perDay: null }, hasOtherApprover: false }, expected: { outcome: "waits", until: waitEnds, reason: "threshold" } });
+    rows.push({ kind, facts: { frozenUntil: new Date(now.getTime() + 48 * hour), threshold: { perPayout: 1n, perDay: null }, hasOtherApprover: false }, expected: { outcome: "waits", until: new Date(now.getTime() + 48 * hour), reason: "threshold" } });
+  }
   if (kind === "refund" || kind === "wallet_refund") {
     // Back to the address that paid: nothing holds it back.
     rows.push({ kind, facts: { ...frozen, isToPayer: true, threshold: { perPayout: 1n, perDay: 1n } }, expected: { outcome: "approved" } });

@@ -65,10 +65,20 @@ export type MoneyOutHoldReason = "manual" | "threshold" | "freeze";
 
 export function decideMoneyOut(facts: MoneyOutFacts): MoneyOutDecision {
   if (facts.isToPayer) return { outcome: "approved" };
-  if (facts.frozenUntil && facts.frozenUntil > facts.now) {
-    // Nobody is asking to wait on an automatic kind: it is held until the freeze lifts.
-    return REQUESTED.has(facts.kind) ? { outcome: "frozen", liftsAt: facts.frozenUntil } : { outcome: "waits", until: facts.frozenUntil, reason: "freeze" };
-  }
+  const unfrozen = decideUnfrozen(facts);
+  const frozenUntil = facts.frozenUntil;
+  if (!frozenUntil || frozenUntil <= facts.now) return unfrozen;
+  if (REQUESTED.has(facts.kind)) return { outcome: "frozen", liftsAt: frozenUntil };
+  // Nobody is asking on an automatic kind, so it is held instead of refused — and the freeze only
+  // adds to what the rest of the policy asks: a second person stays a second person, a waiting
+  // period ends no sooner than the freeze.
+  if (unfrozen.outcome === "needs_approval") return unfrozen;
+  if (unfrozen.outcome === "waits") return unfrozen.until >= frozenUntil ? unfrozen : { ...unfrozen, until: frozenUntil };
+  return { outcome: "waits", until: frozenUntil, reason: "freeze" };
+}
+
+/** The decision without the freeze: four eyes for manual payouts, the owner's thresholds. */
+function decideUnfrozen(facts: MoneyOutFacts): Exclude<MoneyOutDecision, { outcome: "frozen" }> {
   const reason: MoneyOutHoldReason | null = facts.kind === "manual_payout" ? "manual" : isAboveThreshold(facts) ? "threshold" : null;
   if (reason === null) return { outcome: "approved" };
   if (facts.hasOtherApprover) return { outcome: "needs_approval", reason };

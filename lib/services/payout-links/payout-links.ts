@@ -120,7 +120,12 @@ async function checkLinkTerms(deps: PayoutLinkDeps, merchantId: string, input: z
  * and answered once: only its hash is stored. A `reference` already used by the merchant is
  * `payoutlink.duplicate_reference` (409), naming the existing link.
  */
-export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string, input: z.output<typeof createPayoutLinkSchema>, options: { batchId?: string } = {}): Promise<{ link: PayoutLink; claimToken: string }> {
+export async function createPayoutLink(
+  deps: PayoutLinkDeps,
+  merchantId: string,
+  input: z.output<typeof createPayoutLinkSchema>,
+  options: { actor: string; batchId?: string },
+): Promise<{ link: PayoutLink; claimToken: string }> {
   assertLinksEnabled(deps);
   const terms = await checkLinkTerms(deps, merchantId, input);
   if (terms.reference !== null) await refuseTakenReference(deps.db, merchantId, terms.reference);
@@ -145,6 +150,7 @@ export async function createPayoutLink(deps: PayoutLinkDeps, merchantId: string,
             email: terms.email,
             tokenHash: hash,
             batchId: options.batchId ?? null,
+            createdBy: options.actor,
             expiresAt: new Date(now.getTime() + terms.hours * 3_600_000),
             createdAt: now,
             updatedAt: now,
@@ -183,7 +189,7 @@ export const MAX_LINK_BATCH = 500;
  * spec: POST /v1/payout/link/batch — each element made as the single call would, in its own
  * transaction, in order; the results aligned by index, the links sharing one `batch_id`.
  */
-export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: string, elements: unknown[]) {
+export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: string, elements: unknown[], actor: string) {
   assertLinksEnabled(deps);
   if (elements.length === 0) throw new AppError("payoutlink.empty_batch");
   if (elements.length > MAX_LINK_BATCH) throw new AppError("payoutlink.batch_too_large");
@@ -191,7 +197,7 @@ export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: st
   const results: ({ ok: true; link: ReturnType<typeof toPayoutLinkObject> } | { ok: false; error: string; message: string })[] = [];
   for (const element of elements) {
     try {
-      const { link, claimToken } = await createPayoutLink(deps, merchantId, parseInput(CREATE_PAYOUT_LINK_INPUT, element), { batchId });
+      const { link, claimToken } = await createPayoutLink(deps, merchantId, parseInput(CREATE_PAYOUT_LINK_INPUT, element), { actor, batchId });
       results.push({ ok: true, link: toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl }) });
     } catch (error) {
       // Never lose the tokens of the links made before: every element answers for itself.
@@ -495,6 +501,7 @@ async function finishClaim(tx: Tx, deps: PayoutWriterDeps, linkId: string, fee: 
     },
     kind: "link_claim",
     actor: `payoutlink:${link.id}`,
+    askedBy: link.createdBy,
     reserve: {
       journals: [
         payoutLinkHeldJournal({ linkId: link.id, merchantId: link.merchantId, asset, amount, step: "release" }),

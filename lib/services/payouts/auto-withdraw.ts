@@ -32,6 +32,7 @@ export async function setAutoWithdrawRule(
   deps: Pick<PayoutDeps, "db" | "config" | "now">,
   merchantId: string,
   input: { currency?: string; network?: string; address?: string; min?: string },
+  actor: string,
 ): Promise<AutoWithdrawRuleView> {
   if (!input.currency || !input.network || !input.address) throw new AppError("autowithdraw.missing", "currency, network and address are required.");
   const currency = normalizeSymbol(input.currency);
@@ -40,7 +41,7 @@ export async function setAutoWithdrawRule(
   const destination = resolvePayoutDestination({ currency, network, address: input.address }, (id) => addressChainOf(deps.config, id));
   const minMinor = parseAmount(input.min ?? "0", destination.asset.decimals);
   if (minMinor === null) throw new AppError("autowithdraw.bad_min", `min must be a decimal of at most ${destination.asset.decimals} places, in ${currency} units.`);
-  const data = { address: destination.address, minMinor: minMinor.toString() };
+  const data = { address: destination.address, minMinor: minMinor.toString(), updatedBy: actor };
   const key = { merchantId_currency_network: { merchantId, currency, network } };
   await withTransaction(deps.db, async (tx) => {
     const earlier = await tx.autoWithdrawRule.findUnique({ where: key, select: { address: true } });
@@ -128,6 +129,8 @@ export async function processDueAutoWithdrawals(deps: PayoutDeps, limit = 200): 
         {
           actor: "autowithdraw",
           kind: "auto_withdraw",
+          // The withdrawal answers to who set the rule: that person is not the second one.
+          askedBy: (await deps.db.autoWithdrawRule.findUnique({ where: { merchantId_currency_network: { merchantId: withdrawal.merchantId, currency: withdrawal.currency, network: withdrawal.network } }, select: { updatedBy: true } }))?.updatedBy,
           // Marked paid out in the payout's own transaction: a crash cannot leave it due, to be refused later.
           onWritten: async (tx, payout) => {
             await tx.autoWithdrawal.updateMany({ where: { lotId: withdrawal.lotId, status: "due" }, data: { status: "paid_out", payoutId: payout.id, reason: "", updatedAt: deps.now() } });

@@ -49,6 +49,8 @@ export interface CreatePayoutOptions {
   actor: string;
   /** What kind of money out it is; by its source when absent (manual: `manual_payout`, else `api_payout`). */
   kind?: MoneyOutKind;
+  /** Whose request the service carries out with it (see PayoutToWrite.askedBy). */
+  askedBy?: string;
   /** Runs last inside the creating transaction with the payout (an idempotent answer commits with it). */
   onWritten?: (tx: Tx, payout: Payout) => Promise<void>;
 }
@@ -149,7 +151,7 @@ export async function recordPayoutWithTerms(deps: PayoutDeps, merchantId: string
   const { destination } = terms;
   return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
     const conversion = terms.conversion && { quote: terms.conversion, destination };
-    const payout = await recordNewPayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, now), kind: options.kind ?? kindOf(terms), actor: options.actor }, conversion);
+    const payout = await recordNewPayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, now), kind: options.kind ?? kindOf(terms), actor: options.actor, askedBy: options.askedBy }, conversion);
     if (payout) {
       await options.onWritten?.(tx, payout);
       return payout;

@@ -9,11 +9,10 @@ import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normaliz
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { quoteFee, type PayoutDeps } from "./create-payout";
-import { assertPayoutsNotFrozen, readFrozenUntil } from "./payout-freeze";
+import { frozenRefusal, readFrozenUntil } from "./payout-freeze";
 import { personOf } from "./write-payout";
 import { resolvePayoutDestination } from "./payout-destination";
 import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "./payout-conversion";
-import { OPERATOR } from "@/lib/auth/api-keys";
 import { isCabinetRole, roleAllows } from "@/lib/domain/cabinet/permissions";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 
@@ -51,24 +50,34 @@ export async function decidePendingPayout(
   if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout is approved or rejected.`);
   // Four eyes are two people: a key answers to the user who made it (or the operator), the CLI is the operator.
   const approver = await personOf(deps.db, merchantId, actor);
-  if ((await personOf(deps.db, merchantId, found.createdBy)) === approver) throw new AppError("payout.approver_is_creator");
+  // The person it answers to: its creator, or whoever it was made for (a link's creator, a rule's author).
+  if ((await personOf(deps.db, merchantId, found.askedBy || found.createdBy)) === approver) throw new AppError("payout.approver_is_creator");
   // ...and the second one may move money: a key outlives its maker's role or membership.
-  if (!(await mayApprove(deps.db, merchantId, approver))) throw new AppError("payout.approver_not_allowed");
-  if (isApproval) await assertPayoutsNotFrozen(deps, merchantId);
+  if (!(await mayApprove(deps.db, merchantId, actor, approver))) throw new AppError("payout.approver_not_allowed");
   const now = deps.now();
-  const decided = await withTransaction(deps.db, (tx) =>
-    applyPayoutFact(tx, found, { kind: isApproval ? "approve" : "reject" }, now, isApproval ? { approvedBy: actor, approvedAt: now, nextAttemptAt: now } : {}),
-  );
+  const decided = await withTransaction(deps.db, async (tx) => {
+    // Read with the decision: a key minted a moment ago freezes this approval too.
+    if (isApproval) {
+      const frozenUntil = await readFrozenUntil(tx, deps, merchantId);
+      if (frozenUntil) throw frozenRefusal(frozenUntil);
+    }
+    return applyPayoutFact(tx, found, { kind: isApproval ? "approve" : "reject" }, now, isApproval ? { approvedBy: actor, approvedAt: now, nextAttemptAt: now } : {});
+  });
   if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
   return decided;
 }
 
-/** Whether a person may decide on money out: the operator, or an enrolled member with the money permission. */
-async function mayApprove(db: Db, merchantId: string, person: string): Promise<boolean> {
-  if (!person.startsWith("user:")) return person === OPERATOR;
+/**
+ * Whether an actor may decide on money out: the operator at the CLI, or an enrolled member with
+ * the money permission (through the cabinet, or a key the member made). A key the operator made
+ * and handed to a store is not a second person of that store.
+ */
+async function mayApprove(db: Db, merchantId: string, actor: string, person: string): Promise<boolean> {
+  if (actor.startsWith("cli:")) return true;
+  if (!person.startsWith("user:")) return false;
   const id = person.slice("user:".length);
   if (!isUuid(id)) return false;
-  const member = await db.cabinetUser.findFirst({ where: { id, merchantId, disabledAt: null }, select: { role: true } });
+  const member = await db.cabinetUser.findFirst({ where: { id, merchantId, disabledAt: null, totpEnabledAt: { not: null } }, select: { role: true } });
   return member !== null && isCabinetRole(member.role) && roleAllows(member.role, "money");
 }
 
@@ -85,13 +94,16 @@ export async function approveWaitedPayouts(deps: Pick<PayoutDeps, "db" | "config
   const due = await deps.db.payout.findMany({ where: { status: "pending", autoApproveAt: { lte: now } }, orderBy: { autoApproveAt: "asc" }, take: limit });
   let approved = 0;
   for (const payout of due) {
-    const frozenUntil = await readFrozenUntil(deps.db, deps, payout.merchantId);
-    if (frozenUntil) {
-      await deps.db.payout.updateMany({ where: { id: payout.id, status: "pending", autoApproveAt: payout.autoApproveAt }, data: { autoApproveAt: frozenUntil, holdReason: "freeze", updatedAt: now } });
-      continue;
-    }
-    const decided = await withTransaction(deps.db, (tx) => applyPayoutFact(tx, payout, { kind: "approve" }, now, { approvedBy: WAITED_APPROVER, approvedAt: now, nextAttemptAt: now }));
-    if (decided) approved++;
+    const outcome = await withTransaction(deps.db, async (tx) => {
+      // Read with the decision: a key minted a moment ago freezes this approval too.
+      const frozenUntil = await readFrozenUntil(tx, deps, payout.merchantId);
+      if (frozenUntil) {
+        await tx.payout.updateMany({ where: { id: payout.id, status: "pending", autoApproveAt: payout.autoApproveAt }, data: { autoApproveAt: frozenUntil, updatedAt: now } });
+        return null;
+      }
+      return applyPayoutFact(tx, payout, { kind: "approve" }, now, { approvedBy: WAITED_APPROVER, approvedAt: now, nextAttemptAt: now });
+    });
+    if (outcome) approved++;
   }
   return approved;
 }

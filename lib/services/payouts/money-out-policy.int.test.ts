@@ -143,6 +143,8 @@ describe("the money-out policy, every kind of money out", () => {
     // The same person with another key, or with the key it asked with: not a second person.
     expect((await call("/v1/payout/approve", { uuid: large.uuid }, owner.otherKey)).body.error.code).toBe("payout.approver_is_creator");
     expect((await call("/v1/payout/approve", { uuid: large.uuid }, owner.key)).body.error.code).toBe("payout.approver_is_creator");
+    // A key the operator made and handed to the store is nobody's second pair of eyes.
+    expect((await call("/v1/payout/approve", { uuid: large.uuid }, store.operator)).body.error.code).toBe("payout.approver_not_allowed");
     expect((await call("/v1/payout/approve", { uuid: large.uuid }, admin.key)).body.result.internal_status).toBe("approved");
 
     // A refund to another address, a link claim and a wallet refund above it wait too; a refund to the payer does not.
@@ -153,7 +155,10 @@ describe("the money-out policy, every kind of money out", () => {
     const byKind = async (kind: string, where: Record<string, unknown> = {}) => deps.db.payout.findFirstOrThrow({ where: { merchantId: store.merchantId, kind, ...where } });
     expect(await byKind("refund", { address: FOREIGN })).toMatchObject({ status: "pending", holdReason: "threshold" });
     expect(await byKind("refund", { address: paid.payer_address })).toMatchObject({ status: "approved" });
-    expect(await byKind("payout", { orderId: `payoutlink:${link.link_id}` })).toMatchObject({ status: "pending", holdReason: "threshold" });
+    const claimed = await byKind("payout", { orderId: `payoutlink:${link.link_id}` });
+    expect(claimed).toMatchObject({ status: "pending", holdReason: "threshold" });
+    // The claim answers to the link's creator: not a second person for it, whichever key.
+    expect((await call("/v1/payout/approve", { uuid: claimed.id }, owner.otherKey)).body.error.code).toBe("payout.approver_is_creator");
     expect(await byKind("wallet_refund")).toMatchObject({ status: "pending", holdReason: "threshold" });
 
     // Per 24 hours: what went out today counts (10 + 10.5 + 11 + 11 + 20 + 12 = 74.5 of 75); the next small one waits.
@@ -187,6 +192,7 @@ describe("the money-out policy, every kind of money out", () => {
     // Keys older than the freeze: only the change under test can freeze.
     await plain.db.apiKey.updateMany({ where: { merchantId: store.merchantId }, data: { createdAt: new Date(Date.now() - 48 * HOUR) } });
     const frozen = depsWith({ GATEWAY_PAYOUT_FREEZE_SECONDS: "3600" });
+    const partner = await makeStore(plain);
     const payout = (orderId: string) => callSigned("/v1/payout", { amount: "3", currency: "USDT", network: "tron", address: FOREIGN, order_id: orderId }, owner.key, { deps: frozen });
     const thaw = () => frozen.db.merchant.update({ where: { id: store.merchantId }, data: { controlsChangedAt: null } });
     const before = await payout("before");
@@ -199,6 +205,7 @@ describe("the money-out policy, every kind of money out", () => {
       ["a new auto-withdraw address", () => callSigned("/v1/auto-withdraw/set", { currency: "USDT", network: "tron", address: FOREIGN, min: "1000" }, owner.key, { deps: frozen }), true],
       ["the same auto-withdraw address again", () => callSigned("/v1/auto-withdraw/set", { currency: "USDT", network: "tron", address: FOREIGN, min: "2000" }, owner.key, { deps: frozen }), false],
       ["a new external split address", () => callSigned("/v1/split/rule", { percent: 1, address: FOREIGN, network: "tron" }, owner.key, { deps: frozen }), true],
+      ["a new split to another store", () => callSigned("/v1/split/rule", { percent: 1, merchant_id: partner.merchantId }, owner.key, { deps: frozen }), true],
     ];
     for (const [index, [change, make, freezes]] of changes.entries()) {
       const made = (await make()) as { status?: number; body?: unknown };

@@ -35,7 +35,7 @@ export async function assertPayoutsNotFrozen(deps: FreezeDeps & { db: Db }, merc
 
 /**
  * Inside the caller's transaction (or alone): a control of money out loosened — a new destination
- * (auto-withdraw, an external split address), a threshold raised or removed — so money out is
+ * (auto-withdraw, a new split rule), a threshold raised or removed — so money out is
  * frozen from now for GATEWAY_PAYOUT_FREEZE_SECONDS (see readFrozenUntil).
  */
 export async function markControlsLoosened(db: Db | Tx, merchantId: string, now: Date): Promise<void> {

@@ -7,7 +7,7 @@ import { decideMoneyOut, type MoneyOutDecision, type MoneyOutKind, type MoneyOut
 import type { PayoutStatus } from "@/lib/domain/payout/transition";
 import { AppError } from "@/lib/errors";
 import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balances";
-import { postJournals } from "@/lib/ledger/post";
+import { lockAccounts, postJournals } from "@/lib/ledger/post";
 import { assetKey, payoutReservedJournal, type Journal } from "@/lib/ledger/postings";
 import { recordPayoutEvent } from "./payout-events";
 import { frozenRefusal } from "./payout-freeze";
@@ -18,13 +18,18 @@ export interface PayoutWriterDeps {
 }
 
 /** A payout's row as its maker builds it; the writer sets who decided it and its status. */
-export type PayoutRowDraft = Omit<Prisma.PayoutCreateManyInput, "status" | "approvedBy" | "approvedAt" | "holdReason" | "autoApproveAt" | "createdBy"> & { id: string };
+export type PayoutRowDraft = Omit<Prisma.PayoutCreateManyInput, "status" | "approvedBy" | "approvedAt" | "holdReason" | "autoApproveAt" | "createdBy" | "askedBy"> & { id: string };
 
 export interface PayoutToWrite {
   row: PayoutRowDraft;
   kind: MoneyOutKind;
   /** Who asks: `key:<public id>`, `user:<id>`, `cli:…`, or the service's own maker (`payoutlink:<id>`, `split`, `autowithdraw`). */
   actor: string;
+  /**
+   * Whose request it carries out, when the service makes it on someone's behalf (a link's creator,
+   * who set the auto-withdraw or split rule): that person is not the second one. The actor when absent.
+   */
+  askedBy?: string;
   /** Back to the address that paid (refunds): never frozen, never held. */
   isToPayer?: boolean;
   /**
@@ -75,6 +80,13 @@ export async function writePayout(tx: Tx, deps: PayoutWriterDeps, payout: Payout
   const asset = assetKey(row.currency, row.network);
   const debit = BigInt(String(row.debitMinor));
   let balance = "from" in payout.reserve ? (payout.reserve.balance ?? (await lockSpendableBalance(tx, row.merchantId, asset))) : null;
+  // A maker that reserves with its own journals: the balance and every account of those journals
+  // locked here in the ledger's order (those the maker took already are no-ops), so the facts
+  // below are read under the balance's lock whatever the kind.
+  if ("journals" in payout.reserve) {
+    const balanceAccounts = (["available", "debt", "maturing", "payout_held"] as const).map((bucket) => ({ owner: row.merchantId, asset, bucket }));
+    await lockAccounts(tx, [...balanceAccounts, ...payout.reserve.journals.flatMap((journal) => journal.postings.map((posting) => posting.account))], now);
+  }
   // Read under the balance's lock: what was spent today cannot move underneath.
   const facts = await policyFactsOf(tx, deps, row.merchantId, asset, now, options.facts);
   const decide = (hasOtherApprover: boolean) =>
@@ -93,7 +105,7 @@ export async function writePayout(tx: Tx, deps: PayoutWriterDeps, payout: Payout
   // Who else may approve matters only to money out that waits for a second person.
   if (decision.outcome === "needs_approval") {
     facts.approvers ??= await readApprovers(tx, row.merchantId);
-    const asker = await personOf(tx, row.merchantId, payout.actor);
+    const asker = await personOf(tx, row.merchantId, payout.askedBy || payout.actor);
     decision = decide(facts.approvers.some((person) => person !== asker));
   }
   if (decision.outcome === "frozen") throw frozenRefusal(decision.liftsAt);
@@ -101,7 +113,7 @@ export async function writePayout(tx: Tx, deps: PayoutWriterDeps, payout: Payout
   // nothing and the batch's transaction goes on with the next.
   const isBatch = "from" in payout.reserve && payout.reserve.balance !== undefined;
   if (isBatch) judge(balance!, debit);
-  const [written] = await tx.payout.createManyAndReturn({ data: [{ ...row, createdBy: payout.actor, ...statusOf(decision, payout.actor, now) }], skipDuplicates: true });
+  const [written] = await tx.payout.createManyAndReturn({ data: [{ ...row, createdBy: payout.actor, askedBy: payout.askedBy ?? "", ...statusOf(decision, payout.actor, now) }], skipDuplicates: true });
   // A taken unique key answers before the balance does: the caller finds the existing payout.
   if (!written) return null;
   if ("from" in payout.reserve && payout.reserve.afterInsert) {

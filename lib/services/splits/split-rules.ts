@@ -66,7 +66,7 @@ const MAX_NOTE_LENGTH = 255;
  * and a percentage in 0.01 steps. Under the merchant's row lock, its active rules never add up
  * to more than 100 %, however many are created at once.
  */
-export async function createSplitRule(deps: SplitDeps, merchantId: string, input: z.output<typeof createSplitRuleSchema>, now: Date): Promise<SplitRule> {
+export async function createSplitRule(deps: SplitDeps, merchantId: string, input: z.output<typeof createSplitRuleSchema>, now: Date, actor: string): Promise<SplitRule> {
   assertSplitsEnabled(deps);
   const address = input.address?.trim() ?? "";
   const partnerId = input.merchant_id?.trim() ?? "";
@@ -83,9 +83,10 @@ export async function createSplitRule(deps: SplitDeps, merchantId: string, input
     const active = await tx.splitRule.aggregate({ where: { merchantId, active: true }, _sum: { percentBps: true } });
     const total = (active._sum.percentBps ?? 0) + percentBps;
     if (total > MAX_SPLIT_BPS) throw new AppError("split.exceeds_100", `The rules would add up to ${bpsToPercent(total)} percent.`);
-    // A share of every payment pointed at an outside address: money out waits out a freeze.
-    if ("address" in recipient) await markControlsLoosened(tx, merchantId, now);
-    return tx.splitRule.create({ data: { id: randomUUID(), merchantId, percentBps, note, ...recipient, createdAt: now } });
+    // A share of every payment pointed somewhere new (an outside address, or another store whose
+    // own money out this store's limits do not govern): money out waits out a freeze.
+    await markControlsLoosened(tx, merchantId, now);
+    return tx.splitRule.create({ data: { id: randomUUID(), merchantId, percentBps, note, ...recipient, createdBy: actor, createdAt: now } });
   });
 }
 

@@ -321,6 +321,8 @@ async function releaseShare(deps: PayoutDeps, shareId: string, external: { refus
       },
       kind: "split",
       actor: "split",
+      // The share's payout answers to who made the rule: that person is not the second one.
+      askedBy: (await tx.splitRule.findUnique({ where: { id: share.ruleId }, select: { createdBy: true } }))?.createdBy,
       reserve: { journals: [splitShareReleasedJournal({ reference: `payout:${payoutId}:reserve`, merchantId: share.merchantId, asset: share.asset, amount: held, to: "payout" })] },
     });
     // The order id counts the share's moves under the payment's lock: taken only by a bug.

@@ -17,7 +17,7 @@ import {
   toPayoutLinkObject,
 } from "@/lib/services/payout-links/payout-links";
 import { defineOperation } from "../../operation";
-import { merchantOf } from "../context";
+import { actorOf, merchantOf } from "../context";
 
 const LINK_EXAMPLE = {
   link_id: "0e6f2b9c-4a1d-4c3e-8b7f-5d2a9c1e3f40",
@@ -49,7 +49,7 @@ export const createPayoutLinkOp = defineOperation({
   requestExample: { currency: "USDT", network: "tron", amount: "50", reference: "bonus-2025-06-anna", title: "June bonus", note: "Thanks for the great work!", email: "anna@example.org", expires_in_hours: 72 },
   responseExample: CREATED_LINK_EXAMPLE,
   handle: async (input, context) => {
-    const { link, claimToken } = await createPayoutLink(context.deps, merchantOf(context), input);
+    const { link, claimToken } = await createPayoutLink(context.deps, merchantOf(context), input, { actor: actorOf(context) });
     return toPayoutLinkObject(link, { claimToken, publicBaseUrl: context.deps.config.publicBaseUrl });
   },
 });
@@ -96,7 +96,7 @@ export const createPayoutLinkBatchOp = defineOperation({
       { ok: false, error: "payoutlink.insufficient_funds", message: "The available balance does not cover the link." },
     ],
   },
-  handle: (input, context) => createPayoutLinkBatch(context.deps, merchantOf(context), input.links),
+  handle: (input, context) => createPayoutLinkBatch(context.deps, merchantOf(context), input.links, actorOf(context)),
 });
 
 const linkIdSchema = z.object({ link_id: z.string().describe("The link's `link_id` (UUID).") });

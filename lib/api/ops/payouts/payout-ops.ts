@@ -428,7 +428,7 @@ export const setAutoWithdrawOp = defineOperation({
   errors: ["autowithdraw.missing", "payout.no_destination", "payout.address_network_mismatch"],
   requestExample: { currency: "USDT", network: "tron", address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", min: "100" },
   responseExample: AUTO_WITHDRAW_RULE_EXAMPLE,
-  handle: (input, context) => setAutoWithdrawRule(context.deps, merchantOf(context), input),
+  handle: (input, context) => setAutoWithdrawRule(context.deps, merchantOf(context), input, actorOf(context)),
 });
 
 export const deleteAutoWithdrawOp = defineOperation({

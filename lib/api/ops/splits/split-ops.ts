@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../../operation";
-import { merchantOf } from "../context";
+import { actorOf, merchantOf } from "../context";
 import {
   CREATE_SPLIT_RULE_INPUT,
   createSplitRule,
@@ -30,7 +30,7 @@ export const createSplitRuleOp = defineOperation({
   requestExample: { percent: 12.5, address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", network: "tron", note: "Reseller share" },
   responseExample: { rule_id: RULE_ID_EXAMPLE, percent: 12.5 },
   handle: async (input, context) => {
-    const rule = await createSplitRule(context.deps, merchantOf(context), input, context.deps.now());
+    const rule = await createSplitRule(context.deps, merchantOf(context), input, context.deps.now(), actorOf(context));
     return { rule_id: rule.id, percent: bpsToPercent(rule.percentBps) };
   },
 });
