@@ -1,15 +1,28 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
+import type { Db } from "@/lib/db/client";
 import type { NetworkId } from "@/lib/catalogue";
 import { processOneBatch } from "@/lib/jobs/handlers/process-batches";
-import { callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestConfig, makeTestDeps } from "@/lib/testing/harness";
+import { callSigned, getTestSecretBox, makeMerchant, makeTestConfig } from "@/lib/testing/harness";
+import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { deriveDepositAddress, deriveEd25519DepositAddress, type AddressChain } from "./addresses";
 import { renderQrCode } from "./addresses/qr-code";
 import { ADDRESS_POOL_LOW_WATER, ADDRESS_POOL_TARGET, fillAddressPools, topUpAddressPool } from "./address-pool";
 import { allocateDepositAddress } from "./allocate-address";
 import { loadKeyMaterial, type KeyMaterial } from "./key-material";
 
-const db = getTestDb();
-const jobDeps = { db, secretBox: getTestSecretBox(), config: makeTestConfig() };
+// A database of this file's own: every Solana and TON pool is topped up by the pool job, which
+// other files run; here the pools hold only what these tests put in them.
+const own = useOwnDatabasePerFile("address_pool");
+let db: Db;
+let deps: ApiDeps;
+let jobDeps: { db: Db; secretBox: ReturnType<typeof getTestSecretBox>; config: ReturnType<typeof makeTestConfig> };
+beforeAll(() => {
+  db = own().db;
+  const config = makeTestConfig({ DATABASE_URL: own().url });
+  deps = createApiDeps(config, db, getTestSecretBox());
+  jobDeps = { db, secretBox: getTestSecretBox(), config };
+});
 
 /** Derived here from the key material, independently of the pool and the allocator. */
 function expectedAddress(keys: KeyMaterial, network: NetworkId, index: number, chain: AddressChain = "main"): string {
@@ -17,7 +30,7 @@ function expectedAddress(keys: KeyMaterial, network: NetworkId, index: number, c
   return deriveDepositAddress({ network, accountXpub: keys.xpubsFor(chain)[network]!, index, chain }).address;
 }
 
-async function processAllBatches(deps = makeTestDeps()) {
+async function processAllBatches() {
   while (await processOneBatch(deps));
 }
 
@@ -31,12 +44,12 @@ describe("the deposit address pool", () => {
     const refill = async (count: number) => (await topUpAddressPool(db, keys, network, "main", count)).forEach((index) => pooledIndexes.add(index));
     // 60 pooled addresses for 100 invoices: some come from the pool, the rest are derived inline.
     await refill(20);
-    const merchant = await makeMerchant();
-    const batch = await callSigned("/v1/payment/batch", { payments: Array.from({ length: 40 }, () => payment) }, merchant);
+    const merchant = await makeMerchant({ deps });
+    const batch = await callSigned("/v1/payment/batch", { payments: Array.from({ length: 40 }, () => payment) }, merchant, { deps });
     expect(batch.status).toBe(200);
 
     const [answers] = await Promise.all([
-      Promise.all(Array.from({ length: 60 }, () => callSigned("/v1/payment", payment, merchant))),
+      Promise.all(Array.from({ length: 60 }, () => callSigned("/v1/payment", payment, merchant, { deps }))),
       processAllBatches(),
       (async () => {
         for (let round = 0; round < 3; round++) await refill(10);
@@ -45,7 +58,7 @@ describe("the deposit address pool", () => {
     ]);
 
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
-    const info = (await callSigned("/v1/batch/info", { batch_id: batch.body.result.batch_id, limit: 100 }, merchant)).body.result;
+    const info = (await callSigned("/v1/batch/info", { batch_id: batch.body.result.batch_id, limit: 100 }, merchant, { deps })).body.result;
     expect(info).toMatchObject({ status: "completed", succeeded: 40 });
     const answered = [...answers.map((answer) => answer.body.result), ...info.items.map((item: { result: unknown }) => item.result)];
     for (const result of answered) expect(result.address_qr_code).toBe(await renderQrCode(result.address));
