@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
-import { countWalletSeedUses, WALLET_SEED_CONTEXT, WalletSeedRefusedError, withoutWalletSeed } from "@/lib/crypto/secret-box";
+import { countWalletSeedUses, isSealedUnderSeedKey, SeedKeyMissingError, WALLET_SEED_CONTEXT, WalletSeedRefusedError, withoutWalletSeed, withSeedKey } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors/app-error";
 import { getTestDb, getTestSecretBox, makeTestDeps } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
@@ -80,5 +80,44 @@ describe("keys on a database of their own", () => {
     const later = await loadKeyMaterial(db, withoutWalletSeed(getTestSecretBox()));
     expect(later.xpubsFor("regtest")).toEqual(deriveAccountXpubs(seed, { chain: "regtest" }));
     expect(hotWalletAddress(later, "ton", "test")).toBe(deriveSigningKey(seed, "ton", HOT_WALLET_INDEX, "test").address);
+  });
+});
+
+describe("a seed key (GATEWAY_SEED_KEY) given only to processes with the worker", () => {
+  it("reseals a seed made under the master key once, however many workers start together; keys stay the same and the master key alone no longer opens it", async () => {
+    const { db } = ownDatabase();
+    await db.serviceSetting.deleteMany({ where: { key: { in: ["hd_seed", "hd_account_xpubs", "hd_public_keys"] } } });
+    const masterOnly = await loadKeyMaterial(db, getTestSecretBox());
+    const seed = masterOnly.openSeed();
+    const seedKey = Buffer.alloc(32, 0x5e);
+
+    // Cached per box: each start below is a process of its own.
+    const workers = await Promise.all(Array.from({ length: 4 }, () => loadKeyMaterial(db, withSeedKey(getTestSecretBox(), seedKey))));
+    const sealed = (await db.serviceSetting.findUniqueOrThrow({ where: { key: "hd_seed" } })).value;
+    expect(isSealedUnderSeedKey(sealed)).toBe(true);
+    for (const worker of workers) {
+      expect(worker.openSeed()).toEqual(seed);
+      expect(worker.xpubs).toEqual(masterOnly.xpubs);
+    }
+
+    // A web process holds the master key, yet cannot open the seed, even past its own refusal.
+    expect(() => getTestSecretBox().open(sealed, WALLET_SEED_CONTEXT)).toThrow(SeedKeyMissingError);
+    // A worker started without the seed key is told what is missing.
+    const withoutSeedKey = await loadKeyMaterial(db, getTestSecretBox());
+    expect(() => withoutSeedKey.openSeed()).toThrow(/GATEWAY_SEED_KEY/);
+    // A later start finds it sealed under the seed key already and leaves it.
+    await loadKeyMaterial(db, withSeedKey(getTestSecretBox(), seedKey));
+    expect((await db.serviceSetting.findUniqueOrThrow({ where: { key: "hd_seed" } })).value).toBe(sealed);
+    const web = await loadKeyMaterial(db, withoutWalletSeed(getTestSecretBox()));
+    expect(hotWalletAddress(web, "solana", "main")).toBe(deriveSigningKey(seed, "solana", HOT_WALLET_INDEX).address);
+  });
+
+  it("seals a new seed under the seed key from the first start", async () => {
+    const { db } = ownDatabase();
+    await db.serviceSetting.deleteMany({ where: { key: { in: ["hd_seed", "hd_account_xpubs", "hd_public_keys"] } } });
+    const worker = await loadKeyMaterial(db, withSeedKey(getTestSecretBox(), Buffer.alloc(32, 0x6f)));
+    const sealed = (await db.serviceSetting.findUniqueOrThrow({ where: { key: "hd_seed" } })).value;
+    expect(isSealedUnderSeedKey(sealed)).toBe(true);
+    expect(deriveAccountXpubs(worker.openSeed())).toEqual(worker.xpubs);
   });
 });

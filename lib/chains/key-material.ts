@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { canOpenWalletSeed, WALLET_SEED_CONTEXT, type SecretBox } from "@/lib/crypto/secret-box";
+import { canOpenWalletSeed, isSealedUnderSeedKey, sealsSeedWithSeedKey, WALLET_SEED_CONTEXT, type SecretBox } from "@/lib/crypto/secret-box";
+import { log } from "@/lib/log";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { ADDRESS_CHAINS, createRandomMasterSeed, deriveAccountXpubs, deriveEd25519DepositAddress, type AccountXpubs, type AddressChain } from "./addresses";
 import { ED25519_FAMILIES, XPUB_FAMILIES } from "./addresses/derivation-paths";
@@ -27,8 +28,9 @@ interface PublicKeys {
  * account extended public keys, stored in the clear: the request path needs nothing secret.
  * Solana and TON (ed25519) cannot derive publicly: their deposit addresses come from the pools the
  * worker fills (address-pool.ts), their hot wallet addresses from the public record above.
- * The seed is kept sealed under the master key and opened only by `openSeed`, which a web-only
- * process (GATEWAY_WORKER=off) refuses (WalletSeedRefusedError).
+ * The seed is kept sealed under the master key, or under GATEWAY_SEED_KEY where one is set (which
+ * web processes are not given), and opened only by `openSeed`, which a web-only process
+ * (GATEWAY_WORKER=off) refuses (WalletSeedRefusedError).
  */
 export interface KeyMaterial {
   /** Mainnet account xpubs. */
@@ -85,7 +87,8 @@ async function readOrCreateKeyMaterial(db: Db, box: SecretBox): Promise<KeyMater
     rows = await db.serviceSetting.findMany({ where: { key: { in: keyNames } } });
   }
   const byKey = new Map(rows.map((row) => [row.key, row.value]));
-  const sealed = byKey.get(SEED_KEY)!;
+  let sealed = byKey.get(SEED_KEY)!;
+  if (canOpenSeed && sealsSeedWithSeedKey(box) && !isSealedUnderSeedKey(sealed)) sealed = await resealUnderSeedKey(db, box, sealed);
   // A web-only process's box refuses (WalletSeedRefusedError): the refusal is the box's, so no other path to the seed exists there either.
   const openSeed = () => Uint8Array.from(Buffer.from(box.open(sealed, WALLET_SEED_CONTEXT), "hex"));
   const xpubs = JSON.parse(byKey.get(XPUBS_KEY)!) as AccountXpubs;
@@ -111,6 +114,18 @@ async function readOrCreateKeyMaterial(db: Db, box: SecretBox): Promise<KeyMater
     canOpenSeed,
     openSeed,
   };
+}
+
+/**
+ * Moves a seed sealed under the master key (made before GATEWAY_SEED_KEY was set) under the seed
+ * key. Compare-and-set on the old value: of workers starting together one reseals, the others read
+ * its result. The seed itself is unchanged, so every address and key stays the same.
+ */
+async function resealUnderSeedKey(db: Db, box: SecretBox, sealedUnderMasterKey: string): Promise<string> {
+  const resealed = box.seal(box.open(sealedUnderMasterKey, WALLET_SEED_CONTEXT), WALLET_SEED_CONTEXT);
+  const { count } = await db.serviceSetting.updateMany({ where: { key: SEED_KEY, value: sealedUnderMasterKey }, data: { value: resealed } });
+  if (count === 1) log.info("wallet seed resealed under GATEWAY_SEED_KEY: processes without it can no longer open it");
+  return (await db.serviceSetting.findUniqueOrThrow({ where: { key: SEED_KEY } })).value;
 }
 
 /** The public record of a seed (see PublicKeys). */

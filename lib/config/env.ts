@@ -16,6 +16,8 @@ export interface GatewayConfig {
   sandbox: boolean;
   /** 32-byte key as hex or base64; undefined means "generated into the data directory". */
   masterKey: string | undefined;
+  /** Seals the wallet seed instead of the master key (GATEWAY_SEED_KEY): given only to processes that sign. */
+  seedKey: string | undefined;
   rateLimit: { requestsPerSecond: number; burst: number };
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
@@ -186,6 +188,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     // which sets GATEWAY_SANDBOX itself; everywhere else the default is off.
     sandbox: readFlag(env.GATEWAY_SANDBOX, false),
     masterKey: env.GATEWAY_MASTER_KEY || undefined,
+    seedKey: env.GATEWAY_SEED_KEY || undefined,
     rateLimit: {
       requestsPerSecond: readPositiveNumber("GATEWAY_RATE_LIMIT_RPS", env.GATEWAY_RATE_LIMIT_RPS, 50),
       burst: readPositiveNumber("GATEWAY_RATE_LIMIT_BURST", env.GATEWAY_RATE_LIMIT_BURST, 100),

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig, type GatewayConfig } from "@/lib/config/env";
-import { createSecretBox, parseMasterKey, withoutWalletSeed, type SecretBox } from "./secret-box";
+import { createSecretBox, parseMasterKey, withoutWalletSeed, withSeedKey, type SecretBox } from "./secret-box";
 
 const KEY_FILE = "master.key";
 
@@ -25,14 +25,21 @@ export function loadMasterKey(config: Pick<GatewayConfig, "masterKey" | "dataDir
   return parseMasterKey(fs.readFileSync(file, "utf8"));
 }
 
+/** The secret box of a configuration: the master key's, with the seed key's for the seed where one is set. */
+export function createConfiguredSecretBox(config: Pick<GatewayConfig, "masterKey" | "dataDir" | "seedKey">): SecretBox {
+  const box = createSecretBox(loadMasterKey(config));
+  return config.seedKey ? withSeedKey(box, parseMasterKey(config.seedKey, "GATEWAY_SEED_KEY")) : box;
+}
+
 const globalForKey = globalThis as unknown as { gatewaySecretBox?: SecretBox; gatewayRefusesWalletSeed?: boolean };
 
 /**
- * The process-wide secret box under the configured master key. In a process that declared itself
- * web-only (refuseWalletSeedInThisProcess) it is a box that cannot open the wallet seed.
+ * The process-wide secret box under the configured master key, sealing the wallet seed under
+ * GATEWAY_SEED_KEY where one is set. In a process that declared itself web-only
+ * (refuseWalletSeedInThisProcess) it is a box that cannot open the wallet seed.
  */
 export function getSecretBox(): SecretBox {
-  globalForKey.gatewaySecretBox ??= createSecretBox(loadMasterKey(getConfig()));
+  globalForKey.gatewaySecretBox ??= createConfiguredSecretBox(getConfig());
   return globalForKey.gatewayRefusesWalletSeed ? withoutWalletSeed(globalForKey.gatewaySecretBox) : globalForKey.gatewaySecretBox;
 }
 

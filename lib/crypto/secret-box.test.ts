@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { canOpenWalletSeed, countWalletSeedUses, createSecretBox, WALLET_SEED_CONTEXT, WalletSeedRefusedError, withoutWalletSeed } from "./secret-box";
+import {
+  canOpenWalletSeed,
+  countWalletSeedUses,
+  createSecretBox,
+  isSealedUnderSeedKey,
+  sealsSeedWithSeedKey,
+  SeedKeyMissingError,
+  WALLET_SEED_CONTEXT,
+  WalletSeedRefusedError,
+  withoutWalletSeed,
+  withSeedKey,
+} from "./secret-box";
 
 const box = createSecretBox(Buffer.alloc(32, 7));
 
@@ -27,5 +38,36 @@ describe("a secret box without the wallet seed (web-only processes)", () => {
     expect(withoutWalletSeed(seedless)).toBe(seedless);
     expect(canOpenWalletSeed(box)).toBe(true);
     expect(canOpenWalletSeed(seedless)).toBe(false);
+  });
+});
+
+describe("a secret box with a seed key (GATEWAY_SEED_KEY)", () => {
+  const masterBox = createSecretBox(Buffer.alloc(32, 7));
+  const seedKey = Buffer.alloc(32, 9);
+
+  it("seals the seed under the seed key, which the master key alone cannot open, and every other secret under the master key", () => {
+    const signing = withSeedKey(masterBox, seedKey);
+    const sealedSeed = signing.seal("00ff", WALLET_SEED_CONTEXT);
+    expect(isSealedUnderSeedKey(sealedSeed)).toBe(true);
+    expect(signing.open(sealedSeed, WALLET_SEED_CONTEXT)).toBe("00ff");
+    expect(() => masterBox.open(sealedSeed, WALLET_SEED_CONTEXT)).toThrow(SeedKeyMissingError);
+    // Other secrets stay the master key's: a web process opens them without the seed key.
+    expect(masterBox.open(signing.seal("webhook secret", "webhook:1"), "webhook:1")).toBe("webhook secret");
+    expect(signing.mac("recovery", "code")).toBe(masterBox.mac("recovery", "code"));
+  });
+
+  it("still opens a seed sealed under the master key, and refuses a wrong seed key by name", () => {
+    const legacy = masterBox.seal("00ff", WALLET_SEED_CONTEXT);
+    expect(isSealedUnderSeedKey(legacy)).toBe(false);
+    expect(withSeedKey(masterBox, seedKey).open(legacy, WALLET_SEED_CONTEXT)).toBe("00ff");
+    const sealedSeed = withSeedKey(masterBox, seedKey).seal("00ff", WALLET_SEED_CONTEXT);
+    expect(() => withSeedKey(masterBox, Buffer.alloc(32, 8)).open(sealedSeed, WALLET_SEED_CONTEXT)).toThrow(/GATEWAY_SEED_KEY does not open the wallet seed/);
+  });
+
+  it("is told apart, and a web-only wrapper still refuses the seed", () => {
+    const signing = withSeedKey(masterBox, seedKey);
+    expect(sealsSeedWithSeedKey(signing)).toBe(true);
+    expect(sealsSeedWithSeedKey(masterBox)).toBe(false);
+    expect(() => withoutWalletSeed(signing).open(signing.seal("00ff", WALLET_SEED_CONTEXT), WALLET_SEED_CONTEXT)).toThrow(WalletSeedRefusedError);
   });
 });

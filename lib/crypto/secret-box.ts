@@ -36,6 +36,7 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
       return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
     },
     open(sealed, associatedData) {
+      if (associatedData === WALLET_SEED_CONTEXT && isSealedUnderSeedKey(sealed)) throw new SeedKeyMissingError();
       const [version, iv, tag, ciphertext] = sealed.split(".");
       if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new Error("Not a sealed secret");
       const authTag = Buffer.from(tag, "base64url");
@@ -50,10 +51,10 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
 }
 
 /** Parses a master key given as 64 hex characters or as base64/base64url of 32 bytes. */
-export function parseMasterKey(text: string): Buffer {
+export function parseMasterKey(text: string, variable = "GATEWAY_MASTER_KEY"): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
-  if (key.length !== 32) throw new Error("GATEWAY_MASTER_KEY must be 32 bytes, written as 64 hex characters or base64");
+  if (key.length !== 32) throw new Error(`${variable} must be 32 bytes, written as 64 hex characters or base64`);
   return key;
 }
 
@@ -66,6 +67,55 @@ export class WalletSeedRefusedError extends Error {
     super("This process runs without the worker (GATEWAY_WORKER=off) and holds no signing keys: the wallet seed is opened only where the worker runs");
     this.name = "WalletSeedRefusedError";
   }
+}
+
+/** Marks a seed sealed under the seed key (GATEWAY_SEED_KEY) rather than the master key. */
+const SEED_KEY_MARK = "seedkey.";
+
+export function isSealedUnderSeedKey(sealed: string): boolean {
+  return sealed.startsWith(SEED_KEY_MARK);
+}
+
+/** Thrown when the seed is sealed under GATEWAY_SEED_KEY and this process was not given it. */
+export class SeedKeyMissingError extends Error {
+  constructor() {
+    super("The wallet seed is sealed under GATEWAY_SEED_KEY, which this process was not given: set it where the worker runs");
+    this.name = "SeedKeyMissingError";
+  }
+}
+
+const seedKeyBoxes = new WeakSet<SecretBox>();
+
+/**
+ * The same box, except that it seals the wallet seed under a key of its own (GATEWAY_SEED_KEY),
+ * given only to processes that sign: a web process holds the master key for every other secret
+ * but, not holding this one, cannot open the seed even when compromised. A seed still sealed under
+ * the master key (written before the seed key was set) opens as before, to be resealed.
+ */
+export function withSeedKey(box: SecretBox, seedKey: Buffer): SecretBox {
+  const seedBox = createSecretBox(seedKey);
+  const withKey: SecretBox = {
+    mac: (purpose, message) => box.mac(purpose, message),
+    seal(plaintext, associatedData) {
+      if (associatedData !== WALLET_SEED_CONTEXT) return box.seal(plaintext, associatedData);
+      return SEED_KEY_MARK + seedBox.seal(plaintext, associatedData);
+    },
+    open(sealed, associatedData) {
+      if (associatedData !== WALLET_SEED_CONTEXT || !isSealedUnderSeedKey(sealed)) return box.open(sealed, associatedData);
+      try {
+        return seedBox.open(sealed.slice(SEED_KEY_MARK.length), associatedData);
+      } catch {
+        throw new Error("GATEWAY_SEED_KEY does not open the wallet seed: set it to the key the seed was sealed with");
+      }
+    },
+  };
+  seedKeyBoxes.add(withKey);
+  return withKey;
+}
+
+/** True for a box made by withSeedKey: the seed it seals needs the seed key to open. */
+export function sealsSeedWithSeedKey(box: SecretBox): boolean {
+  return seedKeyBoxes.has(box);
 }
 
 const globalForSeed = globalThis as unknown as { gatewayWalletSeedUses?: { opened: number; refused: number } };

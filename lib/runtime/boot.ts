@@ -36,7 +36,12 @@ export async function bootService(): Promise<BootedService> {
   await verifyMasterKey(db, getSecretBox());
   // Where jobs run, the keys are made (first start) and their public record completed before any
   // request: web-only processes read addresses from that record and from the pools.
-  if (config.worker !== "off") await loadKeyMaterial(db, getSecretBox());
+  if (config.worker !== "off") {
+    // Opened once here, so a missing or wrong GATEWAY_SEED_KEY stops the start instead of the first payout.
+    (await loadKeyMaterial(db, getSecretBox())).openSeed();
+  } else if (config.seedKey) {
+    log.warn("GATEWAY_SEED_KEY is set on a process without the worker, which never uses it: give it only to processes that run the worker");
+  }
   // Real nodes are checked before any request: a production chain is refused in sandbox mode.
   await verifyChains(config, db);
 
