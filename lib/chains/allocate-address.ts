@@ -148,30 +148,40 @@ async function allocateAvailableDepositAddresses(
   return [...pooled, ...deriveAddressesAt(keys, network, chain, reserved)];
 }
 
-/** See takePooledOrReserve. $1 network, $2 chain, $3 count, $4 key tree. */
-const TAKE_POOLED_OR_RESERVE = `
-  WITH picked AS MATERIALIZED (
+/**
+ * The CTEs both takers share: `picked` locks up to $3 pooled rows of network $1 and chain $2
+ * (SKIP LOCKED), `taken` deletes them when `takeWhen` holds and returns them, `noticed` and
+ * `refreshed` record the demand address-pool.fill reads.
+ */
+function pooledTakingSteps(takeWhen: string): string {
+  return `
+  picked AS MATERIALIZED (
     SELECT key_tree, address_index FROM deposit_address_pool
     WHERE network = $1 AND chain = $2
     ORDER BY address_index LIMIT $3::int
     FOR UPDATE SKIP LOCKED
   ), taken AS (
     DELETE FROM deposit_address_pool AS pool USING picked
-    WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
+    WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index AND ${takeWhen}
     RETURNING pool.address_index, pool.address, pool.qr_code
-  ), shortfall AS (
-    SELECT $3::int - (SELECT count(*)::int FROM picked) AS missing
-  ), moved AS (
-    INSERT INTO address_counters (key_tree, next_index)
-    SELECT $4::text, missing FROM shortfall WHERE missing > 0
-    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + EXCLUDED.next_index
-    RETURNING next_index - (SELECT missing FROM shortfall) AS first, (SELECT missing FROM shortfall) AS missing
   ), noticed AS (
     INSERT INTO deposit_address_pool_demand (network, chain) VALUES ($1, $2) ON CONFLICT DO NOTHING
   ), refreshed AS (
     -- At most once a minute, so takers do not all write (and lock) the same row.
     UPDATE deposit_address_pool_demand SET last_taken_at = now()
     WHERE network = $1 AND chain = $2 AND last_taken_at < now() - interval '1 minute'
+  )`;
+}
+
+/** See takePooledOrReserve. $1 network, $2 chain, $3 count, $4 key tree. */
+const TAKE_POOLED_OR_RESERVE = `
+  WITH ${pooledTakingSteps("true")}, shortfall AS (
+    SELECT $3::int - (SELECT count(*)::int FROM picked) AS missing
+  ), moved AS (
+    INSERT INTO address_counters (key_tree, next_index)
+    SELECT $4::text, missing FROM shortfall WHERE missing > 0
+    ON CONFLICT (key_tree) DO UPDATE SET next_index = address_counters.next_index + EXCLUDED.next_index
+    RETURNING next_index - (SELECT missing FROM shortfall) AS first, (SELECT missing FROM shortfall) AS missing
   )
   SELECT address_index, address, qr_code, NULL::int AS reserved FROM taken
   UNION ALL
@@ -180,22 +190,7 @@ const TAKE_POOLED_OR_RESERVE = `
 
 /** See takePooledAddresses. $1 network, $2 chain, $3 count, $4 minimum. */
 const TAKE_POOLED = `
-  WITH picked AS MATERIALIZED (
-    SELECT key_tree, address_index FROM deposit_address_pool
-    WHERE network = $1 AND chain = $2
-    ORDER BY address_index LIMIT $3::int
-    FOR UPDATE SKIP LOCKED
-  ), taken AS (
-    DELETE FROM deposit_address_pool AS pool USING picked
-    WHERE pool.key_tree = picked.key_tree AND pool.address_index = picked.address_index
-      AND (SELECT count(*) FROM picked) >= $4::int
-    RETURNING pool.address_index, pool.address, pool.qr_code
-  ), noticed AS (
-    INSERT INTO deposit_address_pool_demand (network, chain) VALUES ($1, $2) ON CONFLICT DO NOTHING
-  ), refreshed AS (
-    UPDATE deposit_address_pool_demand SET last_taken_at = now()
-    WHERE network = $1 AND chain = $2 AND last_taken_at < now() - interval '1 minute'
-  )
+  WITH ${pooledTakingSteps("(SELECT count(*) FROM picked) >= $4::int")}
   SELECT address_index, address, qr_code FROM taken ORDER BY address_index`;
 
 /**

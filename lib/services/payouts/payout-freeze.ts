@@ -3,7 +3,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 
 /** Key kinds that can move money out: payouts (unified, payout) and refunds to any address (payment too). */
-const MONEY_MOVING_KEY_KINDS = ["unified", "payout", "payment"];
+export const MONEY_MOVING_KEY_KINDS = ["unified", "payout", "payment"];
 
 type FreezeDeps = { config: Pick<GatewayConfig, "payoutFreezeSeconds">; now(): Date };
 
@@ -22,9 +22,15 @@ export async function readFrozenUntil(db: Db | Tx, deps: FreezeDeps, merchantId:
   // One after the other: inside a transaction the queries share one connection.
   const newestKey = await db.apiKey.findFirst({ where: { merchantId, kind: { in: MONEY_MOVING_KEY_KINDS }, revokedAt: null, createdAt: { gt: since } }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
   const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { controlsChangedAt: true } });
-  const changes = [newestKey?.createdAt, merchant?.controlsChangedAt].filter((at): at is Date => at != null && at > since);
-  if (changes.length === 0) return null;
-  return new Date(Math.max(...changes.map((at) => at.getTime())) + freezeMs);
+  return freezeLiftsAt([newestKey?.createdAt, merchant?.controlsChangedAt], freezeMs, deps.now());
+}
+
+/** The freeze's end: the newest change still within the period, plus the period; null when none is. */
+export function freezeLiftsAt(changes: (Date | null | undefined)[], freezeMs: number, now: Date): Date | null {
+  if (freezeMs === 0) return null;
+  const within = changes.filter((at): at is Date => at != null && at.getTime() + freezeMs > now.getTime());
+  if (within.length === 0) return null;
+  return new Date(Math.max(...within.map((at) => at.getTime())) + freezeMs);
 }
 
 /** `payout.frozen` while the merchant's money out is frozen (see readFrozenUntil). */

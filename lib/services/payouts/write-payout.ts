@@ -10,7 +10,7 @@ import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balanc
 import { lockAccounts, postJournals } from "@/lib/ledger/post";
 import { assetKey, payoutReservedJournal, type Journal } from "@/lib/ledger/postings";
 import { recordPayoutEvent } from "./payout-events";
-import { frozenRefusal } from "./payout-freeze";
+import { freezeLiftsAt, frozenRefusal, MONEY_MOVING_KEY_KINDS } from "./payout-freeze";
 
 export interface PayoutWriterDeps {
   config: Pick<GatewayConfig, "payoutFreezeSeconds" | "payoutWaitingSeconds">;
@@ -150,12 +150,11 @@ async function policyFactsOf(tx: Tx, deps: PayoutWriterDeps, merchantId: string,
 
 /** The policy's facts for one merchant's asset now (read inside the writing transaction), in one query. */
 export async function readPolicyFacts(tx: Tx, deps: PayoutWriterDeps, merchantId: string, asset: string, now: Date): Promise<PolicyFacts> {
-  const freezeMs = deps.config.payoutFreezeSeconds * 1000;
   const since = new Date(now.getTime() - DAY_MS);
   const [symbol, network] = asset.split(":");
   const [row] = await tx.$queryRaw<{ keyAt: Date | null; changedAt: Date | null; perPayout: string | null; perDay: string | null; spent: string }[]>`
     SELECT
-      (SELECT MAX(created_at) FROM api_keys WHERE merchant_id = m.id AND kind IN ('unified', 'payout', 'payment') AND revoked_at IS NULL) AS "keyAt",
+      (SELECT MAX(created_at) FROM api_keys WHERE merchant_id = m.id AND kind = ANY(${MONEY_MOVING_KEY_KINDS}) AND revoked_at IS NULL) AS "keyAt",
       m.controls_changed_at AS "changedAt",
       t.per_payout_minor::text AS "perPayout",
       t.per_day_minor::text AS "perDay",
@@ -165,11 +164,9 @@ export async function readPolicyFacts(tx: Tx, deps: PayoutWriterDeps, merchantId
       )::text END AS spent
     FROM merchants m LEFT JOIN money_out_thresholds t ON t.merchant_id = m.id AND t.asset = ${asset}
     WHERE m.id = ${merchantId}::uuid`;
-  // The freeze as readFrozenUntil reads it: the newest change that counts, plus the period.
-  const changes = freezeMs === 0 ? [] : [row?.keyAt, row?.changedAt].filter((at): at is Date => at != null && at.getTime() + freezeMs > now.getTime());
   const hasThreshold = row !== undefined && (row.perPayout !== null || row.perDay !== null);
   return {
-    frozenUntil: changes.length === 0 ? null : new Date(Math.max(...changes.map((at) => at.getTime())) + freezeMs),
+    frozenUntil: freezeLiftsAt([row?.keyAt, row?.changedAt], deps.config.payoutFreezeSeconds * 1000, now),
     threshold: hasThreshold ? { perPayout: row.perPayout === null ? null : BigInt(row.perPayout), perDay: row.perDay === null ? null : BigInt(row.perDay) } : null,
     spentLastDay: BigInt(row?.spent ?? "0"),
   };
