@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# The gateway as a container image (README: "Deploying"). The default command is `npm start`: the
+# The gateway as a container image (docs/deployment.md). The default command is `npm start`: the
 # API, the pages and the built-in worker, on the embedded database under /data unless DATABASE_URL
 # is set. `npm run worker` as the command runs a worker-only container.
 

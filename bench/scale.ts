@@ -26,7 +26,7 @@ export interface ScaleOut {
 }
 
 /**
- * Throughput against 1, 2 … `maxProcesses` web processes on one PostgreSQL database, in the README's
+ * Throughput against 1, 2 … `maxProcesses` web processes on one PostgreSQL database, in docs/deployment.md's
  * "Several web processes and workers" topology: web processes with GATEWAY_WORKER=off sharing one
  * master key, plus one `npm run worker`. The load's clients are spread over the web processes
  * round-robin, each keeping its connection to one of them. A database of its own on the bench's server.
@@ -57,7 +57,7 @@ export async function measureScaleOut(
   let worker: RunningWorker | undefined;
   const caps: CpuCap[] = [];
   try {
-    // Started together, as the README's topology starts; settled both, so neither is left running on a failure.
+    // Started together, as that topology starts; settled both, so neither is left running on a failure.
     const [startedWorker, firstWeb] = await Promise.allSettled([startWorkerProcess({ extraEnv: sharedEnv }), startWeb()]);
     if (startedWorker.status === "fulfilled") worker = startedWorker.value;
     if (firstWeb.status === "fulfilled") webs.push(firstWeb.value);

@@ -7,7 +7,7 @@ import { verifyWebhook } from "@/lib/webhooks/signing";
 import { executeInngestFunction, startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";
 import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
 
-// The Inngest driver as deployed (README: "Deploying" — Vercel with Inngest): `npm start` with
+// The Inngest driver as deployed (docs/deployment.md: "Vercel with Inngest"): `npm start` with
 // GATEWAY_WORKER=inngest serves the functions at /api/inngest and runs no job itself. The Inngest
 // server is a stand-in (e2e/fixtures/inngest-stand-in.ts) that speaks the SDK's protocol: the
 // real dev server is a binary that its npm package downloads at install time.

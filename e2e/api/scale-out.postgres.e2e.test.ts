@@ -9,7 +9,7 @@ import { runCli, signedPost, startService, type RunningService } from "../fixtur
 import { startWorkerProcess, type RunningWorker } from "../fixtures/worker-process";
 import { e2eDatabase } from "../fixtures/postgres-database";
 
-// The scaled-out topology of the README's "Deploying": two web processes (GATEWAY_WORKER=off) and
+// The scaled-out topology of docs/deployment.md: two web processes (GATEWAY_WORKER=off) and
 // two `npm run worker` processes on one PostgreSQL database, started together on an empty one.
 
 const database = e2eDatabase("scale");

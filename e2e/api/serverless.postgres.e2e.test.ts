@@ -10,7 +10,7 @@ import { e2eDatabase } from "../fixtures/postgres-database";
 import { startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";
 import { findFreePort, runCli, serviceEnv, signedPost } from "../fixtures/service";
 
-// The Vercel topology of the README's "Deploying": Next.js's own server (`next start`, as Vercel
+// The Vercel topology of docs/deployment.md: Next.js's own server (`next start`, as Vercel
 // serves the application) with no process of ours around it — nothing boots, no worker runs —
 // on PostgreSQL migrated by the build command, with the Inngest driver and the client address
 // taken from the platform's header. The Inngest server is the protocol stand-in.
@@ -42,7 +42,7 @@ describe("next start alone (as on Vercel) with GATEWAY_WORKER=inngest", () => {
       INNGEST_DEV: "1",
       INNGEST_BASE_URL: standIn.baseUrl,
     });
-    // The README's build command applies the migrations; nothing else does on Vercel.
+    // The build command of docs/deployment.md applies the migrations; nothing else does on Vercel.
     const migrated = spawnSync("npm", ["run", "--silent", "gateway", "--", "db", "migrate", "--json"], { env, encoding: "utf8" });
     expect(migrated.status, migrated.stderr).toBe(0);
     child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "--port", String(port), "--hostname", "127.0.0.1"], {

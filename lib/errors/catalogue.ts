@@ -1,7 +1,7 @@
 /**
  * Every error code the API can answer, as data: code → HTTP status → default message.
  * The codes are the spec's `<domain>.<reason>` strings; codes the spec leaves open
- * ("not shown") are designed in the same style and listed in the README.
+ * ("not shown") are designed in the same style and listed in docs/integrator-guide.md and docs/merchant-guide.md.
  */
 export const ERROR_CATALOGUE = {
   // Transport and request

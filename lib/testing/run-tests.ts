@@ -70,7 +70,7 @@ const isCi = process.env.CI === "true" || process.env.CI === "1";
 const CHROMIUM = "/usr/bin/chromium";
 /** Suites that start a real node from Debian's packages: `*.litecoind.int.test.ts`. */
 const LITECOIND = "/usr/bin/litecoind";
-/** End-to-end suites that start several processes on the PostgreSQL server (the README's scaled-out topology). */
+/** End-to-end suites that start several processes on the PostgreSQL server (the scaled-out topology of docs/deployment.md). */
 const POSTGRES_E2E = "**/*.postgres.e2e.test.ts";
 /** Integration tests of what only a PostgreSQL server does (notices between sessions): not run on the embedded database. */
 const POSTGRES_ONLY_INTEGRATION = "**/*.postgres.int.test.ts";
