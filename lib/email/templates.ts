@@ -1,6 +1,6 @@
 import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
 import type { Invoice } from "@/generated/prisma/client";
-import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
+import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { escapeHtml } from "@/lib/html/escape-html";
 
 function layout(title: string, body: string): string {

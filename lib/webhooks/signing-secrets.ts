@@ -53,3 +53,5 @@ export async function getSigningSecrets(db: Db | Tx, box: SecretBox, merchantId:
   }
   return openSigningSecrets(box, merchantId, row, now);
 }
+
+export const MAX_SECRET_OVERLAP_HOURS = 168;

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { paymentPageUrl } from "@/lib/domain/invoice/payment-page-url";
 import type { Invoice } from "@/generated/prisma/client";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
-import { PAYMENT_STATUSES } from "@/lib/services/invoices/create-invoice-input";
-import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
+import { PAYMENT_STATUSES } from "@/lib/domain/invoice/status";
+import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { REFUND_ELEMENT_SCHEMA } from "./payout";
 import { qrCodeOf } from "@/lib/chains/addresses/qr-code";
 

@@ -3,8 +3,8 @@ import type { ChainTransfer, Payout, StaticWallet } from "@/generated/prisma/cli
 import { findSettlementAsset } from "@/lib/catalogue";
 import { formatAmount } from "@/lib/domain/money/amount";
 import { walletDepositStatus } from "@/lib/domain/static-wallet/deposit";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
-import { describePayout, toRefundElement } from "@/lib/services/payouts/payout-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
+import { describePayout, toRefundElement } from "@/lib/api/serialize/payout";
 import { qrCodeOf } from "./payment";
 import { REFUND_ELEMENT_SCHEMA } from "./payout";
 

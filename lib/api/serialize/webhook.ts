@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
-import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/services/webhooks/manage-endpoint";
+import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 
 const timestamp = (what: string) => z.iso.datetime().describe(`${what} (RFC 3339, UTC).`);
 

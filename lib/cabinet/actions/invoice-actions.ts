@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
-import { toRefundObject } from "@/lib/services/payouts/payout-view";
+import { toRefundObject } from "@/lib/api/serialize/payout";
 import { resolvePayment } from "@/lib/services/payouts/resolve-payment";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";

@@ -10,7 +10,7 @@ import {
 import { cancelPayoutLink, CREATE_PAYOUT_LINK_INPUT, createPayoutLink, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
 import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { blockStaticWallet, CREATE_STATIC_WALLET_INPUT, createStaticWallet, WALLET_LOOKUP_INPUT } from "@/lib/services/static-wallets/static-wallets";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 

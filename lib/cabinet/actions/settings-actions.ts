@@ -4,7 +4,7 @@ import { AppError, type InputSpec } from "@/lib/errors";
 import { listAcceptedMethods, setAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
 import { addAllowlistEntry, removeAllowlistEntry, setAllowlistEnabled, type AllowlistView } from "@/lib/services/allowlist/manage-allowlist";
 import { findMerchantDelivery, isResendableEvent } from "@/lib/services/cabinet/settings-queries";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { deleteAutoWithdrawRule, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
@@ -13,7 +13,8 @@ import { setMoneyOutThreshold } from "@/lib/services/payouts/money-out-threshold
 import { registerPersonalWallet, removePersonalWallet, transferToPersonalWallet } from "@/lib/services/payouts/personal-wallet";
 import { setAutorefund } from "@/lib/services/payouts/resolve-payment";
 import { CREATE_SPLIT_RULE_INPUT, createSplitRule, deleteSplitRule, setSplitConfig, toSplitRuleObject } from "@/lib/services/splits/split-rules";
-import { MAX_SECRET_OVERLAP_HOURS, registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
+import { registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
+import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { sendLegacyTestWebhook, sendTestWebhook } from "@/lib/services/webhooks/send-test-webhook";
 import { defineCabinetAction, type CabinetActionContext, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { getConfig } from "@/lib/config/env";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
-import type { PayoutObject } from "@/lib/services/payouts/payout-view";
+import type { PayoutObject } from "@/lib/api/serialize/payout";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
@@ -37,7 +37,7 @@ async function decide(options: { merchant: string; payout: string }, isApproval:
   if (!isUuid(options.payout)) throw new CliError("cli.usage", "--payout must be the payout's uuid");
   return withCliDatabase(async (db) => {
     const { decidePendingPayout } = await import("@/lib/services/payouts/manage-payouts");
-    const { toPayoutObject } = await import("@/lib/services/payouts/payout-view");
+    const { toPayoutObject } = await import("@/lib/api/serialize/payout");
     const merchant = await requireMerchant(db, options.merchant);
     const decided = await decidePendingPayout({ db, config: getConfig(), now: () => new Date() }, merchant.id, { uuid: options.payout, approve: isApproval }, cliActor());
     const payout = toPayoutObject(decided);
@@ -78,7 +78,7 @@ export function registerPayoutCommands(program: Command): void {
       const limit = parseCount(options.limit, "--limit", { min: 1, max: 100 });
       return withCliDatabase(async (db) => {
         const { listPayouts } = await import("@/lib/services/payouts/manage-payouts");
-        const { toPayoutObject } = await import("@/lib/services/payouts/payout-view");
+        const { toPayoutObject } = await import("@/lib/api/serialize/payout");
         const merchant = await requireMerchant(db, options.merchant);
         const page = await listPayouts(db, merchant.id, { status }, { limit });
         const items = page.items.map(toPayoutObject);

@@ -9,7 +9,7 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { cancelPayout } from "@/lib/services/payouts/manage-payouts";
 import { payoutConfirmations, sendPayouts } from "@/lib/services/payouts/send-payouts";

@@ -38,3 +38,6 @@ export function eventTypeOfStatus(status: PaymentStatus): string | null {
       return null;
   }
 }
+
+/** Every payment status, in the order the specification lists them. */
+export const PAYMENT_STATUSES = ["select", "check", "confirm_check", "wrong_amount_waiting", "paid", "paid_over", "wrong_amount", "cancel"] as const satisfies readonly PaymentStatus[];

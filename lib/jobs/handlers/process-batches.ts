@@ -8,7 +8,7 @@ import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-inp
 import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
 import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
-import { toPayoutObject, toRefundObject } from "@/lib/services/payouts/payout-view";
+import { toPayoutObject, toRefundObject } from "@/lib/api/serialize/payout";
 import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
 import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
 import { withTransaction } from "@/lib/db/transaction";

@@ -8,9 +8,9 @@ import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { describeInvoiceAmounts, toMinor } from "@/lib/services/invoices/invoice-view";
+import { describeInvoiceAmounts, toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { refundSummary } from "@/lib/services/payouts/create-refund";
-import { describePayout, toRefundObject } from "@/lib/services/payouts/payout-view";
+import { describePayout, toRefundObject } from "@/lib/api/serialize/payout";
 
 /** A transfer to the invoice's address that the network's watcher linked to it. */
 export interface InvoiceTransfer {

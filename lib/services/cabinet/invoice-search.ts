@@ -4,7 +4,7 @@ import { toPayment, type PaymentObject } from "@/lib/api/serialize/payment";
 import { listNetworks, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { describeInvoiceAmounts } from "@/lib/services/invoices/invoice-view";
+import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { listInvoices, type InvoiceFilters, type InvoicePage } from "@/lib/services/invoices/list-invoices";
 import { after, decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/services/pagination/keyset-cursor";
 

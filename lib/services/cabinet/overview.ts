@@ -6,8 +6,8 @@ import { formatAmount } from "@/lib/domain/money/amount";
 import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import { parseAssetKey } from "@/lib/ledger/postings";
 import { listBalances } from "@/lib/services/balances/list-balances";
-import { describeInvoiceAmounts, toMinor } from "@/lib/services/invoices/invoice-view";
-import { describePayout, toPayoutObject, type PayoutObject } from "@/lib/services/payouts/payout-view";
+import { describeInvoiceAmounts, toMinor } from "@/lib/domain/invoice/invoice-amounts";
+import { describePayout, toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
 
 // The cabinet's home page: balances, paid volume over a period, what happened lately and what
 // waits for the merchant. Every query names the merchant and reads through an index that starts

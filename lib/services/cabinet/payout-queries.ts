@@ -10,11 +10,11 @@ import { listBalances } from "@/lib/services/balances/list-balances";
 import { listServiceEntries } from "@/lib/services/catalogue/list-service-entries";
 import { toCsvLine } from "@/lib/services/cabinet/invoice-search";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 import { getMerchantPayoutOrThrow, listPayouts } from "@/lib/services/payouts/manage-payouts";
 import { MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
-import { toPayoutObject, type PayoutObject } from "@/lib/services/payouts/payout-view";
+import { toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
 import { WAITED_APPROVER } from "@/lib/services/payouts/manage-payouts";
 
 // The cabinet's reads around money going out: the payout list with its filters and CSV export,

@@ -10,7 +10,7 @@ import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 import { listAutoWithdrawRules } from "@/lib/services/payouts/auto-withdraw";
 import { listPersonalWallets } from "@/lib/services/payouts/personal-wallet";

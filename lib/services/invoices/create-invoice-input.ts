@@ -1,15 +1,6 @@
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
-
-/** "" is treated as absent: clients often send empty strings for unused optional fields. */
-export const optionalText = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().optional());
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), "must be an http(s) URL");
-/** An optional http(s) URL the buyer is sent to ("" counts as absent). */
-export const optionalHttpUrl = z.preprocess((value) => (value === "" ? undefined : value), httpUrl.optional());
-export const PAYMENT_STATUSES = ["select", "check", "confirm_check", "wrong_amount_waiting", "paid", "paid_over", "wrong_amount", "cancel"] as const;
+import { optionalHttpUrl, optionalText } from "@/lib/domain/input/optional-fields";
 
 /** spec: POST /v1/payment — the body, whether it arrives alone or as an element of a payment batch. */
 export const createPaymentBodySchema = z

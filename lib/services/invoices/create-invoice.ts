@@ -24,7 +24,7 @@ import { AppError } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
 import type { Ratio } from "@/lib/domain/money/ratio";
-import { toMinor } from "./invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { withTransaction } from "@/lib/db/transaction";
 import { insertInvoice, insertInvoiceCoalesced, type NewInvoiceRow } from "./insert-invoices";
 

@@ -5,7 +5,7 @@ import { decideInvoice } from "@/lib/domain/invoice/transition";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal, PLATFORM, type Bucket } from "@/lib/ledger/postings";
 import { recordInvoiceEvent } from "./invoice-events";
-import { toMinor } from "./invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { GatewayConfig } from "@/lib/config/env";
 import { queueEmail } from "@/lib/email/outbox";
 import { receiptEmail } from "@/lib/email/templates";

@@ -8,7 +8,7 @@ import { networkAvailability } from "@/lib/chains/network-sources";
 import { AppError, isAppError } from "@/lib/errors";
 import type { InvoiceDeps } from "./create-invoice";
 import { isUuid } from "./find-invoice";
-import { toMinor } from "./invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols } from "./pricing";
 import { withTransaction } from "@/lib/db/transaction";
 

@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/client";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
 import { buildPaymentEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
-import { describeInvoiceAmounts } from "./invoice-view";
+import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 
 /**
  * spec: Events — records the event of the invoice's current status (`invoice.paid`, …) with its

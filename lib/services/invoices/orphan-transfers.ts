@@ -3,7 +3,7 @@ import { platformFeeMinor } from "@/lib/domain/invoice/quote";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal } from "@/lib/ledger/postings";
 import { evaluateInvoice, type EvaluationDeps } from "./evaluate-invoice";
-import { toMinor } from "./invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
 
 /**

@@ -9,7 +9,7 @@ import { AppError, type InputSpec } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { optionalHttpUrl, optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalHttpUrl, optionalText } from "@/lib/domain/input/optional-fields";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 
 export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "paymentLinksEnabled" | "publicBaseUrl"> };

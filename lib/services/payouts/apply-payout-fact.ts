@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/client";
 import { decidePayout, type PayoutFact, type PayoutStatus } from "@/lib/domain/payout/transition";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { recordPayoutEvent } from "./payout-events";
 import { returnWalletRefund } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { lockPaymentShares, moveSplitShares, returnSplitPayout } from "@/lib/services/splits/split-shares";

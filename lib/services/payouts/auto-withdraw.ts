@@ -5,7 +5,7 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { parseAssetKey } from "@/lib/ledger/postings";
 import { createPayout, type PayoutDeps } from "./create-payout";
 import { resolvePayoutDestination } from "./payout-destination";

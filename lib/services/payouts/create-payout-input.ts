@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 
 /** spec: POST /v1/payout — the body, whether alone or as an element of a mass or batch call. */
 /** Prefixes of the order ids of payouts the service makes itself. */

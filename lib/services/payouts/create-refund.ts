@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
@@ -12,7 +12,7 @@ import { LIVE_PAYOUT_STATUSES } from "@/lib/domain/payout/transition";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { assetKey } from "@/lib/ledger/postings";
 import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
 import { screenDestination } from "@/lib/services/compliance/screening";

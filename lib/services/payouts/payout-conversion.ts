@@ -9,7 +9,7 @@ import { lockSpendableBalance } from "@/lib/ledger/balances";
 import { assetKey, parseAssetKey, payoutConvertedJournal, PLATFORM, type AccountKey } from "@/lib/ledger/postings";
 import type { RateProvider } from "@/lib/rates";
 import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { PayoutDestination } from "./payout-destination";
 
 /** spec: `from_currency` — only USDT converts. */

@@ -2,7 +2,7 @@ import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { buildPayoutEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
-import { toPayoutObject } from "./payout-view";
+import { toPayoutObject } from "@/lib/api/serialize/payout";
 
 /**
  * spec: Events — the payout entered its current status: `payout.<internal status>` with the

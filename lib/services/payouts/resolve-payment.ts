@@ -8,7 +8,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { PayoutDeps } from "./create-payout";
 import { createRefund } from "./create-refund";
 

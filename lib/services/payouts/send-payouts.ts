@@ -12,7 +12,7 @@ import { factsToCatchUp, type PayoutFact, type TransferProgress } from "@/lib/do
 import { log } from "@/lib/log";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { processDueAutoWithdrawals } from "./auto-withdraw";
 import { processAutorefunds } from "./resolve-payment";

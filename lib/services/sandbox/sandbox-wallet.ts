@@ -5,7 +5,7 @@ import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, sub
 import { AppError } from "@/lib/errors";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { getHostedInvoiceOrThrow } from "@/lib/services/invoices/hosted-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { assertSandboxEnabled, type SandboxDeps } from "./sandbox-operations";
 
 const PAYABLE = new Set(["check", "wrong_amount_waiting", "confirm_check"]);

@@ -11,7 +11,7 @@ import { log } from "@/lib/log";
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { parseAssetKey, payoutReleasedJournal, splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { quoteFee, type PayoutDeps } from "@/lib/services/payouts/create-payout";

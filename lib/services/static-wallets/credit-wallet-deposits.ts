@@ -6,7 +6,7 @@ import { decideWalletDeposit } from "@/lib/domain/static-wallet/deposit";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, walletDepositSettledJournal, type Bucket } from "@/lib/ledger/postings";
 import { createMaturityLot, type EvaluationDeps } from "@/lib/services/invoices/evaluate-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { buildWalletEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { lockStaticWallet } from "./static-wallets";

@@ -7,7 +7,7 @@ import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlemen
 import { withdrawPlannedTransfer } from "@/lib/services/outgoing/send-outgoing";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
 import { transferReference } from "@/lib/services/payouts/send-payouts";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { lockStillOrphaned, type JudgedTransfer } from "@/lib/services/invoices/orphan-transfers";
 import { lockStaticWallet } from "./static-wallets";
 

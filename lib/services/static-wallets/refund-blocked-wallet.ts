@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutReleasedJournal, payoutReservedJournal } from "@/lib/ledger/postings";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/payouts/create-payout";
 import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/payouts/payout-destination";

@@ -16,9 +16,9 @@ import { AppError, type InputSpec } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
 import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, quoteInSettlement } from "@/lib/services/invoices/pricing";
 import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
 

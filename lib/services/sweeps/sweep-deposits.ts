@@ -10,7 +10,7 @@ import type { ChainSender, SigningKey } from "@/lib/chains/types";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { log } from "@/lib/log";
-import { toMinor } from "@/lib/services/invoices/invoice-view";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 
 export interface SweepDeps {
   db: Db;

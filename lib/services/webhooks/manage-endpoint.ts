@@ -7,7 +7,6 @@ import { withTransaction } from "@/lib/db/transaction";
 
 /** How long the replaced secret keeps signing after a registration or rotation, by default. */
 export const DEFAULT_SECRET_OVERLAP_HOURS = 24;
-export const MAX_SECRET_OVERLAP_HOURS = 168;
 
 export interface WebhookEndpointView {
   url: string | null;

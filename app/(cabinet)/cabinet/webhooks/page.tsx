@@ -14,7 +14,8 @@ import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { isAppError } from "@/lib/errors";
 import { isResendableEvent, searchWebhookDeliveries, WEBHOOK_EVENT_TYPES, type DeliveryPage, type DeliveryRow } from "@/lib/services/cabinet/settings-queries";
-import { DEFAULT_SECRET_OVERLAP_HOURS, getWebhookEndpoint, MAX_SECRET_OVERLAP_HOURS } from "@/lib/services/webhooks/manage-endpoint";
+import { DEFAULT_SECRET_OVERLAP_HOURS, getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
+import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { PAYMENT_EVENT_BY_STATUS, PAYOUT_INTERNAL_STATUSES } from "@/lib/webhooks/payloads";
 import { hasFilters, readDeliveryQuery, toDeliveryFilters, toQueryParams, type SearchParams } from "./delivery-filters";
 

@@ -3,7 +3,7 @@ import { EVENT_RETENTION_DAYS } from "@/lib/services/events/event-view";
 import { getEvent, EVENT_DELIVERIES_SHOWN } from "@/lib/services/events/get-event";
 import { DEFAULT_EVENTS_LIMIT, listEvents, MAX_EVENTS_LIMIT, MAX_TYPE_FILTERS } from "@/lib/services/events/list-events";
 import { redeliverEvent } from "@/lib/services/events/redeliver-event";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { PAYMENT_EVENT_BODY, PAYOUT_EVENT_BODY, WALLET_EVENT_BODY } from "@/lib/webhooks/event-schemas";
 import { defineOperation } from "../../operation";
 import { WEBHOOK_DELIVERY_SCHEMA } from "../../serialize/webhook";

@@ -17,7 +17,7 @@ import {
   listPayouts,
   setPayoutFeeConfig,
 } from "@/lib/services/payouts/manage-payouts";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { formatAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig, type RefundedPayment } from "@/lib/services/payouts/create-refund";
 import { REFUND_SCHEMA, toRefundObject } from "../../serialize/payout";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA } from "../../serialize/payment";

@@ -13,7 +13,7 @@ import {
   walletLookupSchema,
 } from "@/lib/services/static-wallets/static-wallets";
 import { refundBlockedWallet, type BlockedWalletRefunds } from "@/lib/services/static-wallets/refund-blocked-wallet";
-import { optionalText } from "@/lib/services/invoices/create-invoice-input";
+import { optionalText } from "@/lib/domain/input/optional-fields";
 import { defineOperation } from "../../operation";
 import { qrCodeOf } from "../../serialize/payment";
 import {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { getWebhookEndpoint, registerWebhookEndpoint, rotateWebhookSecret, MAX_SECRET_OVERLAP_HOURS } from "@/lib/services/webhooks/manage-endpoint";
+import { getWebhookEndpoint, registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
+import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { DELIVERIES_LOG_SIZE, listRecentDeliveries } from "@/lib/services/webhooks/list-deliveries";
 import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";
 import { sendLegacyTestWebhook, sendTestWebhook, type TestFamily } from "@/lib/services/webhooks/send-test-webhook";
