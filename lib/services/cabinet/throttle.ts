@@ -122,6 +122,11 @@ export async function forgetAccountFailures(tx: Tx, email: string, ipAddress: st
   await tx.cabinetThrottle.deleteMany({ where: { key: { in: [accountKey(email), accountFromAddressKey(email, ipAddress)] } } });
 }
 
+/** Forgets every count of the account, from every address (the operator reset its sign-in); the addresses' own counts stay. */
+export async function forgetAllAccountFailures(tx: Tx, email: string): Promise<void> {
+  await tx.cabinetThrottle.deleteMany({ where: { OR: [{ key: accountKey(email) }, { key: { startsWith: `${accountKey(email)}|address:` } }] } });
+}
+
 /** The latest lock among the keys still in force at `now`, or null (for steps that take no code). */
 export async function activeLockUntil(db: Db | Tx, source: AttemptSource, now: Date): Promise<Date | null> {
   const keys = keysOf(source).map(({ key }) => key);
