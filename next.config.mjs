@@ -1,19 +1,13 @@
 // JavaScript, not TypeScript: Next.js transpiles a next.config.ts with its native SWC binding at
 // every start, which the production server then keeps loaded (about 25 MB resident and a thread pool).
+import { PAGE_CONTENT_SECURITY_POLICY, securityHeaders } from "./lib/runtime/security-headers.mjs";
+
 /**
- * Sent with every response Next.js serves (cabinet, hosted pages, documents, the API): no page may
- * be framed by another site (clickjacking a cabinet approval or a claim), no URL — claim tokens
- * travel in paths — leaks in a Referer, no response is sniffed into another type. The payment
- * page's fast path (lib/runtime/serve-hosted-page.tsx) sends the same with its own script policy.
+ * Sent with every response Next.js serves (cabinet, hosted pages, documents, the API). The payment
+ * page's fast path (lib/runtime/serve-hosted-page.tsx) sends the same, from the same module, with
+ * its own script policy.
  */
-const SECURITY_HEADERS = [
-  { key: "Content-Security-Policy", value: "frame-ancestors 'none'; object-src 'none'; base-uri 'self'" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Referrer-Policy", value: "no-referrer" },
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-];
+const SECURITY_HEADERS = Object.entries(securityHeaders(PAGE_CONTENT_SECURITY_POLICY)).map(([key, value]) => ({ key, value }));
 
 /** @type {import("next").NextConfig} */
 const nextConfig = {

@@ -11,6 +11,18 @@ export async function requireMerchant(db: Db, merchantId: string): Promise<{ id:
 }
 
 /**
+ * The cabinet user named by --email (any case, as at sign-in), or `cli.not_found`: an unknown
+ * address, or a member removed from their store's team (removal is final; an owner invites again).
+ */
+export async function requireCabinetUser(db: Db, email: string): Promise<{ id: string; email: string }> {
+  const normalized = email.trim().toLowerCase();
+  const user = normalized === "" ? null : await db.cabinetUser.findUnique({ where: { email: normalized }, select: { id: true, email: true, disabledAt: true } });
+  if (!user) throw new CliError("cli.not_found", `No cabinet user ${email}`);
+  if (user.disabledAt) throw new CliError("cli.not_found", `${user.email} was removed from its store's team`);
+  return { id: user.id, email: user.email };
+}
+
+/**
  * Who acts from this CLI, as payouts record their creators and approvers (`cli:<os user>`):
  * the four-eyes rule then tells the operator apart from the merchant's keys and users.
  */

@@ -15,6 +15,7 @@ import { registerMerchantCommands } from "./commands/merchant";
 import { registerPayoutCommands } from "./commands/payout";
 import { registerTransfersCommands } from "./commands/transfers";
 import { registerTriggerCommand } from "./commands/trigger";
+import { registerUserCommands } from "./commands/user";
 import { registerWalletsCommands } from "./commands/wallets";
 
 const ABOUT = [
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
     .configureOutput({ writeOut: writeStdout, writeErr: (text) => process.stderr.write(text), outputError: () => {} });
   registerMerchantCommands(program);
   registerKeyCommands(program);
+  registerUserCommands(program);
   registerPayoutCommands(program);
   registerBatchCommands(program);
   registerWalletsCommands(program);

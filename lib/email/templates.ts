@@ -130,3 +130,19 @@ export function authenticatorReplacedEmail(input: { email: string; at: Date; ori
   const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
   return { subject, text, html };
 }
+
+/** To a cabinet user whose sign-in the operator reset (`user reset`): signed out, second factor cleared, perhaps a new password. */
+export function signInResetEmail(input: { email: string; at: Date; endedSessions: number; isPasswordReset: boolean; enrolBy: Date }) {
+  const subject = "Your Gateway sign-in was reset";
+  const lines = [
+    `The service's operator reset the sign-in of ${input.email} at ${input.at.toUTCString()}. Every browser signed in to the account was signed out (${input.endedSessions}); your authenticator app and recovery codes no longer work.`,
+    input.isPasswordReset
+      ? "Your password was replaced too: the operator gives you the new one. Change it on the Account page once you are in."
+      : "Your password is unchanged.",
+    `At your next sign-in, set up an authenticator app again, before ${input.enrolBy.toUTCString()}.`,
+    "If you did not ask for this, tell your store's owner and the operator at once.",
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
+  return { subject, text, html };
+}

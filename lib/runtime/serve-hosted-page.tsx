@@ -17,6 +17,7 @@ import { escapeHtml } from "@/lib/html/escape-html";
 import { log } from "@/lib/log";
 import { loadHostedPaymentPageData } from "@/lib/services/hosted/payment-page-data";
 import { HOSTED_ASSET_PATH, type HostedAsset, type HostedAssets } from "./hosted-assets";
+import { HOSTED_PAGE_CONTENT_SECURITY_POLICY, securityHeaders } from "./security-headers.mjs";
 
 /**
  * `/pay/<id>` answered by the node server before Next's router, as `/v1` is: the page rendered to
@@ -30,19 +31,13 @@ export interface HostedPageServer {
 
 const PAYMENT_PAGE = /^\/pay\/([^/?#]+)\/?(?:\?.*)?$/;
 
-/** The security headers of the page: its only script is its own file, and it is nobody's referrer. */
-const PAGE_HEADERS = {
+/** The page's headers: the security headers of every page (next.config.mjs sends the same), with only this page's own scripts. */
+export const HOSTED_PAGE_HEADERS: Record<string, string> = {
   "content-type": "text/html; charset=utf-8",
   // A payment page is the buyer's and changes with the invoice: never stored by a cache.
   "cache-control": "private, no-cache, no-store, max-age=0, must-revalidate",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
   "x-robots-tag": "noindex, nofollow",
-  // As every page of next.config.mjs, and only this page's own scripts.
-  "content-security-policy": "script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-  "x-frame-options": "DENY",
-  "cross-origin-opener-policy": "same-origin",
-  "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  ...securityHeaders(HOSTED_PAGE_CONTENT_SECURITY_POLICY),
   vary: "Accept-Encoding, Accept-Language, Cookie",
 };
 
@@ -87,7 +82,7 @@ async function servePaymentPage(request: http.IncomingMessage, response: http.Se
   }
   try {
     const html = renderPaymentDocument(assets, { locale, messages: CATALOGUES[locale], view });
-    writeCompressible(request, response, STATUS_BY_VIEW[view.kind], PAGE_HEADERS, Buffer.from(html, "utf8"));
+    writeCompressible(request, response, STATUS_BY_VIEW[view.kind], HOSTED_PAGE_HEADERS, Buffer.from(html, "utf8"));
   } catch (error) {
     log.error("the payment page could not be rendered", { error });
     if (response.headersSent) return void response.end();

@@ -252,8 +252,8 @@ describe("cabinet account security", () => {
     const recent = await insertCabinetUser(db(), { merchantId: store.merchantId, email: newEmail("recent"), passwordHash, role: "viewer" }, now);
     // A store whose only owner never enrolled: kept (refused at sign-in) until the operator acts.
     const abandoned = await createStore("Abandoned shop");
-    await db().cabinetUser.update({ where: { email: abandoned.ownerEmail.toLowerCase() }, data: { createdAt: past } });
-    await db().cabinetUser.update({ where: { id: store.owner.actor.userId }, data: { createdAt: past } });
+    await db().cabinetUser.update({ where: { email: abandoned.ownerEmail.toLowerCase() }, data: { createdAt: past, enrolmentStartedAt: past } });
+    await db().cabinetUser.update({ where: { id: store.owner.actor.userId }, data: { createdAt: past, enrolmentStartedAt: past } });
 
     const job = PERIODIC_JOBS.find((candidate) => candidate.name === "cabinet.expire-enrolment")!;
     expect(job.everySeconds).toBeLessThanOrEqual(3600);

@@ -43,7 +43,8 @@ export type AuditAction =
   | "team.joined"
   | "team.role_changed"
   | "team.removed"
-  | "team.enrolment_expired";
+  | "team.enrolment_expired"
+  | "team.reset_by_operator";
 
 export type AuditOutcome = "success" | "failure" | "refused";
 

@@ -16,7 +16,7 @@ export async function expireUnenrolledUsers(db: Db, now: Date): Promise<number> 
     const expired = await tx.$queryRaw<{ id: string; merchant_id: string; email: string; role: string; created_at: Date }[]>`
       DELETE FROM cabinet_users AS expired
       WHERE expired.totp_enabled_at IS NULL
-        AND expired.created_at <= ${enrolmentCutoff(now)}
+        AND expired.enrolment_started_at <= ${enrolmentCutoff(now)}
         AND (expired.role <> 'owner' OR EXISTS (
           SELECT 1 FROM cabinet_users AS owner
           WHERE owner.merchant_id = expired.merchant_id AND owner.role = 'owner' AND owner.disabled_at IS NULL AND owner.totp_enabled_at IS NOT NULL))

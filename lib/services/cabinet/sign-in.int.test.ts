@@ -105,6 +105,30 @@ describe("cabinet sign-in", () => {
     expect(locks).toBeGreaterThanOrEqual(2);
   });
 
+  it("tells the user of wrong passwords from an address it signed in from (a shared NAT), once a day, without slowing the account down", async () => {
+    const clock = movingClock();
+    const owner = await enrolledOwner(clock);
+    const subject = "Failed sign-ins to your Gateway account";
+    const told = () => getTestDb().outboundEmail.count({ where: { recipient: owner.email, subject } });
+    const guess = (from = owner.from) => refusalCodeOf(checkPassword(clock.deps, { email: owner.email, password: "a guess" }, from));
+    // Someone behind the owner's own address guesses: that address's own lock stops them after five.
+    const refusals = [];
+    for (let attempt = 0; attempt < 5; attempt++) refusals.push(await guess());
+    expect(refusals).toEqual(["cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.bad_credentials", "cabinet.locked"]);
+    expect(await told()).toBe(1);
+    // The account is not slowed down: from an address it never signed in from, the right password still works.
+    expect((await checkPassword(clock.deps, { email: owner.email, password: TEST_PASSWORD }, randomOrigin())).purpose).toBe("code");
+    // Further failures within the day, from the same address once its lock ran out or from others, send no second e-mail.
+    clock.advance(15 * 60_000);
+    for (let attempt = 0; attempt < 4; attempt++) expect(await guess()).toBe("cabinet.bad_credentials");
+    expect(await guess(randomOrigin())).toBe("cabinet.bad_credentials");
+    expect(await told()).toBe(1);
+    // A day later it counts anew: five more failures, one more e-mail.
+    clock.advance(24 * 3600_000);
+    for (let attempt = 0; attempt < 5; attempt++) await guess();
+    expect(await told()).toBe(2);
+  });
+
   it("slows unfamiliar addresses down more with each further failure, up to half an hour", async () => {
     const clock = movingClock();
     const owner = await enrolledOwner(clock);

@@ -175,8 +175,8 @@ export async function useTicket(tx: Tx, ticketId: string, now: Date): Promise<vo
 /** What an admitted attempt brings about should it turn out wrong. */
 export interface TakenAttempt {
   lockIfWrong: Date | null;
-  /** The account from addresses it has not signed in from starts being slowed down: its user is told. */
-  slowsAccountIfWrong: boolean;
+  /** The account's fifth failure of the day, from any address (a known one too): its user is told. */
+  alertsUserIfWrong: boolean;
   /** The keys it was counted against: a right answer gives it back to the same ones. */
   source: AttemptSource;
 }
@@ -184,7 +184,7 @@ export interface TakenAttempt {
 export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<TakenAttempt> {
   const source = await sourceOf(deps.db, actor, origin, now);
   const admission = await takeAttempt(deps.db, source, now);
-  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, slowsAccountIfWrong: admission.slowsAccountIfWrong, source };
+  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, alertsUserIfWrong: admission.alertsUserIfWrong, source };
   await recordLockedOut(deps, actor, action, origin, now, admission.lockedBy);
   throw lockedError(admission.lockedUntil, now);
 }
@@ -221,8 +221,9 @@ export async function failAttempt(
 ): Promise<never> {
   const audit = { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, origin };
   await recordAudit(deps.db, { ...audit, action, outcome: "failure", detail: { reason } }, now);
-  if (taken.slowsAccountIfWrong && actor.userId !== null) {
-    // Once per day of attempts at most (the account's window): its user learns what is going on.
+  if (taken.alertsUserIfWrong && actor.userId !== null) {
+    // Once per day of attempts at most (the alert's window): its user learns what is going on, even
+    // when the guesses come from an address the user signed in from (a NAT, an office) and so slow nothing down.
     await queueEmail(deps.db, deps.config, { merchantId: actor.merchantId, recipient: actor.email, ...accountUnderAttackEmail({ email: actor.email, at: now }) }, now);
   }
   const lockIfWrong = taken.lockIfWrong;

@@ -123,7 +123,7 @@ export async function inviteMember(
     // Addresses are unique across stores. A member of this store (or a removed one) is refused:
     // the team sees its own. An address of another store is invited as any other, so the inviter
     // learns nothing of other stores; its e-mail carries no link, and accepting can never succeed.
-    const found = await tx.cabinetUser.findUnique({ where: { email }, select: { merchantId: true, totpEnabledAt: true, createdAt: true } });
+    const found = await tx.cabinetUser.findUnique({ where: { email }, select: { merchantId: true, totpEnabledAt: true, enrolmentStartedAt: true } });
     // A member of this store who never enrolled in time is invited again: accepting replaces them.
     const existing = found?.merchantId === actor.merchantId && isEnrolmentExpired(found, now) ? null : found;
     if (existing?.merchantId === actor.merchantId) throw new AppError("cabinet.email_taken");
@@ -182,7 +182,7 @@ export async function acceptInvitation(deps: CabinetDeps, input: { token: string
       const role = found.role as InvitableRole;
       // A user of this store at this address who never enrolled in time (the expiry job may not
       // have run yet) gives way to the new one; any other user keeps the address.
-      const { count: replacedExpired } = await tx.cabinetUser.deleteMany({ where: { merchantId: found.merchantId, email: found.email, totpEnabledAt: null, createdAt: { lte: enrolmentCutoff(now) } } });
+      const { count: replacedExpired } = await tx.cabinetUser.deleteMany({ where: { merchantId: found.merchantId, email: found.email, totpEnabledAt: null, enrolmentStartedAt: { lte: enrolmentCutoff(now) } } });
       const user = await insertCabinetUser(tx, { merchantId: found.merchantId, email: found.email, passwordHash, role }, now);
       await recordAudit(
         tx,
@@ -285,7 +285,7 @@ function isInvitableRole(value: string): value is InvitableRole {
   return (INVITABLE_ROLES as readonly string[]).includes(value);
 }
 
-function toTeamMember(user: { id: string; email: string; role: string; totpEnabledAt: Date | null; createdAt: Date; disabledAt: Date | null }, now: Date): TeamMember {
+function toTeamMember(user: { id: string; email: string; role: string; totpEnabledAt: Date | null; enrolmentStartedAt: Date; createdAt: Date; disabledAt: Date | null }, now: Date): TeamMember {
   return {
     id: user.id,
     email: user.email,

@@ -35,6 +35,6 @@ export async function insertCabinetUser(
   // A taken address answers its own code, not a constraint violation; the unique index settles races.
   if (await tx.cabinetUser.findUnique({ where: { email }, select: { id: true } })) throw new AppError("cabinet.email_taken");
   return tx.cabinetUser.create({
-    data: { id: randomUUID(), merchantId: input.merchantId, email, passwordHash: input.passwordHash, role: input.role, createdAt: now, updatedAt: now },
+    data: { id: randomUUID(), merchantId: input.merchantId, email, passwordHash: input.passwordHash, role: input.role, createdAt: now, enrolmentStartedAt: now, updatedAt: now },
   });
 }
