@@ -17,6 +17,7 @@ import { findProcessGroupLeaders, findServiceRootPid, measureIdleRss, measureMem
 import { measureHostedPage, type PageFigure } from "./page";
 import { measureSingleInsertRate } from "./pg";
 import { measureScaleOut, type ScaleFigure } from "./scale";
+import { measureQrRendering, QR_PAYLOADS, type QrEncoderFigure, type QrFigures } from "./qr";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,10 +32,12 @@ const SCALE_PROCESSES = Number(process.env.BENCH_SCALE_PROCESSES ?? 3);
 const SCALE_CORES_PER_PROCESS = Number(process.env.BENCH_SCALE_CORES ?? 0.25);
 /** Fresh page loads per figure of the page part (the LCP is their median). */
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
-type BenchPart = "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
+type BenchPart = "qr" | "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
 /** BENCH_ONLY=api,webhooks runs only those parts (see BenchPart); all by default. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim())) : null;
 const wants = (part: BenchPart) => !ONLY || ONLY.has(part);
+/** Parts measured in this process alone, without the service: BENCH_ONLY=qr starts nothing. */
+const IN_PROCESS_PARTS: BenchPart[] = ["qr"];
 
 async function prepareDatabase(): Promise<{ url?: string; serverUrl?: string; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -114,8 +117,34 @@ function stopStartedProcessesOnSignal(): void {
   }
 }
 
+/** Keep the hand-written QR encoder only while the maintained one takes more than this many times as long. */
+const QR_KEEP_ABOVE = 2;
+
+function printQrFigures(figures: QrFigures): void {
+  const payloads = QR_PAYLOADS.map((payload) => `${payload.label} (${payload.text.length} B)`.padStart(24)).join("");
+  console.log(`\nQR code rendering in this process, text → data: URI (SVG), one render at a time, renders/s:`);
+  console.log(`${"".padEnd(LABEL_WIDTH)}${payloads}`);
+  for (const figure of [figures.baseline, ...figures.encoders]) {
+    console.log(`${figure.label.padEnd(LABEL_WIDTH)}${figure.perSecond.map((perSecond) => perSecond.toFixed(0).padStart(24)).join("")}`);
+  }
+  // Time per render against today's, the geometric mean over the payloads.
+  const slowdownOf = (figure: QrEncoderFigure) => Math.exp(figure.perSecond.reduce((sum, perSecond, index) => sum + Math.log(figures.baseline.perSecond[index] / perSecond), 0) / figure.perSecond.length);
+  for (const figure of figures.encoders) {
+    const perPayload = figure.perSecond.map((perSecond, index) => `${(figures.baseline.perSecond[index] / perSecond).toFixed(2)}×`).join(", ");
+    console.log(`${figure.label}: ${slowdownOf(figure).toFixed(2)}× the time of today's per render (${perPayload})`);
+  }
+  const sameOutput = figures.encoders.filter((figure) => figure.label.includes("same options"));
+  const fastest = sameOutput.reduce((best, figure) => (slowdownOf(figure) < slowdownOf(best) ? figure : best));
+  const slowdown = slowdownOf(fastest);
+  console.log(
+    `the fastest qrcode use with today's output takes ${slowdown.toFixed(2)}× the time → ${slowdown > QR_KEEP_ABOVE ? "keep the hand-written encoder" : "use qrcode"} (kept only above ${QR_KEEP_ABOVE}×)`,
+  );
+}
+
 async function main(): Promise<void> {
   stopStartedProcessesOnSignal();
+  if (wants("qr")) printQrFigures(await measureQrRendering({ seconds: Number(process.env.BENCH_QR_SECONDS ?? 12) }));
+  if (ONLY && [...ONLY].every((part) => IN_PROCESS_PARTS.includes(part as BenchPart))) return;
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
   const results: BenchResults = { concurrency: CONCURRENCY };
