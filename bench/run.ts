@@ -17,6 +17,7 @@ import { findProcessGroupLeaders, findServiceRootPid, measureIdleRss, measureMem
 import { measureHostedPage, type PageFigure } from "./page";
 import { measureSingleInsertRate } from "./pg";
 import { measureScaleOut, type ScaleFigure } from "./scale";
+import { measureQrRendering, QR_PAYLOADS, type QrFigures } from "./qr";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,10 +32,12 @@ const SCALE_PROCESSES = Number(process.env.BENCH_SCALE_PROCESSES ?? 3);
 const SCALE_CORES_PER_PROCESS = Number(process.env.BENCH_SCALE_CORES ?? 0.25);
 /** Fresh page loads per figure of the page part (the LCP is their median). */
 const PAGE_LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
-type BenchPart = "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
+type BenchPart = "qr" | "api" | "pg" | "batches" | "payouts" | "cabinet" | "page" | "memory" | "webhooks" | "scale";
 /** BENCH_ONLY=api,webhooks runs only those parts (see BenchPart); all by default. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((part) => part.trim())) : null;
 const wants = (part: BenchPart) => !ONLY || ONLY.has(part);
+/** Parts measured in this process alone, without the service: BENCH_ONLY=qr starts nothing. */
+const IN_PROCESS_PARTS: BenchPart[] = ["qr"];
 
 async function prepareDatabase(): Promise<{ url?: string; serverUrl?: string; label: string; drop(): Promise<void> }> {
   const serverUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -114,8 +117,26 @@ function stopStartedProcessesOnSignal(): void {
   }
 }
 
+function printQrFigures(figures: QrFigures): void {
+  const payloads = QR_PAYLOADS.map((payload) => `${payload.label} (${payload.text.length} B)`.padStart(24)).join("");
+  console.log(`\nQR code rendering in this process, text → data: URI (SVG), one render at a time, renders/s:`);
+  console.log(`${"".padEnd(LABEL_WIDTH)}${payloads}`);
+  for (const figure of [figures.baseline, ...figures.encoders]) {
+    console.log(`${figure.label.padEnd(LABEL_WIDTH)}${figure.perSecond.map((perSecond) => perSecond.toFixed(0).padStart(24)).join("")}`);
+  }
+  for (const figure of figures.encoders) {
+    // Time per render against the service's, the geometric mean over the payloads.
+    const ratios = figure.perSecond.map((perSecond, index) => figures.baseline.perSecond[index] / perSecond);
+    const mean = Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length);
+    console.log(`${figure.label}: ${mean.toFixed(2)}× the time of renderQrCode per render (${ratios.map((ratio) => `${ratio.toFixed(2)}×`).join(", ")})`);
+  }
+  console.log("(the hand-written encoder these replaced, and why: docs/benchmarks.md, "QR codes")");
+}
+
 async function main(): Promise<void> {
   stopStartedProcessesOnSignal();
+  if (wants("qr")) printQrFigures(await measureQrRendering({ seconds: Number(process.env.BENCH_QR_SECONDS ?? 12) }));
+  if (ONLY && [...ONLY].every((part) => IN_PROCESS_PARTS.includes(part as BenchPart))) return;
   const database = await prepareDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-bench-"));
   const results: BenchResults = { concurrency: CONCURRENCY };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isValidSignature } from "@/lib/api/signature";
 import { GatewayClient, GatewayError, isGatewayError, type GatewayClientOptions } from "../src";
+import { sleep } from "../src/retry";
 import { ok, rateLimited, refuse, startScriptedServer, type ScriptedAction, type ScriptedRequest, type ScriptedServer } from "./support/scripted-server";
 
 // The client's retries against a real HTTP server that refuses, drops and stalls on purpose.
@@ -166,9 +167,13 @@ describe("rate limiting", () => {
   it("stops waiting when the caller aborts", async () => {
     const server = await serve(() => rateLimited(1));
     const controller = new AbortController();
-    const client = new GatewayClient({ baseUrl: server.baseUrl, ...KEY });
+    // The real sleep, with word of when the client starts it: the abort comes during the 1 s wait.
+    let startWaiting!: () => void;
+    const isWaiting = new Promise<void>((resolve) => (startWaiting = resolve));
+    const client = new GatewayClient({ baseUrl: server.baseUrl, ...KEY, sleep: (ms, signal) => (startWaiting(), sleep(ms, signal)) });
     const call = client.payments.info({ uuid: INVOICE.uuid }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("caller gave up")), 100);
+    await isWaiting;
+    controller.abort(new Error("caller gave up"));
     await expect(call).rejects.toThrow("caller gave up");
     expect(server.received).toHaveLength(1);
   });

@@ -160,12 +160,16 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
     expect(payout.order_id).toBe(`payoutlink:${link.link_id}`);
 
     // The worker sends the payout; blocks confirm it; the page follows without a reload.
-    for (let round = 0; round < 30; round++) {
-      const current = await api("/v1/payout/info", { uuid: info.payout_id });
-      if (current.is_final) break;
-      await api("/v1/sandbox/mine", { network: "tron", blocks: 5 });
-      await page.waitForTimeout(1000);
-    }
+    await expect
+      .poll(
+        async () => {
+          const current = await api("/v1/payout/info", { uuid: info.payout_id });
+          if (!current.is_final) await api("/v1/sandbox/mine", { network: "tron", blocks: 5 });
+          return current.is_final;
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe(true);
     await expect(page.getByTestId("payout-progress")).toHaveAttribute("data-payout-status", "paid", { timeout: 30_000 });
     await expect(page.getByTestId("payout-progress")).toContainText("Delivered");
     await expectFitsPhone(page);

@@ -87,6 +87,7 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   const paid = await getPublicPayment(invoice.uuid);
   expect(paid.payment_status).toBe("paid");
   expect(paid.is_final).toBe(true);
+  // The time itself is under test: the 5 s after which the return would have left the page.
   await page.waitForTimeout(5_500);
   expect(new URL(page.url()).pathname).toBe(`/pay/${invoice.uuid}`);
 });

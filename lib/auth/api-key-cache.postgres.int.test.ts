@@ -132,13 +132,14 @@ describe("the API key cache on PostgreSQL", () => {
         if (property !== "$executeRaw") return Reflect.get(target, property, receiver);
         return async (...args: Parameters<typeof db.$executeRaw>) => {
           if (++probes > 1) return target.$executeRaw(...args);
+          // The slow database itself: the notice goes out after the 200 ms the listener waits.
           setTimeout(() => void target.$executeRaw(...args), 400);
           return 1;
         };
       },
     });
     cache = createApiKeyCache({ connectionString: inject("databaseUrl"), db: slowFirstProbe, probeTimeoutMs: 200 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => probes, { timeout: 5_000, interval: 5 }).toBe(1);
     expect(cache.isActive()).toBe(false);
     await expect.poll(() => cache!.isActive(), { timeout: 5_000, interval: 20 }).toBe(true);
     expect(probes).toBe(2);
@@ -156,10 +157,17 @@ describe("the API key cache on the embedded database", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "gateway-key-cache-"));
     const embedded = await startEmbeddedDatabase(dataDir);
     const db = createDb(embedded.url, { poolSize: 2 });
+    let probes = 0;
+    const countingProbes = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "$executeRaw") return Reflect.get(target, property, receiver);
+        return (...args: Parameters<typeof db.$executeRaw>) => (probes++, target.$executeRaw(...args));
+      },
+    });
     try {
-      cache = createApiKeyCache({ connectionString: embedded.url, db });
-      // The probe waits 3 s for its notice, and every later probe goes unheard too.
-      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      cache = createApiKeyCache({ connectionString: embedded.url, db: countingProbes });
+      // The first probe waits 3 s for its notice; a second one is sent only once that went unheard.
+      await expect.poll(() => probes, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(2);
       expect(cache.isActive()).toBe(false);
       const key: ActiveApiKey = {
         publicId: "pk_embedded",

@@ -31,6 +31,7 @@ describe("addresses held ahead by busy processes", () => {
           fromReserves.push(ready);
           handedOut++;
         }
+        // Real time for the refill's derivation thread, while the reserve's own clock runs ahead.
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       driving--;

@@ -102,6 +102,7 @@ describe("log context", () => {
     await withLogContext({ request_id: "req_a" }, async () => {
       log.info("authenticating");
       addLogContext({ merchant_id: "m-1" });
+      // The unit of work crosses a timer, as a request's does: its fields must survive that.
       await new Promise((resolve) => setTimeout(resolve, 1));
       log.info("handled", { invoiceId: "i-1" });
     });
@@ -116,13 +117,19 @@ describe("log context", () => {
 
   it("keeps concurrent units apart, and a nested unit starts afresh", async () => {
     const { log, lines } = capture();
-    const work = (id: string, delayMs: number) =>
+    let finishFast!: () => void;
+    const fastDone = new Promise<void>((resolve) => (finishFast = resolve));
+    const work = (id: string, waitFor: Promise<void>) =>
       withLogContext({ request_id: id }, async () => {
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        await waitFor;
         log.info("done");
         withLogContext({ job: "webhook.deliver" }, () => log.info("job started by the request"));
       });
-    await Promise.all([work("req_slow", 5), work("req_fast", 0)]);
+    // The slow unit starts first and resumes only once the fast one has logged.
+    const slow = work("req_slow", fastDone);
+    await work("req_fast", Promise.resolve());
+    finishFast();
+    await slow;
     expect(lines().map((line) => [line.request_id, line.job, line.msg])).toEqual([
       ["req_fast", undefined, "done"],
       [undefined, "webhook.deliver", "job started by the request"],

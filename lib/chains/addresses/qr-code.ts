@@ -1,4 +1,4 @@
-import { encodeQr, type QrMatrix } from "@/lib/qr/qr-matrix";
+import QRCode from "qrcode";
 
 /** Recent addresses' QR codes (a few kB each), oldest dropped first: answers about fresh invoices reuse them. */
 const qrCache = new Map<string, string>();
@@ -30,12 +30,30 @@ class AsciiWriter {
   }
 }
 
+/** The modules of a QR code, row by row (1 dark, 0 light), as the qrcode package's symbols hold them. */
+export interface QrModules {
+  size: number;
+  data: Uint8Array;
+}
+
+/**
+ * The symbol of some text: one byte-mode segment, error correction level M and mask pattern 0.
+ * Choosing a segmentation and scoring all eight masks, as the package does by default, makes a
+ * render take several times as long (`npm run bench`, part qr) and buys nothing for an address or
+ * a URL: every mask is valid, and readers take the one the format bits name.
+ */
+export function encodeQrModules(text: string): QrModules {
+  return QRCode.create([{ data: Buffer.from(text, "utf8"), mode: "byte" }], { errorCorrectionLevel: "M", maskPattern: 0 }).modules;
+}
+
 /**
  * The symbol as SVG: a white square and one path of horizontal dark runs, one stroke per run,
- * relative moves within a row. SVG needs no image encoding and stays sharp at any size.
+ * relative moves within a row: the package's own SVG less its final newline, written as bytes
+ * (its string-built SVG makes a render take half as long again). SVG needs no image encoding and
+ * stays sharp at any size.
  */
-export function qrSvgBytesOf(matrix: QrMatrix): Buffer {
-  const { size, modules } = matrix;
+export function qrSvgBytesOf(symbol: QrModules): Buffer {
+  const { size, data: modules } = symbol;
   const width = size + 2 * QUIET_ZONE;
   // At most one run in two modules of a row, "M123 123.5h123" at most per run.
   const out = new AsciiWriter(400 + size * Math.ceil(size / 2) * 16);
@@ -79,9 +97,9 @@ export function qrSvgBytesOf(matrix: QrMatrix): Buffer {
   return out.bytes.subarray(0, out.length);
 }
 
-/** Renders a `data:` URI (SVG) with a QR code of the text (see encodeQr), without caching it. */
+/** Renders a `data:` URI (SVG) with a QR code of the text (see encodeQrModules), without caching it. */
 export async function renderQrCode(text: string): Promise<string> {
-  return `data:image/svg+xml;base64,${qrSvgBytesOf(encodeQr(Buffer.from(text, "utf8"))).toString("base64")}`;
+  return `data:image/svg+xml;base64,${qrSvgBytesOf(encodeQrModules(text)).toString("base64")}`;
 }
 
 /** A `data:` URI with a QR code of the address (cached: addresses never change). */

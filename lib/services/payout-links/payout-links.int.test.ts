@@ -298,6 +298,7 @@ describe("payout links", () => {
     const links = [];
     for (let index = 0; index < 100; index++) links.push(await createLink(merchant, { amount: "3", network: "polygon", reference: `race-${index}` }));
     const calls = links.flatMap((link, index) => {
+      // The stagger is the race under test: the second call lands 0 to 50 ms after the first, at different stages of it.
       const later = <T>(call: () => Promise<T>) => () => new Promise<T>((resolve, reject) => setTimeout(() => call().then(resolve, reject), 5 * (index % 11)));
       const claimIt = () => claim(link.claim_token, { address: index % 2 === 0 ? EVM_RECIPIENT : EVM_OTHER });
       // The service call itself: through HTTP, the signature check alone makes every cancel late.
