@@ -130,7 +130,7 @@ function printQrFigures(figures: QrFigures): void {
     const mean = Math.exp(ratios.reduce((sum, ratio) => sum + Math.log(ratio), 0) / ratios.length);
     console.log(`${figure.label}: ${mean.toFixed(2)}× the time of renderQrCode per render (${ratios.map((ratio) => `${ratio.toFixed(2)}×`).join(", ")})`);
   }
-  console.log("(the hand-written encoder these replaced, and why: docs/benchmarks.md, "QR codes")");
+  console.log('(the hand-written encoder these replaced, and why: docs/benchmarks.md, "QR codes")');
 }
 
 async function main(): Promise<void> {
