@@ -1,6 +1,7 @@
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import type { OpenAPI3 } from "openapi-typescript";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildOpenApiDocument } from "@/lib/api/openapi/document";
+import { OPERATIONS } from "@/lib/api/operations";
 import type { OperationFacts } from "../src/operation-facts";
 
 /** The address the committed document names; a client always passes its own `baseUrl`. */
@@ -83,7 +84,7 @@ function renderOperationFacts(document: Json): string {
 
 /** The API document and the files generated from it, keyed by their path inside `client/`. */
 export async function renderClientFiles(): Promise<Record<string, string>> {
-  const document = buildOpenApiDocument({ serverUrl: DOCUMENT_SERVER_URL });
+  const document = buildOpenApiDocument({ serverUrl: DOCUMENT_SERVER_URL, table: OPERATIONS });
   const documentText = JSON.stringify(document, null, 2) + "\n";
   // openapi-typescript validates and transforms the same JSON that is committed.
   const ast = await openapiTS(JSON.parse(documentText) as OpenAPI3, { silent: true });

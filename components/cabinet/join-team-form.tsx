@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, useTransition, type FormEvent } from "react";
-import { joinTeam } from "@/app/(auth)/cabinet/invite/[token]/actions";
+import { joinTeam } from "@/lib/cabinet/server-actions/join-team";
 import { Button, buttonClassName } from "@/components/ui/button";
 import { Alert, Field } from "./form-controls";
 

@@ -3,7 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type FormEvent } from "react";
-import { restartSignIn, submitEnrolmentCode, submitPassword } from "@/app/(auth)/cabinet/sign-in/actions";
+import { restartSignIn, submitEnrolmentCode, submitPassword } from "@/lib/cabinet/server-actions/sign-in";
 import { Button, buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Alert, Field } from "./form-controls";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition, type FormEvent, type ReactNode } from "react";
-import { cabinetAction } from "@/app/(cabinet)/cabinet/actions";
+import { cabinetAction } from "@/lib/cabinet/server-actions/cabinet-action";
 import { Button } from "@/components/ui/button";
 import { isSensitiveAction, type CabinetActionResult } from "@/lib/cabinet/sensitive-actions";
 import { Alert, Field } from "./form-controls";

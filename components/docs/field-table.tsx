@@ -1,4 +1,4 @@
-import type { FieldRow } from "@/lib/openapi/reference";
+import type { FieldRow } from "@/lib/api/openapi/reference";
 import { DocTable, DocTableRow } from "./doc-table";
 import { Markdown } from "./markdown";
 

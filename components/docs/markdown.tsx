@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { TEXT_LINK } from "@/components/ui/theme";
-import { inlineSpans, markdownBlocks, plainText, type MarkdownBlock } from "@/lib/openapi/markdown";
+import { inlineSpans, markdownBlocks, plainText, type MarkdownBlock } from "@/lib/api/openapi/markdown";
 import { DocTable, DocTableRow } from "./doc-table";
 
 /**

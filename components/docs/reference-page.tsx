@@ -1,8 +1,8 @@
 import { CabinetTheme, ThemeSwitcher } from "@/components/cabinet/cabinet-theme";
 import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import type { ThemePreference } from "@/lib/cabinet/theme-preference";
-import type { OpenApiDocument } from "@/lib/openapi/document";
-import { referenceEvents, referenceOperations, type ReferenceEvent, type ReferenceOperation } from "@/lib/openapi/reference";
+import type { OpenApiDocument } from "@/lib/api/openapi/document";
+import { referenceEvents, referenceOperations, type ReferenceEvent, type ReferenceOperation } from "@/lib/api/openapi/reference";
 import { DocTable, DocTableRow } from "./doc-table";
 import { FieldTable } from "./field-table";
 import { Markdown } from "./markdown";

@@ -11,7 +11,7 @@ import { HostedShell } from "./hosted-shell";
 import { MethodChoice, groupByCoin, onlyNetworkOf } from "./method-picker";
 import { nameNetwork } from "./network-label";
 import { callPublicApi, describeApiFailure } from "./pay-api";
-import type { HostedCheckoutPageData, PublicLinkCard, PublicPaymentObject } from "./types";
+import type { HostedCheckoutPageData, PublicLinkCard, PublicPaymentObject } from "@/lib/services/hosted/page-data";
 
 const PANEL = "rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm";
 const FIELD = `mt-2 block min-h-12 w-full rounded-lg border bg-(--ui-surface) px-3 py-2 text-lg text-(--ui-fg) tabular-nums ${FOCUS_RING}`;

@@ -11,7 +11,7 @@ import type { Translate } from "@/lib/i18n/translator";
 import { Countdown } from "./countdown";
 import { HostedShell } from "./hosted-shell";
 import { callPublicApi, describeApiFailure } from "./pay-api";
-import type { HostedClaimPageData, PublicClaimCard } from "./types";
+import type { HostedClaimPageData, PublicClaimCard } from "@/lib/services/hosted/page-data";
 import { useServerNow } from "./use-server-now";
 
 const PANEL = "rounded-2xl border border-(--ui-border) bg-(--ui-surface) p-5 shadow-sm";

@@ -1,5 +1,5 @@
 import type { I18n } from "@/components/i18n/i18n-provider";
-import type { PublicPaymentObject } from "./types";
+import type { PublicPaymentObject } from "@/lib/services/hosted/page-data";
 
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 

@@ -3,7 +3,7 @@
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { Button } from "@/components/ui/button";
-import type { HostedMethod, HostedNetworkInfo } from "./types";
+import type { HostedMethod, HostedNetworkInfo } from "@/lib/services/hosted/page-data";
 
 export interface CoinGroup {
   currency: string;

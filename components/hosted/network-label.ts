@@ -1,5 +1,5 @@
 import type { Translate } from "@/lib/i18n/translator";
-import type { HostedNetworkInfo } from "./types";
+import type { HostedNetworkInfo } from "@/lib/services/hosted/page-data";
 
 /** "on Tron (TRC-20)" for a token, "on Ethereum" for a network's own coin, in the page's language. */
 export function describeNetwork(t: Translate, networks: Record<string, HostedNetworkInfo>, network: string, kind: "native" | "token" | null): string {

@@ -1,5 +1,5 @@
 import type { Translate } from "@/lib/i18n/translator";
-import type { PublicPaymentObject } from "./types";
+import type { PublicPaymentObject } from "@/lib/services/hosted/page-data";
 
 /** An answer of a public `/v1` operation: its `result`, or the API's error (`network` when unreachable). */
 export type PublicApiResult<Result> = { ok: true; result: Result } | { ok: false; code: string; message: string };

@@ -13,7 +13,7 @@ import { PaymentInstructions } from "./payment-instructions";
 import { SandboxPanel } from "./sandbox-panel";
 import { StatusPanel } from "./status-panel";
 import { SuccessActions } from "./success-actions";
-import type { HostedPaymentPageData, PublicPaymentObject } from "./types";
+import type { HostedPaymentPageData, PublicPaymentObject } from "@/lib/services/hosted/page-data";
 import { useSandboxWallet } from "./use-sandbox-wallet";
 import { useServerNow } from "./use-server-now";
 

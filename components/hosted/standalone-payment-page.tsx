@@ -6,7 +6,7 @@ import type { Translation } from "@/lib/i18n/message-tree";
 import type { Messages } from "@/lib/i18n/messages/en";
 import { LoadError, NotFoundState } from "./page-states";
 import { PaymentPage } from "./payment-page";
-import type { HostedPaymentPageData } from "./types";
+import type { HostedPaymentPageData } from "@/lib/services/hosted/page-data";
 
 /** What `/pay/<id>` shows: the invoice, that there is none, or that it could not be loaded. */
 export type StandalonePaymentView = { kind: "payment"; data: HostedPaymentPageData } | { kind: "not_found" } | { kind: "load_error" };

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { describeApiFailure, payWithSandboxWallet } from "./pay-api";
-import type { PublicPaymentObject } from "./types";
+import type { PublicPaymentObject } from "@/lib/services/hosted/page-data";
 
 /** One sandbox block per second: fast to watch, slow enough to read the confirmations climb. */
 const CONFIRM_INTERVAL_MS = 1000;

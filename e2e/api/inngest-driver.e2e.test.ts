@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEBHOOK_RECORDED_EVENT } from "@/inngest/client";
+import { WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/client";
 import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { verifyWebhook } from "@/lib/webhooks/signing";

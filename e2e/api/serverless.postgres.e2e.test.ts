@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEBHOOK_RECORDED_EVENT } from "@/inngest/client";
+import { WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/client";
 import { ensureNextBuild, ensurePrismaClient } from "@/lib/runtime/prepare";
 import { e2eDatabase } from "../fixtures/postgres-database";
 import { startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";

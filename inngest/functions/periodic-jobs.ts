@@ -1,7 +1,7 @@
 import { getApiDeps } from "@/lib/api/deps";
 import { PERIODIC_JOBS, type JobDeps, type PeriodicJob } from "@/lib/jobs/catalogue";
 import { findNextDeliveryDueAt } from "@/lib/jobs/handlers/deliver-webhooks";
-import { BATCH_CREATED_EVENT, inngest, WEBHOOK_RECORDED_EVENT } from "../client";
+import { BATCH_CREATED_EVENT, inngest, WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/client";
 
 /** Within one run, the delivery function waits for retries due this soon instead of leaving them to the next cron tick. */
 const RETRY_HORIZON_MS = 55_000;

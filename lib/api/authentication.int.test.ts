@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "./operations";
-import { API_KEY_KINDS } from "@/lib/auth/api-keys";
+import { API_KEY_KINDS } from "@/lib/auth/api-key-identity";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { addApiKey, callApi, getTestDb, makeMerchant, signedRequest } from "@/lib/testing/harness";
 import { signRequest } from "./signature";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import type { ErrorCode } from "@/lib/errors";
-import type { RequestOutcome } from "./dispatch";
+import type { RequestOutcome } from "./request-observation";
 import type { OperationEntry } from "./operation";
 
 const ANY_OPERATION: readonly ErrorCode[] = ["internal.error", "request.busy"];

@@ -3,11 +3,12 @@ import { AppError, isAppError } from "@/lib/errors";
 import { answerAsResponse, apiRequestFromFetch, type ApiAnswer, type ApiRequest } from "./api-request";
 import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
 import { findActiveApiKey } from "@/lib/auth/api-keys";
-import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
+import type { MerchantInvoiceTerms } from "@/lib/domain/invoice/merchant-terms";
 import { findKeptApiKey } from "@/lib/auth/api-key-cache";
 import { addLogContext, log, withLogContext } from "@/lib/log";
 import type { ApiDeps } from "./deps";
 import { contractViolation } from "./contract";
+import { tellObservers, type RequestObservation, type RequestOutcome } from "./request-observation";
 import { errorBody, rateLimitedBody, successBody } from "./envelope";
 import type { Tx } from "@/lib/db/client";
 import {
@@ -33,6 +34,8 @@ export interface CompiledRoute {
 
 export interface Router {
   match(method: string, path: string): { entry: OperationEntry; params: Record<string, string> } | "method_not_allowed" | null;
+  /** The table it routes by. */
+  table: readonly OperationEntry[];
 }
 
 /** Compiles the operation table into a matcher; `{name}` matches one path segment. */
@@ -51,6 +54,7 @@ export function createRouter(table: readonly OperationEntry[]): Router {
     return { entry, pattern: new RegExp(`^${source}$`), paramNames };
   });
   return {
+    table,
     match(method, path) {
       let isPathKnown = false;
       for (const route of routes) {
@@ -119,43 +123,6 @@ async function authenticate(
   return { merchantId: key.merchantId, actor: `key:${key.publicId}`, merchantTerms: key.invoiceTerms };
 }
 
-/** What one request came to, before it becomes an answer: what logs, metrics and the contract check read. */
-export interface RequestOutcome {
-  status: number;
-  bodyText: string;
-  headers: Record<string, string>;
-  /** The operation called; null when no operation matched. */
-  entry: OperationEntry | null;
-  merchantId: string | null;
-  /** The error code answered, `request.rate_limited` for a 429, null for a success. */
-  code: string | null;
-  /** An unexpected failure behind a 5xx, for the log. */
-  error?: unknown;
-}
-
-/** Told of every request once it is answered: logs, metrics and the contract check. */
-export type RequestObserver = (observation: RequestObservation) => void;
-
-export interface RequestObservation extends RequestOutcome {
-  requestId: string;
-  method: string;
-  /** The path as logs may keep it (a claim token never appears). */
-  path: string;
-  clientIp: string;
-  durationMs: number;
-}
-
-const observers: RequestObserver[] = [];
-
-/** Adds a listener told of every answered request; returns the function that removes it. */
-export function observeRequests(observer: RequestObserver): () => void {
-  observers.push(observer);
-  return () => {
-    const index = observers.indexOf(observer);
-    if (index >= 0) observers.splice(index, 1);
-  };
-}
-
 /** The header carrying the request id: a caller's own (when well-formed) is kept, else one is made. */
 export const REQUEST_ID_HEADER = "x-request-id";
 
@@ -201,13 +168,7 @@ export async function dispatch(request: ApiRequest, options: DispatchOptions): P
     clientIp: options.clientIp,
     durationMs: performance.now() - started,
   };
-  for (const observer of observers) {
-    try {
-      observer(observation);
-    } catch (error) {
-      log.error("request observer failed", { request_id: requestId, error });
-    }
-  }
+  tellObservers(observation);
   return {
     status: final.status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...final.headers, [REQUEST_ID_HEADER]: requestId },
@@ -266,7 +227,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
 
     const keyHeader = request.headers.get("idempotency-key");
     if (!entry.idempotent || keyHeader === null || merchantId === null) {
-      const outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp });
+      const outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table });
       return done(outcome.status, JSON.stringify(outcome.body), outcome.code);
     }
 
@@ -292,7 +253,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown; code: string | null };
     try {
-      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, completeWithin });
+      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table, completeWithin });
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>

@@ -1,10 +1,11 @@
 import { getApiDeps } from "./deps";
-import { dispatch, createRouter, observeRequests, type Router } from "./dispatch";
+import { dispatch, createRouter, type Router } from "./dispatch";
+import { observeRequests } from "./request-observation";
 import { clientAddressOf } from "./client-ip";
 import { OPERATIONS } from "./operations";
 import { answerAsResponse, apiRequestFromFetch, type ApiAnswer, type ApiRequest } from "./api-request";
-import { installRequestLog } from "@/lib/log/request-log";
-import { recordApiRequest } from "@/lib/metrics/record-api-request";
+import { installRequestLog } from "@/lib/api/request-log";
+import { recordApiRequest } from "@/lib/api/record-api-request";
 
 // One log line per request, written once the answer is known.
 installRequestLog();

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { ApiKeyKind } from "@/lib/auth/api-keys";
+import type { ApiKeyKind } from "@/lib/auth/api-key-identity";
 import { parseInput, type InputSpec } from "@/lib/errors/parse-input";
 import type { ErrorCode } from "@/lib/errors";
 import type { Tx } from "@/lib/db/client";
-import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
+import type { MerchantInvoiceTerms } from "@/lib/domain/invoice/merchant-terms";
 import type { ApiDeps } from "./deps";
 import type { EnvelopeKind } from "./envelope";
 
@@ -19,6 +19,8 @@ export interface OperationContext {
   /** Values of `{name}` segments in the path. */
   params: Record<string, string>;
   clientIp: string;
+  /** The operation table this request was routed by: what the API's own document describes. */
+  operations: readonly OperationEntry[];
   /**
    * Present on an idempotent call with an Idempotency-Key: stores `result` (the operation's
    * answer) as the key's response inside the caller's transaction `tx`, so that the answer

@@ -1,4 +1,4 @@
-import type { ApiKeyKind } from "@/lib/auth/api-keys";
+import type { ApiKeyKind } from "@/lib/auth/api-key-identity";
 import type { OperationEntry } from "./operation";
 import { getCurrenciesOp } from "./ops/catalogue/get-currencies";
 import { listPaymentServicesOp, listPayoutServicesOp } from "./ops/catalogue/list-services";

@@ -7,7 +7,8 @@ import { createDb } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { getTestDb, getTestSecretBox, makeMerchant } from "@/lib/testing/harness";
 import { createApiKeyCache, type ApiKeyCache } from "./api-key-cache";
-import { findActiveApiKey, type ActiveApiKey } from "./api-keys";
+import { findActiveApiKey } from "./api-keys";
+import type { ActiveApiKey } from "./api-key-identity";
 
 // A PostgreSQL server's behaviour (notices between sessions): this file runs in the PostgreSQL pass only.
 let cache: ApiKeyCache | undefined;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { Db } from "@/lib/db/client";
 import { log } from "@/lib/log";
-import type { ActiveApiKey } from "./api-keys";
+import type { ActiveApiKey } from "./api-key-identity";
 
 /** Announced by triggers (migration 20261201000200) when a key, an allow-list or its switch changes. */
 export const API_KEY_CHANGES_CHANNEL = "gateway_api_key_changes";

@@ -2,12 +2,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import { queryDirect } from "@/lib/db/direct-query";
-import type { MerchantInvoiceTerms } from "@/lib/services/invoices/create-invoice";
 import { forgetKeptApiKeys } from "./api-key-cache";
+import { isApiKeyKind, type ActiveApiKey, type ApiKeyKind } from "./api-key-identity";
 
 /** spec: operator contract §2 — what a key may call. */
-export type ApiKeyKind = "unified" | "payment" | "payout";
-export const API_KEY_KINDS: readonly ApiKeyKind[] = ["unified", "payment", "payout"];
 
 export interface IssuedApiKey {
   publicId: string;
@@ -16,24 +14,9 @@ export interface IssuedApiKey {
   kind: ApiKeyKind;
 }
 
-/** The verified identity behind a signed request. */
-export interface ActiveApiKey {
-  publicId: string;
-  kind: ApiKeyKind;
-  secret: string;
-  merchantId: string;
-  allowlist: { enabled: boolean; entries: string[] };
-  /** The merchant's fee and tolerance for new invoices, read in the same round trip. */
-  invoiceTerms: MerchantInvoiceTerms;
-}
-
 // The associated data binds each ciphertext to its key, so secrets cannot be swapped between rows.
 function secretContext(publicId: string): string {
   return `api-key:${publicId}`;
-}
-
-export function isApiKeyKind(value: string): value is ApiKeyKind {
-  return (API_KEY_KINDS as readonly string[]).includes(value);
 }
 
 /** Who answers for keys the CLI makes: the operator, one person. */

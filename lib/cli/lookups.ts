@@ -1,6 +1,6 @@
 import os from "node:os";
 import type { Db } from "@/lib/db/client";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { CliError } from "./cli-error";
 
 /** The merchant named by --merchant, or `cli.not_found`. */

@@ -6,7 +6,7 @@ import type { RateProvider } from "@/lib/rates";
 import type { SendOptions } from "@/lib/webhooks/send-request";
 import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
 import { purgeExpiredEvents } from "@/lib/services/events/purge-expired-events";
-import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
+import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { deliverDueWebhooks, reapAbandonedLastAttempts, type DeliveryDeps } from "./handlers/deliver-webhooks";
 import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-network";
 import { getRealChainState } from "@/lib/chains/real-chains";

@@ -11,21 +11,23 @@ import path from "node:path";
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ["generated"],
-  ["lib/errors"],
+  ["lib/errors", "lib/catalogue"],
   ["lib/domain"],
-  ["lib/catalogue", "lib/i18n", "lib/html", "lib/qr", "lib/net", "lib/rates", "lib/log"],
+  ["lib/i18n", "lib/html", "lib/qr", "lib/net", "lib/rates", "lib/log"],
   ["lib/config"],
   ["lib/crypto"],
   ["lib/db"],
-  ["lib/ledger", "lib/webhooks", "lib/chains", "lib/email", "lib/auth", "lib/api/serialize"],
+  ["lib/ledger", "lib/webhooks", "lib/chains", "lib/email", "lib/auth"],
+  ["lib/api/serialize"],
   ["lib/deps"],
   ["lib/services", "lib/metrics"],
   ["lib/jobs"],
   ["lib/api"],
-  ["lib/cabinet", "lib/openapi"],
+  ["lib/cabinet"],
   ["components"],
   ["lib/runtime"],
-  ["app", "inngest", "lib/cli"],
+  ["inngest"],
+  ["app", "lib/cli"],
 ];
 
 /** The area a repository path belongs to, or null for files outside the map (the client package, configuration). */

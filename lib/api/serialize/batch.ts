@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Batch, BatchItem } from "@/generated/prisma/client";
-import type { BatchKind } from "@/lib/services/batches/batches";
+import type { BatchKind } from "@/lib/domain/batch/transition";
 import { PAYMENT_SCHEMA } from "./payment";
 import { PAYOUT_SCHEMA, REFUND_SCHEMA } from "./payout";
 

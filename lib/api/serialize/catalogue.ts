@@ -1,7 +1,23 @@
 import { z } from "zod";
 import type { CurrencyCatalogue } from "@/lib/catalogue";
-import type { ExchangeRateItem } from "@/lib/services/catalogue/list-exchange-rates";
-import type { ServiceEntry } from "@/lib/services/catalogue/list-service-entries";
+
+/** One quote of `POST /v1/exchange-rate/list`: how many USDT one unit of `from` is worth. */
+export interface ExchangeRateItem {
+  from: string;
+  to: "USDT";
+  course: string;
+  source: string;
+  is_offline: boolean;
+}
+
+/** spec: Service entry. */
+export interface ServiceEntry {
+  network: string;
+  currency: string;
+  is_available: boolean;
+  limit: { min_amount: string; max_amount: string };
+  commission: { fee_amount: string; percent: string };
+}
 
 /** True when two types describe the same values: ties each schema below to the type its builder returns. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

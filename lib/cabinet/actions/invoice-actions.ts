@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
-import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
+import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/refunds/create-refund";
 import { toRefundObject } from "@/lib/api/serialize/payout";
-import { resolvePayment } from "@/lib/services/payouts/resolve-payment";
+import { resolvePayment } from "@/lib/services/refunds/resolve-payment";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 

@@ -7,11 +7,11 @@ import { findMerchantDelivery, isResendableEvent } from "@/lib/services/cabinet/
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { deleteAutoWithdrawRule, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
-import { setRefundFeeConfig } from "@/lib/services/payouts/create-refund";
+import { setRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { setPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 import { setMoneyOutThreshold } from "@/lib/services/payouts/money-out-thresholds";
 import { registerPersonalWallet, removePersonalWallet, transferToPersonalWallet } from "@/lib/services/payouts/personal-wallet";
-import { setAutorefund } from "@/lib/services/payouts/resolve-payment";
+import { setAutorefund } from "@/lib/services/refunds/resolve-payment";
 import { CREATE_SPLIT_RULE_INPUT, createSplitRule, deleteSplitRule, setSplitConfig, toSplitRuleObject } from "@/lib/services/splits/split-rules";
 import { registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import cliProgress from "cli-progress";
 import type { Batch } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
 import { parseCount, pause } from "../lookups";

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { Db } from "@/lib/db/client";
 import type { EventDeliveriesSummary, EventListItem } from "@/lib/services/events/event-view";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
 import { parseCount, requireMerchant } from "../lookups";

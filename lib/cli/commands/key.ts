@@ -1,5 +1,6 @@
 import { Option, type Command } from "commander";
-import { API_KEY_KINDS, issueApiKey, revokeApiKey, type ApiKeyKind } from "@/lib/auth/api-keys";
+import { issueApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { API_KEY_KINDS, type ApiKeyKind } from "@/lib/auth/api-key-identity";
 import { getSecretBox } from "@/lib/crypto/master-key";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";

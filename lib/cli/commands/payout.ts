@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { getConfig } from "@/lib/config/env";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
 import type { PayoutObject } from "@/lib/api/serialize/payout";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
 import { cliActor, parseCount, requireMerchant } from "../lookups";

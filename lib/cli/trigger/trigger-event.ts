@@ -8,7 +8,7 @@ import { createSandboxSender } from "@/lib/chains/sandbox/sandbox-sender";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
-import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
+import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { cancelPayout } from "@/lib/services/payouts/manage-payouts";

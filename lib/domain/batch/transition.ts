@@ -1,3 +1,6 @@
+/** What a batch creates. */
+export type BatchKind = "payment" | "payout" | "refund";
+
 /** Where one element of a batch stands. spec: Batch and item status. */
 export type BatchItemStatus =
   /** Not started. */

@@ -6,11 +6,12 @@ import { createInvoice, type CreateInvoiceInput, type InvoiceDeps } from "@/lib/
 import { createInvoicesInBulk } from "@/lib/services/invoices/create-invoices-in-bulk";
 import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
 import { batchElementId } from "@/lib/services/batches/batches";
-import { createPayout, type PayoutDeps } from "@/lib/services/payouts/create-payout";
+import { createPayout } from "@/lib/services/payouts/create-payout";
+import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
 import { toPayoutObject, toRefundObject } from "@/lib/api/serialize/payout";
 import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
-import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/payouts/create-refund";
+import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/refunds/create-refund";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
 

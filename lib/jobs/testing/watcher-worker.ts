@@ -14,7 +14,7 @@ import { createDb } from "@/lib/db/client";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import type { NetworkId } from "@/lib/catalogue";
 import { expireDueInvoices, scanNetwork } from "@/lib/services/chains/scan-network";
-import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
+import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { runWorker } from "@/lib/testing/run-worker";
 
 async function main(): Promise<void> {

@@ -2,15 +2,15 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Db, Tx } from "@/lib/db/client";
 import type { Batch, BatchItem } from "@/generated/prisma/client";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { afterCommit, withTransaction } from "@/lib/db/transaction";
 import { notifyBatchCreated } from "@/lib/db/work-signals";
+import type { BatchKind } from "@/lib/domain/batch/transition";
 
 /** spec: Limits — a payment, payout or refund batch holds 1 to 5000 elements. */
 export const MAX_BATCH_ELEMENTS = 5000;
 
 export type OnError = "continue" | "stop";
-export type BatchKind = "payment" | "payout" | "refund";
 
 /**
  * spec: POST /v1/payment/batch, /v1/payout/batch — records the batch and its elements in one

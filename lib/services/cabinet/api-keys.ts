@@ -1,5 +1,6 @@
 import type { ApiKey } from "@/generated/prisma/client";
-import { isApiKeyKind, issueApiKey, type ApiKeyKind, type IssuedApiKey } from "@/lib/auth/api-keys";
+import { issueApiKey, type IssuedApiKey } from "@/lib/auth/api-keys";
+import { isApiKeyKind, type ApiKeyKind } from "@/lib/auth/api-key-identity";
 import type { Db, Tx } from "@/lib/db/client";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 import { withTransaction } from "@/lib/db/transaction";

@@ -1,5 +1,5 @@
 import type { ChainTransfer, Invoice, WebhookDelivery } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { toPayment, type PaymentObject } from "@/lib/api/serialize/payment";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
 import { isFinalPaymentStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
@@ -7,9 +7,9 @@ import { formatAmount } from "@/lib/domain/money/amount";
 import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { describeInvoiceAmounts, toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { refundSummary } from "@/lib/services/payouts/create-refund";
+import { refundSummary } from "@/lib/services/refunds/create-refund";
 import { describePayout, toRefundObject } from "@/lib/api/serialize/payout";
 
 /** A transfer to the invoice's address that the network's watcher linked to it. */
@@ -105,7 +105,7 @@ export interface InvoiceDetail {
  * Not stored, so not shown: when a coin was selected on a currency-agnostic invoice, each change of
  * a transfer's confirmation count (only the current count is kept), and non-final status changes.
  */
-export async function loadInvoiceDetail(deps: Pick<ApiDeps, "db" | "config">, merchantId: string, invoiceId: string): Promise<InvoiceDetail> {
+export async function loadInvoiceDetail(deps: Pick<AppDeps, "db" | "config">, merchantId: string, invoiceId: string): Promise<InvoiceDetail> {
   if (!isUuid(invoiceId)) throw new AppError("cabinet.not_found");
   const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, merchantId } });
   if (!invoice) throw new AppError("cabinet.not_found");

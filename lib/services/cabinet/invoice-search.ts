@@ -1,12 +1,12 @@
 import type { Invoice, Prisma } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { toPayment, type PaymentObject } from "@/lib/api/serialize/payment";
 import { listNetworks, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { listInvoices, type InvoiceFilters, type InvoicePage } from "@/lib/services/invoices/list-invoices";
-import { after, decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/db/keyset-cursor";
 
 /** The cabinet's invoice filters: those of /v1/payment/history under the cabinet's names, plus a search box. */
 export interface InvoiceSearchFilters {
@@ -50,7 +50,7 @@ export function toInvoiceFilters(filters: InvoiceSearchFilters): InvoiceFilters 
  * itself: the same rows, order and cursors as /v1/payment/history with the same filters.
  */
 export async function searchInvoices(
-  deps: Pick<ApiDeps, "db" | "config">,
+  deps: Pick<AppDeps, "db" | "config">,
   merchantId: string,
   filters: InvoiceSearchFilters,
   page: { limit: number; cursor?: string },
@@ -86,7 +86,7 @@ const CSV_COLUMNS = [
  * is one line with its CRLF. Reads EXPORT_PAGE_SIZE rows at a time along the keyset cursor, so
  * invoices created during the export (newer than its first row) are not in it, and none repeats.
  */
-export async function* exportInvoicesCsv(deps: Pick<ApiDeps, "db">, merchantId: string, filters: InvoiceSearchFilters): AsyncGenerator<string, void, undefined> {
+export async function* exportInvoicesCsv(deps: Pick<AppDeps, "db">, merchantId: string, filters: InvoiceSearchFilters): AsyncGenerator<string, void, undefined> {
   yield toCsvLine(CSV_COLUMNS);
   let cursor: string | undefined;
   do {
@@ -140,7 +140,7 @@ const NETWORK_IDS = listNetworks().map((network) => network.id);
  * names exactly, under the same filters, order and cursor. listInvoices takes no such text, so
  * its filters are written again here (filterWhere); the integration test holds the two together.
  */
-async function findInvoicePage(deps: Pick<ApiDeps, "db">, merchantId: string, filters: InvoiceSearchFilters, page: { limit: number; cursor?: string }): Promise<InvoicePage> {
+async function findInvoicePage(deps: Pick<AppDeps, "db">, merchantId: string, filters: InvoiceSearchFilters, page: { limit: number; cursor?: string }): Promise<InvoicePage> {
   const position = page.cursor ? decodeCursor(page.cursor, "payment.bad_cursor") : null;
   const invoiceFilters = boundByPosition(toInvoiceFilters(filters), position);
   const query = filters.query?.trim() ?? "";

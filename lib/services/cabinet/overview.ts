@@ -1,5 +1,5 @@
 import type { Invoice, Payout } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { findSettlementAsset } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { formatAmount } from "@/lib/domain/money/amount";
@@ -178,7 +178,7 @@ const PERIODS: Record<OverviewPeriod, { granularity: "hour" | "day"; buckets: nu
 };
 
 /** The merchant's home page. */
-export async function loadOverview(deps: Pick<ApiDeps, "db" | "now">, merchantId: string, input: { period: OverviewPeriod }): Promise<Overview> {
+export async function loadOverview(deps: Pick<AppDeps, "db" | "now">, merchantId: string, input: { period: OverviewPeriod }): Promise<Overview> {
   const now = deps.now();
   const [balances, volume, activity, attention] = await Promise.all([
     loadBalances(deps, merchantId),
@@ -190,7 +190,7 @@ export async function loadOverview(deps: Pick<ApiDeps, "db" | "now">, merchantId
 }
 
 /** listBalances' buckets, plus blocked_held, which the API's balance does not show but the merchant's money page does. */
-async function loadBalances(deps: Pick<ApiDeps, "db">, merchantId: string): Promise<OverviewBalance[]> {
+async function loadBalances(deps: Pick<AppDeps, "db">, merchantId: string): Promise<OverviewBalance[]> {
   const [assets, blocked] = await Promise.all([
     listBalances(deps.db, merchantId),
     deps.db.ledgerAccount.findMany({ where: { owner: merchantId, bucket: "blocked_held" }, select: { asset: true, balance: true } }),
@@ -237,7 +237,7 @@ function bucketStartOf(at: Date, granularity: "hour" | "day"): Date {
  * one coin on networks with different on-chain decimals are scaled to the largest before adding,
  * so the sum is exact. The index (merchant_id, final_at) reads the period's invoices only.
  */
-async function loadVolume(deps: Pick<ApiDeps, "db">, merchantId: string, period: OverviewPeriod, now: Date): Promise<OverviewVolume> {
+async function loadVolume(deps: Pick<AppDeps, "db">, merchantId: string, period: OverviewPeriod, now: Date): Promise<OverviewVolume> {
   const { granularity, buckets: bucketCount } = PERIODS[period];
   const step = granularity === "hour" ? HOUR_MS : DAY_MS;
   const to = new Date(bucketStartOf(now, granularity).getTime() + step);
@@ -291,7 +291,7 @@ async function loadVolume(deps: Pick<ApiDeps, "db">, merchantId: string, period:
  * time final), and a payout's updated_at while it is sent or confirmed (every status change sets
  * it; a confirmed payout changes no more).
  */
-async function loadActivity(deps: Pick<ApiDeps, "db">, merchantId: string): Promise<ActivityEvent[]> {
+async function loadActivity(deps: Pick<AppDeps, "db">, merchantId: string): Promise<ActivityEvent[]> {
   const [created, paid, payouts, moved] = await Promise.all([
     deps.db.invoice.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: ACTIVITY_SIZE }),
     // Index: (merchant_id, final_at), read backwards.
@@ -340,7 +340,7 @@ function toPayoutActivity(payout: Payout, stage: "created" | "sent" | "confirmed
   };
 }
 
-async function loadAttention(deps: Pick<ApiDeps, "db">, merchantId: string, now: Date): Promise<OverviewAttention> {
+async function loadAttention(deps: Pick<AppDeps, "db">, merchantId: string, now: Date): Promise<OverviewAttention> {
   const awaitingApproval = { merchantId, status: "pending", source: "manual" };
   const [approvalCount, approvalRows, dead, reviews] = await Promise.all([
     deps.db.payout.count({ where: awaitingApproval }),

@@ -1,5 +1,5 @@
 import type { Payout, Prisma, StaticWallet } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { findNetwork, findSettlementAsset, listSettlementAssets, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import type { Db } from "@/lib/db/client";
@@ -9,11 +9,11 @@ import { isAppError } from "@/lib/errors";
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { listServiceEntries } from "@/lib/services/catalogue/list-service-entries";
 import { toCsvLine } from "@/lib/services/cabinet/invoice-search";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { getMerchantPayoutOrThrow, listPayouts } from "@/lib/services/payouts/manage-payouts";
-import { MEMO_FAMILIES } from "@/lib/services/payouts/payout-destination";
+import { MEMO_FAMILIES } from "@/lib/services/money-out/payout-destination";
 import { toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
 import { WAITED_APPROVER } from "@/lib/services/payouts/manage-payouts";
 
@@ -104,7 +104,7 @@ async function findPayoutPage(db: Db, merchantId: string, filters: PayoutSearchF
 }
 
 /** A page of the merchant's payouts, newest first, each with who created and approved it. */
-export async function searchPayouts(deps: Pick<ApiDeps, "db">, merchantId: string, filters: PayoutSearchFilters, page: { limit: number; cursor?: string }): Promise<PayoutSearchPage> {
+export async function searchPayouts(deps: Pick<AppDeps, "db">, merchantId: string, filters: PayoutSearchFilters, page: { limit: number; cursor?: string }): Promise<PayoutSearchPage> {
   const limit = Math.min(Math.max(Math.trunc(page.limit) || 1, 1), MAX_PAYOUT_PAGE);
   const rows = await findPayoutPage(deps.db, merchantId, filters, { limit, cursor: page.cursor });
   const labels = await describeActors(deps.db, merchantId, rows.items.flatMap((row) => [row.createdBy, row.approvedBy ?? ""]));
@@ -157,7 +157,7 @@ const CSV_COLUMNS = [
  * one line per payout in the list's order, each yielded string one line with its CRLF. Reads
  * along the keyset cursor, so payouts created during the export are not in it and none repeats.
  */
-export async function* exportPayoutsCsv(deps: Pick<ApiDeps, "db">, merchantId: string, filters: PayoutSearchFilters): AsyncGenerator<string, void, undefined> {
+export async function* exportPayoutsCsv(deps: Pick<AppDeps, "db">, merchantId: string, filters: PayoutSearchFilters): AsyncGenerator<string, void, undefined> {
   yield toCsvLine(CSV_COLUMNS);
   let cursor: string | undefined;
   do {
@@ -251,7 +251,7 @@ const EVENT_ORDER: Record<PayoutTimelineEvent["kind"], number> = { created: 0, c
  * A payout of the merchant with its timeline through to its final status, or null for an id
  * that is not one of the merchant's payouts (another merchant's included).
  */
-export async function findPayoutDetail(deps: Pick<ApiDeps, "db">, merchantId: string, payoutId: string): Promise<PayoutDetail | null> {
+export async function findPayoutDetail(deps: Pick<AppDeps, "db">, merchantId: string, payoutId: string): Promise<PayoutDetail | null> {
   let row: Payout;
   try {
     row = await getMerchantPayoutOrThrow(deps.db, merchantId, { uuid: payoutId });
@@ -336,7 +336,7 @@ export interface AssetChoice {
  * those /v1/payout/services calls available, with their fee) now, in catalogue order. Without
  * rates a payout network's availability alone decides and no fee is known.
  */
-export async function listAssetChoices(deps: Pick<ApiDeps, "db" | "config" | "rates">, merchantId: string, side: "payment" | "payout"): Promise<AssetChoice[]> {
+export async function listAssetChoices(deps: Pick<AppDeps, "db" | "config" | "rates">, merchantId: string, side: "payment" | "payout"): Promise<AssetChoice[]> {
   let entries: Awaited<ReturnType<typeof listServiceEntries>> | null = null;
   if (side === "payout") {
     try {

@@ -1,5 +1,5 @@
 import type { Prisma } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { findNetwork, findSettlementAsset, listSettlementAssets } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import type { Db } from "@/lib/db/client";
@@ -9,9 +9,9 @@ import { cidrContains, parseCidr, parseIp } from "@/lib/domain/net/ip";
 import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { listBalances } from "@/lib/services/balances/list-balances";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { listAutoWithdrawRules } from "@/lib/services/payouts/auto-withdraw";
 import { listPersonalWallets } from "@/lib/services/payouts/personal-wallet";
 import { PAYMENT_EVENT_BY_STATUS, PAYOUT_INTERNAL_STATUSES } from "@/lib/webhooks/payloads";
@@ -57,7 +57,7 @@ export interface AssetOption {
 }
 
 /** Every settlement asset of the catalogue, in catalogue order, with what this service does on its network now. */
-export function listAssetOptions(config: ApiDeps["config"]): AssetOption[] {
+export function listAssetOptions(config: AppDeps["config"]): AssetOption[] {
   const isServed = networkAvailability(config);
   return listSettlementAssets().map((asset) => ({
     currency: asset.symbol,
@@ -105,7 +105,7 @@ export interface PersonalWalletRow {
   available: string;
 }
 
-export async function listPersonalWalletRows(deps: Pick<ApiDeps, "db" | "config" | "now">, merchantId: string): Promise<PersonalWalletRow[]> {
+export async function listPersonalWalletRows(deps: Pick<AppDeps, "db" | "config" | "now">, merchantId: string): Promise<PersonalWalletRow[]> {
   const [wallets, balances] = await Promise.all([listPersonalWallets(deps, merchantId), listBalances(deps.db, merchantId)]);
   const now = deps.now();
   return wallets.map((wallet) => {

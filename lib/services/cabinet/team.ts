@@ -7,7 +7,7 @@ import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/li
 import { queueEmail } from "@/lib/email/outbox";
 import { invitationEmail, invitationToTakenAddressEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { revokeAllSessions, type CabinetActor } from "./sessions";

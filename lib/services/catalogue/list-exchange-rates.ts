@@ -1,16 +1,8 @@
 import { listPricingCurrencies, normalizeSymbol } from "@/lib/catalogue";
 import { divideRatios, formatRatio } from "@/lib/domain/money/ratio";
 import type { RateProvider } from "@/lib/rates";
-import { fetchUsdPriceRatios } from "./usd-prices";
-
-/** One quote of `POST /v1/exchange-rate/list`: how many USDT one unit of `from` is worth. */
-export interface ExchangeRateItem {
-  from: string;
-  to: "USDT";
-  course: string;
-  source: string;
-  is_offline: boolean;
-}
+import { fetchUsdPriceRatios } from "@/lib/rates/usd-prices";
+import type { ExchangeRateItem } from "@/lib/api/serialize/catalogue";
 
 const QUOTE_SYMBOL = "USDT";
 const COURSE_FRACTION_DIGITS = 12;

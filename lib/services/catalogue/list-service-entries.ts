@@ -3,20 +3,12 @@ import { findNetwork, findSettlementSymbol, listSettlementAssets } from "@/lib/c
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { DEFAULT_PLATFORM_FEE, formatPercentBps } from "@/lib/domain/fees/platform-fee";
 import { MAXIMUM_AMOUNT_USD_MINOR } from "@/lib/domain/fees/limits";
-import { payoutFeeMinor } from "@/lib/services/payouts/payout-fee";
+import { payoutFeeMinor } from "@/lib/services/money-out/payout-fee";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { convertMinor, type Ratio } from "@/lib/domain/money/ratio";
 import type { RateProvider } from "@/lib/rates";
-import { fetchUsdPriceRatios } from "./usd-prices";
-
-/** spec: Service entry. */
-export interface ServiceEntry {
-  network: string;
-  currency: string;
-  is_available: boolean;
-  limit: { min_amount: string; max_amount: string };
-  commission: { fee_amount: string; percent: string };
-}
+import { fetchUsdPriceRatios } from "@/lib/rates/usd-prices";
+import type { ServiceEntry } from "@/lib/api/serialize/catalogue";
 
 const USD = { decimals: 2, price: { numerator: 1n, denominator: 1n } satisfies Ratio };
 

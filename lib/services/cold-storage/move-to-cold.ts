@@ -14,7 +14,7 @@ import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
-import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 
 export interface ColdStorageDeps {

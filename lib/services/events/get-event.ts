@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { DELIVERY_RECORD_SELECT, toDeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
 import { eventsRetainedSince, toEventFields, type EventDetail } from "./event-view";
 

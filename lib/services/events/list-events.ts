@@ -2,8 +2,8 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { Db } from "@/lib/db/client";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { isUuid } from "@/lib/domain/input/uuid";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { eventsRetainedSince, NO_DELIVERIES, toEventFields, type EventDeliveriesSummary, type EventListItem } from "./event-view";
 
 export interface EventFilter {

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { afterCommit, withTransaction } from "@/lib/db/transaction";
 import { notifyDeliveriesRecorded } from "@/lib/db/work-signals";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { vetWebhookUrlOrThrow } from "@/lib/services/webhooks/manage-endpoint";
 import { toDeliveryRecord, type DeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
 import { findEndpointUrl, newDeliveryRow } from "@/lib/webhooks/record-event";

@@ -1,4 +1,4 @@
-import type { HostedNetworkInfo } from "@/components/hosted/types";
+import type { HostedNetworkInfo } from "@/lib/services/hosted/page-data";
 import { listNetworks, type NetworkFamily, type NetworkId } from "@/lib/catalogue";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
 

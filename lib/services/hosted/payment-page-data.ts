@@ -1,6 +1,6 @@
-import type { HostedPaymentPageData } from "@/components/hosted/types";
+import type { HostedPaymentPageData } from "@/lib/services/hosted/page-data";
 import type { Invoice } from "@/generated/prisma/client";
-import type { ApiDeps } from "@/lib/api/deps";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { toPublicPayment } from "@/lib/api/serialize/payment";
 import { findSettlementAsset } from "@/lib/catalogue";
 import { isAppError } from "@/lib/errors";
@@ -8,7 +8,7 @@ import { getHostedInvoiceOrThrow, listSelectableMethods, openHostedInvoice } fro
 import { describeHostedNetworks } from "./hosted-networks";
 
 /** The invoice behind the page (re-quoted when its quote ran out), or null for an id that names none. */
-async function loadInvoice(deps: ApiDeps, id: string): Promise<Invoice | null> {
+async function loadInvoice(deps: AppDeps, id: string): Promise<Invoice | null> {
   try {
     return await openHostedInvoice(deps, id);
   } catch (error) {
@@ -24,7 +24,7 @@ async function loadInvoice(deps: ApiDeps, id: string): Promise<Invoice | null> {
  * projection of the invoice and public catalogue facts. The one loader of both ways the page is
  * served (Next's route and the server's own, lib/runtime/serve-hosted-page.ts).
  */
-export async function loadHostedPaymentPageData(deps: ApiDeps, id: string): Promise<HostedPaymentPageData | null> {
+export async function loadHostedPaymentPageData(deps: AppDeps, id: string): Promise<HostedPaymentPageData | null> {
   const invoice = await loadInvoice(deps, id);
   if (!invoice) return null;
   // spec: Payment — the hosted page gets the public form, never its own select of the row.

@@ -14,7 +14,7 @@ import {
 } from "@/lib/catalogue";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { allocateDepositAddress, takeDepositAddress, type AllocatedAddress } from "@/lib/chains/allocate-address";
-import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
+import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
@@ -27,6 +27,7 @@ import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { withTransaction } from "@/lib/db/transaction";
 import { insertInvoice, insertInvoiceCoalesced, type NewInvoiceRow } from "./insert-invoices";
+import type { MerchantInvoiceTerms } from "@/lib/domain/invoice/merchant-terms";
 
 export interface CreateInvoiceInput {
   amount: string;
@@ -105,13 +106,6 @@ export interface CreateInvoiceOptions {
   paymentLinkId?: string;
   /** The merchant's terms when the caller has them (a signed request reads them with its key); read here otherwise. */
   merchantTerms?: MerchantInvoiceTerms;
-}
-
-/** The merchant's settings a new invoice takes its fee and tolerance from (null: the platform's default fee). */
-export interface MerchantInvoiceTerms {
-  feePercentBps: number | null;
-  feeFixedUsdMinor: bigint | null;
-  accuracyBps: number;
 }
 
 /** The merchant's invoice terms, from its row. */

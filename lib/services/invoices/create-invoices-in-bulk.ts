@@ -5,7 +5,7 @@ import { allocateDepositAddress, allocateDepositAddresses, type AllocatedAddress
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { addressChainOf } from "@/lib/chains/registry";
 import { withTransaction } from "@/lib/db/transaction";
-import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
+import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
 import {
   pricedSymbols,
   quoteNewInvoice,

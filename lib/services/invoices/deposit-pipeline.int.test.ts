@@ -251,7 +251,7 @@ describe("maturity hold and fee terms", () => {
     const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
     expect(before.map((row) => row.bucket)).toEqual(["maturing"]);
     // The maturity job runs over every merchant's lots: this merchant's balances tell what it did here.
-    const { matureDueLots } = await import("./evaluate-invoice");
+    const { matureDueLots } = await import("@/lib/services/deposits/evaluate-invoice");
     const matureAll = async (at: Date) => {
       while ((await matureDueLots(getTestDb(), at)) > 0);
     };

@@ -5,8 +5,8 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { RateSourceError } from "@/lib/rates";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { evaluationDepsOf } from "./evaluate-invoice";
-import { orphanInvoiceTransfers } from "./orphan-transfers";
+import { evaluationDepsOf } from "@/lib/services/deposits/evaluate-invoice";
+import { orphanInvoiceTransfers } from "@/lib/services/deposits/orphan-transfers";
 import { withTransaction } from "@/lib/db/transaction";
 
 async function create(merchant: TestMerchant, body: Record<string, unknown>, deps = makeTestDeps()) {

@@ -1,12 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import type { Invoice } from "@/generated/prisma/client";
 import { AppError } from "@/lib/errors";
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
+import { isUuid } from "@/lib/domain/input/uuid";
 
 /**
  * A merchant's invoice by uuid or order_id (the newest with that order_id). Another merchant's

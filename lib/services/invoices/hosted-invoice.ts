@@ -1,13 +1,13 @@
 import type { Invoice } from "@/generated/prisma/client";
 import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
-import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
+import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { AppError, isAppError } from "@/lib/errors";
 import type { InvoiceDeps } from "./create-invoice";
-import { isUuid } from "./find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols } from "./pricing";
 import { withTransaction } from "@/lib/db/transaction";

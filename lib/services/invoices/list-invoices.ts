@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import type { Invoice } from "@/generated/prisma/client";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 
 export interface InvoiceFilters {

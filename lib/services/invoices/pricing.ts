@@ -5,7 +5,7 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { formatRatio, type Ratio } from "@/lib/domain/money/ratio";
 import { quoteInvoice } from "@/lib/domain/invoice/quote";
 import { AppError, type ErrorCode } from "@/lib/errors";
-import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
+import { fetchUsdPriceRatios } from "@/lib/rates/usd-prices";
 
 /** How long a fixed rate stays valid before the hosted page re-quotes an unpaid invoice. */
 export const RATE_VALIDITY_SECONDS = 900;

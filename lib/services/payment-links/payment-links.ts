@@ -8,9 +8,9 @@ import { checkCheckoutAmount, largestLinkAmount, MAX_WHOLE_DIGITS } from "@/lib/
 import { AppError, type InputSpec } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { optionalHttpUrl, optionalText } from "@/lib/domain/input/optional-fields";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 
 export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "paymentLinksEnabled" | "publicBaseUrl"> };
 

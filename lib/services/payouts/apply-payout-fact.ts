@@ -4,7 +4,7 @@ import { decidePayout, type PayoutFact, type PayoutStatus } from "@/lib/domain/p
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutPaidJournal, payoutReleasedJournal } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { recordPayoutEvent } from "./payout-events";
+import { recordPayoutEvent } from "@/lib/services/money-out/payout-events";
 import { returnWalletRefund } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { lockPaymentShares, moveSplitShares, returnSplitPayout } from "@/lib/services/splits/split-shares";
 

@@ -7,9 +7,10 @@ import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { parseAssetKey } from "@/lib/ledger/postings";
-import { createPayout, type PayoutDeps } from "./create-payout";
-import { resolvePayoutDestination } from "./payout-destination";
-import { markControlsLoosened } from "./payout-freeze";
+import { createPayout } from "@/lib/services/payouts/create-payout";
+import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destination";
+import { markControlsLoosened } from "@/lib/services/money-out/payout-freeze";
 
 /** spec: Auto-withdraw rule. */
 export interface AutoWithdrawRuleView {

@@ -1,34 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { Payout } from "@/generated/prisma/client";
-import type { GatewayConfig } from "@/lib/config/env";
-import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db, Tx } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { createKeyedMutex } from "@/lib/chains/keyed-mutex";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
-import { computePayoutAmounts, type PayoutAmounts } from "@/lib/domain/payout/amounts";
+import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
 import { MAX_MINOR_UNITS, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { assetKey } from "@/lib/ledger/postings";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
-import type { RateProvider } from "@/lib/rates";
-import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { assertNotGatewayAddress } from "./gateway-addresses";
-import { resolvePayoutDestination, type PayoutDestination } from "./payout-destination";
-import { payoutFeeMinor } from "./payout-fee";
-import { writePayout, type PayoutRowDraft, type PayoutToWrite, type PayoutWriterDeps } from "./write-payout";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destination";
 import type { MoneyOutKind } from "@/lib/domain/payout/money-out-policy";
-import { planConversion, postConversion, quoteConversion, type ConversionQuote } from "./payout-conversion";
-
-export interface PayoutDeps {
-  db: Db;
-  secretBox: SecretBox;
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "allowLoopbackUrls" | "payoutFreezeSeconds" | "payoutWaitingSeconds" | "replaceAfterSeconds">;
-  rates: RateProvider;
-  now(): Date;
-}
+import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/money-out/payout-terms";
+import { quoteConversion } from "@/lib/services/money-out/payout-conversion";
+import { inBalanceTurn, recordNewPayout } from "@/lib/services/money-out/record-new-payout";
 
 /** spec: POST /v1/payout — the body, alone or as an element of a mass or batch call. */
 export interface CreatePayoutInput {
@@ -53,21 +40,6 @@ export interface CreatePayoutOptions {
   askedBy?: string;
   /** Runs last inside the creating transaction with the payout (an idempotent answer commits with it). */
   onWritten?: (tx: Tx, payout: Payout) => Promise<void>;
-}
-
-/** Everything about a request checked before the database: where it goes and what it costs. */
-export interface PayoutTerms {
-  orderId: string;
-  source: "api" | "manual";
-  destination: PayoutDestination;
-  requestedMinor: bigint;
-  isSubtract: boolean;
-  /** Whether is_subtract was given (a repeat that omits it is not compared on it). */
-  isSubtractGiven: boolean;
-  amounts: PayoutAmounts;
-  urlCallback: string | undefined;
-  /** from_currency: the rate the debit is converted from USDT at, just before it is reserved. */
-  conversion: ConversionQuote | undefined;
 }
 
 /**
@@ -114,14 +86,6 @@ export async function checkTerms(deps: PayoutDeps, merchantId: string, input: Cr
   return { orderId, source: input.source ?? "api", destination, requestedMinor, isSubtract, isSubtractGiven: input.is_subtract !== undefined, amounts, urlCallback, conversion };
 }
 
-/** The payout fee of a destination now, in its minor units (what /v1/payout/services quotes). */
-export async function quoteFee(deps: Pick<PayoutDeps, "rates">, destination: Pick<PayoutDestination, "asset">): Promise<bigint> {
-  const prices = await fetchUsdPriceRatios(deps.rates, [destination.asset.symbol], "payout.convert_no_rate");
-  const price = prices.get(destination.asset.symbol);
-  if (!price) throw new AppError("payout.convert_no_rate", `No ${destination.asset.symbol} rate to quote the payout fee; retry later.`);
-  return payoutFeeMinor(destination.asset, price);
-}
-
 async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<string | undefined> {
   if (url === undefined || url === "") return undefined;
   return vetMerchantUrl(url, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "payout.bad_url_callback", field: "url_callback: " });
@@ -166,64 +130,9 @@ export async function recordPayoutWithTerms(deps: PayoutDeps, merchantId: string
   }));
 }
 
-const balanceTurns = createKeyedMutex();
-
-/**
- * Runs work that reserves from one merchant balance after this process's earlier such work has
- * finished. The balance's row lock decides between processes; this keeps a burst for one
- * balance from holding every pooled connection while its transactions wait on that lock.
- */
-export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => Promise<T>): Promise<T> {
-  return balanceTurns(`${merchantId}|${asset}`, work);
-}
-
 /** The money-out kind of a payout made by POST /v1/payout or the cabinet's form. */
 export function kindOf(terms: Pick<PayoutTerms, "source">): MoneyOutKind {
   return terms.source === "manual" ? "manual_payout" : "api_payout";
-}
-
-/** A new payout's row; the writer (writePayout) decides its status. */
-export function newPayoutRow(id: string, merchantId: string, terms: PayoutTerms, now: Date): PayoutRowDraft {
-  const { destination, amounts } = terms;
-  return {
-    id,
-    merchantId,
-    orderId: terms.orderId,
-    source: terms.source,
-    currency: destination.asset.symbol,
-    network: destination.network,
-    address: destination.address,
-    memo: destination.memo ?? null,
-    amountMinor: amounts.amount.toString(),
-    feeMinor: amounts.fee.toString(),
-    debitMinor: amounts.debit.toString(),
-    requestedAmount: terms.requestedMinor.toString(),
-    isSubtract: terms.isSubtract,
-    urlCallback: terms.urlCallback ?? null,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-/**
- * Inside the caller's transaction: a new payout (or refund) through the one writer (writePayout),
- * reserved from the available balance — funded first, with from_currency, by converting the
- * merchant's USDT (the USDT side chosen and locked first; its journal follows the row, so a taken
- * order_id converts nothing). Null, writing nothing, when a unique key is taken.
- */
-export async function recordNewPayout(
-  tx: Tx,
-  deps: PayoutWriterDeps,
-  payout: Omit<PayoutToWrite, "reserve">,
-  conversion?: { quote: ConversionQuote; destination: PayoutDestination },
-): Promise<Payout | null> {
-  const { row } = payout;
-  const debit = BigInt(String(row.debitMinor));
-  const now = conversion ? deps.now() : undefined;
-  const plan = conversion && (await planConversion(tx, { merchantId: row.merchantId, destination: conversion.destination, debit, quote: conversion.quote }, now!));
-  const afterInsert = conversion && plan ? (inner: Tx) => postConversion(inner, { payoutId: row.id, merchantId: row.merchantId, destination: conversion.destination, debit, plan }, now!) : undefined;
-  return writePayout(tx, deps, { ...payout, row: { ...row, ...plan?.row }, reserve: { from: "available", afterInsert } });
 }
 
 /** The payout an order_id names, when the repeat asks for the same; `payout.duplicate_reference` otherwise. */

@@ -6,9 +6,10 @@ import { lockSpendableBalance, type SpendableBalance } from "@/lib/ledger/balanc
 import { postJournals } from "@/lib/ledger/post";
 import { assetKey, type Journal } from "@/lib/ledger/postings";
 import { findEndpointUrl } from "@/lib/webhooks/record-event";
-import { answerRepeat, checkTerms, hasSameTerms, kindOf, newPayoutRow, recordPayoutWithTerms, type CreatePayoutInput, type PayoutDeps, type PayoutTerms, type TermsMemo } from "./create-payout";
+import { answerRepeat, checkTerms, hasSameTerms, kindOf, recordPayoutWithTerms, type CreatePayoutInput, type TermsMemo } from "@/lib/services/payouts/create-payout";
+import { newPayoutRow, type PayoutDeps, type PayoutTerms } from "@/lib/services/money-out/payout-terms";
 import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
-import { writePayout, type PolicyFacts } from "./write-payout";
+import { writePayout, type PolicyFacts } from "@/lib/services/money-out/write-payout";
 
 /** What became of one element: its payout, or why there is none. */
 export type ElementOutcome = { payout: Payout } | { error: AppError | Error };

@@ -6,15 +6,15 @@ import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId, type SettlementAsset } from "@/lib/catalogue";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { applyPayoutFact } from "./apply-payout-fact";
-import { quoteFee, type PayoutDeps } from "./create-payout";
-import { frozenRefusal, readFrozenUntil } from "./payout-freeze";
-import { personOf } from "./write-payout";
-import { resolvePayoutDestination } from "./payout-destination";
-import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "./payout-conversion";
+import { quoteFee, type PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { frozenRefusal, readFrozenUntil } from "@/lib/services/money-out/payout-freeze";
+import { personOf } from "@/lib/services/money-out/write-payout";
+import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destination";
+import { chooseConversionSource, CONVERTIBLE_FROM, quoteConversion } from "@/lib/services/money-out/payout-conversion";
 import { isCabinetRole, roleAllows } from "@/lib/domain/cabinet/permissions";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

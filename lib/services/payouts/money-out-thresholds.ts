@@ -4,7 +4,7 @@ import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeS
 import { formatAmount, MAX_MINOR_UNITS, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { assetKey, parseAssetKey } from "@/lib/ledger/postings";
-import { markControlsLoosened } from "./payout-freeze";
+import { markControlsLoosened } from "@/lib/services/money-out/payout-freeze";
 
 /** One asset's thresholds as the cabinet shows them: decimal strings in the asset's units, null for none. */
 export interface MoneyOutThresholdView {

@@ -7,7 +7,7 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { createSnapshotRateProvider, RateSourceError, type RateProvider } from "@/lib/rates";
 import { fundMerchant, makeFundedMerchant } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { quoteConversion } from "./payout-conversion";
+import { quoteConversion } from "@/lib/services/money-out/payout-conversion";
 import { sendPayouts } from "./send-payouts";
 
 // from_currency: a TRX payout funded from the merchant's USDT on tron (the sandbox rate table:

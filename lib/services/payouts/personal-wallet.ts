@@ -4,9 +4,10 @@ import { findSettlementAsset, normalizeNetworkId, normalizeSymbol } from "@/lib/
 import { addressChainOf } from "@/lib/chains/registry";
 import { AppError } from "@/lib/errors";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { createPayout, type PayoutDeps } from "./create-payout";
-import { assertNotGatewayAddress } from "./gateway-addresses";
-import { resolvePayoutDestination } from "./payout-destination";
+import { createPayout } from "@/lib/services/payouts/create-payout";
+import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destination";
 
 export interface PersonalWalletView {
   currency: string;

@@ -15,9 +15,9 @@ import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/o
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { applyPayoutFact } from "./apply-payout-fact";
 import { processDueAutoWithdrawals } from "./auto-withdraw";
-import { processAutorefunds } from "./resolve-payment";
+import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
 import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
-import type { PayoutDeps } from "./create-payout";
+import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
 
 export interface PayoutSendDeps {
   db: Db;

@@ -8,8 +8,8 @@ import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, sub
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
-import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/invoices/evaluate-invoice";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/deposits/evaluate-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { withTransaction } from "@/lib/db/transaction";
 
 export interface SandboxDeps {

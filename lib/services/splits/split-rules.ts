@@ -10,11 +10,11 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { bpsToPercent, MAX_SPLIT_BPS, percentToBps } from "@/lib/domain/split/shares";
 import { AppError, type InputSpec } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
-import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
-import { markControlsLoosened } from "@/lib/services/payouts/payout-freeze";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { checkAddressOn } from "@/lib/services/money-out/payout-destination";
+import { markControlsLoosened } from "@/lib/services/money-out/payout-freeze";
 
 export interface SplitDeps {
   db: Db;

@@ -13,9 +13,9 @@ import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { parseAssetKey, payoutReleasedJournal, splitShareAdjustedJournal, splitShareReleasedJournal, type AccountKey, type Bucket } from "@/lib/ledger/postings";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
-import { quoteFee, type PayoutDeps } from "@/lib/services/payouts/create-payout";
-import { writePayout } from "@/lib/services/payouts/write-payout";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { quoteFee, type PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { writePayout } from "@/lib/services/money-out/write-payout";
 
 /**
  * Split shares of one payment, inside the transaction that holds the payment's row lock: every

@@ -10,7 +10,7 @@ import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { releaseDueSplitShares } from "./split-shares";
-import { matureDueLots } from "@/lib/services/invoices/evaluate-invoice";
+import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { randomBytes } from "node:crypto";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { scanNetwork } from "@/lib/services/chains/scan-network";

@@ -10,10 +10,10 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, payoutReleasedJournal, payoutReservedJournal } from "@/lib/ledger/postings";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/payouts/create-payout";
-import { assertNotGatewayAddress } from "@/lib/services/payouts/gateway-addresses";
-import { checkAddressOn } from "@/lib/services/payouts/payout-destination";
-import { writePayout } from "@/lib/services/payouts/write-payout";
+import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/money-out/payout-terms";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { checkAddressOn } from "@/lib/services/money-out/payout-destination";
+import { writePayout } from "@/lib/services/money-out/write-payout";
 import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps, type WalletLookup } from "./static-wallets";
 
 /** The order_id prefix of the payouts that return a blocked wallet's held deposits. */

@@ -15,12 +15,12 @@ import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
 import { AppError, type InputSpec } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
-import { ensureWatchCursor } from "@/lib/services/chains/ensure-watch-cursor";
+import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, quoteInSettlement } from "@/lib/services/invoices/pricing";
-import { after, decodeCursor, encodeCursor } from "@/lib/services/pagination/keyset-cursor";
+import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 
 export interface StaticWalletDeps {
   db: Db;

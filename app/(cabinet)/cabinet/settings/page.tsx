@@ -17,10 +17,10 @@ import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
 import { getAllowlist } from "@/lib/services/allowlist/manage-allowlist";
 import { describeAutoWithdrawRules, describePlatformFee, isAddressInAllowlist, listAssetOptions, listPersonalWalletRows } from "@/lib/services/cabinet/settings-queries";
-import { getRefundFeeConfig } from "@/lib/services/payouts/create-refund";
+import { getRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { getPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 import { listMoneyOutThresholds } from "@/lib/services/payouts/money-out-thresholds";
-import { getAutorefund } from "@/lib/services/payouts/resolve-payment";
+import { getAutorefund } from "@/lib/services/refunds/resolve-payment";
 import { getSplitConfig, listSplitRules, MAX_REFUND_HOLD_HOURS } from "@/lib/services/splits/split-rules";
 
 export const metadata: Metadata = { title: "Settings" };

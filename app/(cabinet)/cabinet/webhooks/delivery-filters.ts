@@ -1,4 +1,4 @@
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 import { DELIVERY_STATUS_FILTERS, WEBHOOK_EVENT_TYPES, type DeliveryFilters, type DeliveryStatusFilter } from "@/lib/services/cabinet/settings-queries";
 
 /** The search params of a page, as Next.js hands them over. */

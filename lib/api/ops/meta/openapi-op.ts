@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { buildOpenApiDocument, type OpenApiDocument } from "@/lib/openapi/document";
-import { defineOperation } from "../../operation";
+import { buildOpenApiDocument, type OpenApiDocument } from "@/lib/api/openapi/document";
+import { defineOperation, type OperationEntry } from "../../operation";
 
-let cached: { serverUrl: string; document: OpenApiDocument } | undefined;
+let cached: { serverUrl: string; table: readonly OperationEntry[]; document: OpenApiDocument } | undefined;
 
 /** Designed: GET /v1/openapi.json — the OpenAPI 3.1 document of this API, generated from the operation table. */
 export const openApiDocumentOp = defineOperation({
@@ -14,7 +14,8 @@ export const openApiDocumentOp = defineOperation({
   errors: [],
   handle: async (_input, context) => {
     const serverUrl = context.deps.config.publicBaseUrl;
-    if (cached?.serverUrl !== serverUrl) cached = { serverUrl, document: buildOpenApiDocument({ serverUrl }) };
+    const table = context.operations;
+    if (cached?.serverUrl !== serverUrl || cached.table !== table) cached = { serverUrl, table, document: buildOpenApiDocument({ serverUrl, table }) };
     return cached.document;
   },
 });

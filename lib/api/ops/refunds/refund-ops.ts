@@ -2,10 +2,10 @@ import { z } from "zod";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig, type RefundedPayment } from "@/lib/services/payouts/create-refund";
+import { CREATE_REFUND_INPUT, createRefund, getRefundFeeConfig, setRefundFeeConfig, type RefundedPayment } from "@/lib/services/refunds/create-refund";
 import { REFUND_SCHEMA, toRefundObject } from "../../serialize/payout";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA } from "../../serialize/payment";
-import { getAutorefund, resolvePayment, setAutorefund } from "@/lib/services/payouts/resolve-payment";
+import { getAutorefund, resolvePayment, setAutorefund } from "@/lib/services/refunds/resolve-payment";
 import { defineOperation } from "../../operation";
 import { actorOf, merchantOf } from "../context";
 

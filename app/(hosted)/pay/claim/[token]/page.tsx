@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { ClaimPage } from "@/components/hosted/claim-page";
 import { nameNetwork } from "@/components/hosted/network-label";
-import type { HostedClaimPageData, PublicClaimCard } from "@/components/hosted/types";
+import type { HostedClaimPageData, PublicClaimCard } from "@/lib/services/hosted/page-data";
 import { getApiDeps } from "@/lib/api/deps";
 import { findSettlementAsset } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { CheckoutPage } from "@/components/hosted/checkout-page";
-import type { HostedCheckoutPageData } from "@/components/hosted/types";
+import type { HostedCheckoutPageData } from "@/lib/services/hosted/page-data";
 import { getApiDeps } from "@/lib/api/deps";
 import { findPricingCurrency } from "@/lib/catalogue";
 import { isAppError } from "@/lib/errors";

@@ -9,8 +9,8 @@ import { log } from "@/lib/log";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import type { PayoutDeps } from "./create-payout";
-import { createRefund } from "./create-refund";
+import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { createRefund } from "@/lib/services/refunds/create-refund";
 
 /**
  * Designed: /v1/payment/resolve. A payment that ended underpaid (`wrong_amount`) or overpaid

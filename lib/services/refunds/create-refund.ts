@@ -14,11 +14,12 @@ import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { assetKey } from "@/lib/ledger/postings";
-import { inBalanceTurn, recordNewPayout, quoteFee, type PayoutDeps } from "./create-payout";
+import { inBalanceTurn, recordNewPayout } from "@/lib/services/money-out/record-new-payout";
+import { quoteFee, type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import type { PayoutRowDraft } from "./write-payout";
-import { assertNotGatewayAddress } from "./gateway-addresses";
-import { checkAddressOn } from "./payout-destination";
+import type { PayoutRowDraft } from "@/lib/services/money-out/write-payout";
+import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
+import { checkAddressOn } from "@/lib/services/money-out/payout-destination";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
 
 /** spec: POST /v1/payment/refund — the body, alone or as an element of a refund batch. */

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { oas31 } from "zod-openapi";
 import { documentedErrorCodes } from "@/lib/api/contract";
-import { OPERATIONS } from "@/lib/api/operations";
 import type { OperationEntry } from "@/lib/api/operation";
 import { ERROR_CATALOGUE, type ErrorCode } from "@/lib/errors";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-schemas";
@@ -20,7 +19,7 @@ const RATE_LIMITED_BODY = z
 const REQUEST_ID_HEADER = { "X-Request-Id": { description: "The request's id, in logs too: quote it when asking for help.", schema: { type: "string" as const } } };
 
 /** The operationId of a row: its path in camel case, `get` first for a GET beside a POST of the same path. */
-export function operationIdOf(entry: OperationEntry, table: readonly OperationEntry[] = OPERATIONS): string {
+export function operationIdOf(entry: OperationEntry, table: readonly OperationEntry[]): string {
   const words = entry.path
     .split("/")
     .filter((segment) => segment && segment !== "v1" && !segment.startsWith("{"))
@@ -63,7 +62,7 @@ function errorResponses(entry: OperationEntry): Record<string, ZodOpenApiRespons
   return responses;
 }
 
-function operationObject(entry: OperationEntry): ZodOpenApiOperationObject {
+function operationObject(entry: OperationEntry, table: readonly OperationEntry[]): ZodOpenApiOperationObject {
   const { docs, input } = entry.operation;
   const pathParams = [...entry.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
   const parameters: oas31.ParameterObject[] = pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
@@ -80,7 +79,7 @@ function operationObject(entry: OperationEntry): ZodOpenApiOperationObject {
   if (entry.idempotent) successHeaders["Idempotent-Replayed"] = { description: "`true` on a repeat answered from the Idempotency-Key's record.", schema: { type: "string", enum: ["true"] } };
   const keys = entry.auth.kind === "signed" ? entry.auth.keys : [];
   return {
-    operationId: operationIdOf(entry),
+    operationId: operationIdOf(entry, table),
     summary: docs.summary,
     description: [docs.description, entry.auth.kind === "signed" ? `Key kinds: ${keys.map((kind) => `\`${kind}\``).join(", ")}.` : "Public: no signature."]
       .filter(Boolean)
@@ -147,12 +146,12 @@ const DELIVERY_HEADERS: oas31.ParameterObject[] = [
  * The OpenAPI 3.1 document of the whole API, generated from the operation table and each
  * operation's schemas and docs: never written by hand, so it cannot drift from what runs.
  */
-export function buildOpenApiDocument(options: { serverUrl?: string; table?: readonly OperationEntry[] } = {}): OpenApiDocument {
-  const table = options.table ?? OPERATIONS;
+export function buildOpenApiDocument(options: { serverUrl?: string; table: readonly OperationEntry[] }): OpenApiDocument {
+  const table = options.table;
   const paths: ZodOpenApiPathsObject = {};
   for (const entry of table) {
     const item = (paths[entry.path] ??= {});
-    item[entry.method === "GET" ? "get" : "post"] = operationObject(entry);
+    item[entry.method === "GET" ? "get" : "post"] = operationObject(entry, table);
   }
   const webhooks: ZodOpenApiPathsObject = {};
   for (const event of WEBHOOK_EVENT_TYPES) {

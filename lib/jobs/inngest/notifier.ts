@@ -1,4 +1,4 @@
-import { BATCH_CREATED_EVENT, WEBHOOK_RECORDED_EVENT } from "@/inngest/events";
+import { BATCH_CREATED_EVENT, WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/events";
 import { log } from "@/lib/log";
 import { onBatchCreated, onDeliveriesRecorded } from "@/lib/db/work-signals";
 
@@ -17,7 +17,7 @@ export function installInngestNotifier(): () => void {
 
 /** Sends one event; the SDK is loaded with the first (processes of the built-in worker never load it). */
 async function announce(event: { name: string; data: Record<string, unknown> }): Promise<void> {
-  const { inngest } = await import("@/inngest/client");
+  const { inngest } = await import("@/lib/jobs/inngest/client");
   await inngest.send(event);
 }
 

@@ -5,11 +5,11 @@ import { formatAmount } from "@/lib/domain/money/amount";
 import { decideWalletDeposit } from "@/lib/domain/static-wallet/deposit";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, walletDepositSettledJournal, type Bucket } from "@/lib/ledger/postings";
-import { createMaturityLot, type EvaluationDeps } from "@/lib/services/invoices/evaluate-invoice";
+import { createMaturityLot, type EvaluationDeps } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { buildWalletEventBody } from "@/lib/webhooks/payloads";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
-import { lockStaticWallet } from "./static-wallets";
+import { lockStaticWallet } from "@/lib/services/static-wallets/static-wallets";
 
 /**
  * Brings one static wallet up to date with its deposits, inside the caller's transaction and

@@ -1,5 +1,5 @@
 import { AppError, type ErrorCode } from "@/lib/errors";
-import { isUuid } from "@/lib/services/invoices/find-invoice";
+import { isUuid } from "@/lib/domain/input/uuid";
 
 /** A position in a newest-first list: the row (created_at, id) after which the next page starts. */
 export interface KeysetPosition {

@@ -1,5 +1,5 @@
-import type { RequestObservation } from "@/lib/api/dispatch";
-import { getGatewayMetrics, type GatewayMetrics } from "./registry";
+import type { RequestObservation } from "@/lib/api/request-observation";
+import { getGatewayMetrics, type GatewayMetrics } from "@/lib/metrics/registry";
 
 /** Methods kept as label values; anything else a client sends is counted as "other". */
 const KNOWN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);

@@ -8,7 +8,7 @@ import { ERROR_CATALOGUE, isErrorCode, parseInput } from "@/lib/errors";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-schemas";
 import { buildOpenApiDocument, operationIdOf } from "./document";
 
-const document = buildOpenApiDocument({ serverUrl: "https://gateway.merchant.test" });
+const document = buildOpenApiDocument({ serverUrl: "https://gateway.merchant.test", table: OPERATIONS });
 const operationOf = (entry: OperationEntry) => document.paths?.[entry.path]?.[entry.method === "GET" ? "get" : "post"];
 
 describe("the OpenAPI document", () => {
@@ -24,8 +24,8 @@ describe("the OpenAPI document", () => {
     for (const entry of OPERATIONS) {
       const operation = operationOf(entry);
       expect(operation, `${entry.method} ${entry.path}`).toBeDefined();
-      expect(operation?.operationId).toBe(operationIdOf(entry));
-      ids.add(operationIdOf(entry));
+      expect(operation?.operationId).toBe(operationIdOf(entry, OPERATIONS));
+      ids.add(operationIdOf(entry, OPERATIONS));
     }
     expect(ids.size).toBe(OPERATIONS.length);
     const documented = Object.values(document.paths ?? {}).flatMap((item) => [item.get, item.post].filter(Boolean));

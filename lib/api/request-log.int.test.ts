@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { defineOperation, type OperationEntry } from "@/lib/api/operation";
 import { callApi, makeMerchant, signedRequest, type TestMerchant } from "@/lib/testing/harness";
 import { log, setLogOutput } from "@/lib/log";
-import { REQUEST_LOG_MESSAGE } from "./request-log";
+import { REQUEST_LOG_MESSAGE } from "@/lib/api/request-log";
 // The service's request path, which installs the request log as `npm start` does.
 import "@/lib/api/handle-request";
 

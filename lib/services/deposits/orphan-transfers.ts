@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db/client";
 import { platformFeeMinor } from "@/lib/domain/invoice/quote";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, reversalJournal, settlementClawbackJournal } from "@/lib/ledger/postings";
-import { evaluateInvoice, type EvaluationDeps } from "./evaluate-invoice";
+import { evaluateInvoice, type EvaluationDeps } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
 

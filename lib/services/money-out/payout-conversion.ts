@@ -8,9 +8,9 @@ import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { lockSpendableBalance } from "@/lib/ledger/balances";
 import { assetKey, parseAssetKey, payoutConvertedJournal, PLATFORM, type AccountKey } from "@/lib/ledger/postings";
 import type { RateProvider } from "@/lib/rates";
-import { fetchUsdPriceRatios } from "@/lib/services/catalogue/usd-prices";
+import { fetchUsdPriceRatios } from "@/lib/rates/usd-prices";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import type { PayoutDestination } from "./payout-destination";
+import type { PayoutDestination } from "@/lib/services/money-out/payout-destination";
 
 /** spec: `from_currency` — only USDT converts. */
 export const CONVERTIBLE_FROM = "USDT";

@@ -8,8 +8,8 @@ import { withdrawPlannedTransfer } from "@/lib/services/outgoing/send-outgoing";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
 import { transferReference } from "@/lib/services/payouts/send-payouts";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { lockStillOrphaned, type JudgedTransfer } from "@/lib/services/invoices/orphan-transfers";
-import { lockStaticWallet } from "./static-wallets";
+import { lockStillOrphaned, type JudgedTransfer } from "@/lib/services/deposits/orphan-transfers";
+import { lockStaticWallet } from "@/lib/services/static-wallets/static-wallets";
 
 /**
  * A reorganisation (or the mempool) dropped these deposits of one static wallet. Inside the

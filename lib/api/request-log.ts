@@ -1,5 +1,5 @@
-import { observeRequests, type RequestObservation } from "@/lib/api/dispatch";
-import { log, type LogFields } from "./index";
+import { observeRequests, type RequestObservation } from "@/lib/api/request-observation";
+import { log, type LogFields } from "@/lib/log";
 
 /** The message of every request line: one fixed word to grep for. */
 export const REQUEST_LOG_MESSAGE = "request";

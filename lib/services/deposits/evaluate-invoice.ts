@@ -4,7 +4,7 @@ import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { decideInvoice } from "@/lib/domain/invoice/transition";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, invoiceSettledJournal, lotMaturedJournal, PLATFORM, type Bucket } from "@/lib/ledger/postings";
-import { recordInvoiceEvent } from "./invoice-events";
+import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { GatewayConfig } from "@/lib/config/env";
 import { queueEmail } from "@/lib/email/outbox";
