@@ -4,7 +4,7 @@ import { inlineSpans, markdownBlocks, plainText, type MarkdownBlock } from "@/li
 import { DocTable, DocTableRow } from "./doc-table";
 
 /**
- * The Markdown of the API document (see lib/openapi/markdown.ts for what it reads), rendered as
+ * The Markdown of the API document (see lib/api/openapi/markdown.ts for what it reads), rendered as
  * React elements, so nothing in the text can become markup.
  */
 export function Markdown({ text, className = "" }: { text: string; className?: string }) {
