@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
 // Browser tests of the hosted pages. Each spec starts the service itself with `npm start`
-// (e2e/fixtures/service.ts), so there is no webServer block. The browser is Debian's Chromium:
+// (e2e/testing/service.ts), so there is no webServer block. The browser is Debian's Chromium:
 // Playwright's own download host is not reachable from the build machines.
 export default defineConfig({
   testDir: "./e2e",

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isPostgresReachable, scratchDatabase } from "@/lib/testing/scratch-database";
-import { runCli, signedPost, startService } from "@/e2e/fixtures/service";
+import { runCli, signedPost, startService } from "@/e2e/testing/service";
 import { createInvoiceTarget, runLoad, signedHeaders, signedReadTarget, type LoadResult } from "./load";
 import { measureWebhookDeliveries } from "./webhooks";
 import { BENCH_SESSION_SECRET, measureOverviewRender } from "./cabinet";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { constructEvent, GatewayClient, isGatewayError } from "@/client/src";
-import { runCli, startService, type RunningService } from "../fixtures/service";
+import { runCli, startService, type RunningService } from "../testing/service";
 
 // The typed client against `npm start` as an integrator meets it: the document the service
 // serves is the one the client was generated from, and the main flow runs end to end.

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { findFreePort, runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+import { findFreePort, runCli, signedPost, startService, type RunningService } from "../testing/service";
 
 /** Whether any process of the group still runs (zombies aside, which hold nothing). */
 function isGroupAlive(pid: number): boolean {

@@ -4,12 +4,12 @@ import { WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/client";
 import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { verifyWebhook } from "@/lib/webhooks/signing";
-import { executeInngestFunction, startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";
-import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+import { executeInngestFunction, startInngestStandIn, type InngestStandIn } from "../testing/inngest-stand-in";
+import { runCli, signedPost, startService, type RunningService } from "../testing/service";
 
 // The Inngest driver as deployed (docs/deployment.md: "Vercel with Inngest"): `npm start` with
 // GATEWAY_WORKER=inngest serves the functions at /api/inngest and runs no job itself. The Inngest
-// server is a stand-in (e2e/fixtures/inngest-stand-in.ts) that speaks the SDK's protocol: the
+// server is a stand-in (e2e/testing/inngest-stand-in.ts) that speaks the SDK's protocol: the
 // real dev server is a binary that its npm package downloads at install time.
 
 describe("GATEWAY_WORKER=inngest", () => {

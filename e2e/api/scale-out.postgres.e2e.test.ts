@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { ensurePrismaClient } from "@/lib/runtime/prepare";
 import { verifyWebhook } from "@/lib/webhooks/signing";
-import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
-import { startWorkerProcess, type RunningWorker } from "../fixtures/worker-process";
-import { e2eDatabase } from "../fixtures/postgres-database";
+import { runCli, signedPost, startService, type RunningService } from "../testing/service";
+import { startWorkerProcess, type RunningWorker } from "../testing/worker-process";
+import { e2eDatabase } from "../testing/postgres-database";
 
 // The scaled-out topology of docs/deployment.md: two web processes (GATEWAY_WORKER=off) and
 // two `npm run worker` processes on one PostgreSQL database, started together on an empty one.

@@ -6,9 +6,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_RECORDED_EVENT } from "@/lib/jobs/inngest/client";
 import { ensureNextBuild, ensurePrismaClient } from "@/lib/runtime/prepare";
-import { e2eDatabase } from "../fixtures/postgres-database";
-import { startInngestStandIn, type InngestStandIn } from "../fixtures/inngest-stand-in";
-import { findFreePort, runCli, serviceEnv, signedPost } from "../fixtures/service";
+import { e2eDatabase } from "../testing/postgres-database";
+import { startInngestStandIn, type InngestStandIn } from "../testing/inngest-stand-in";
+import { findFreePort, runCli, serviceEnv, signedPost } from "../testing/service";
 
 // The Vercel topology of docs/deployment.md: Next.js's own server (`next start`, as Vercel
 // serves the application) with no process of ours around it — nothing boots, no worker runs —

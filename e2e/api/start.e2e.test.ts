@@ -4,7 +4,7 @@ import pg from "pg";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { verifyWebhook } from "@/lib/webhooks/signing";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, signedPost, startService, type RunningService } from "../fixtures/service";
+import { runCli, signedPost, startService, type RunningService } from "../testing/service";
 
 // The operator's path on a fresh checkout: npm start, the CLI, a signed call; then a restart.
 describe("npm start with the embedded database", () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
+import { expectAccessible } from "../testing/accessibility";
 import {
   confirmWithCode,
   createCabinetMerchant,
@@ -11,9 +11,9 @@ import {
   signInFirstTime,
   signOut,
   type CabinetUserCredentials,
-} from "../fixtures/cabinet";
-import { useHostedService } from "../fixtures/hosted-service";
-import { runCli } from "../fixtures/service";
+} from "../testing/cabinet";
+import { useHostedService } from "../testing/hosted-service";
+import { runCli } from "../testing/service";
 
 // The Account page's controls for a stolen session or a lost phone, in a real browser against
 // `npm start`: changing the password signs every other browser out and e-mails a notice; a user

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { accessibilityProblems, expectAccessible } from "../fixtures/accessibility";
-import { confirmWithCode, createCabinetMerchant, fundMerchant, lastUsedCode, screenshot, signIn, signInFirstTime, wrongCode, type CabinetUserCredentials } from "../fixtures/cabinet";
-import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
-import { signedPost } from "../fixtures/service";
+import { accessibilityProblems, expectAccessible } from "../testing/accessibility";
+import { confirmWithCode, createCabinetMerchant, fundMerchant, lastUsedCode, screenshot, signIn, signInFirstTime, wrongCode, type CabinetUserCredentials } from "../testing/cabinet";
+import { payWithSandboxWalletApi, useHostedService } from "../testing/hosted-service";
+import { signedPost } from "../testing/service";
 
 // The cabinet's pages in a real browser, against `npm start`: the invoices filter, search and CSV
 // export agree with the API's list; an API key is not rotated without a fresh code; and every page,

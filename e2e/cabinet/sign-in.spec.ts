@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
-import { createCabinetMerchant, enterPassword, pageAlert, freshCode, screenshot, signIn, signInFirstTime, signOut, wrongCode, type CabinetUserCredentials } from "../fixtures/cabinet";
-import { useHostedService } from "../fixtures/hosted-service";
+import { expectAccessible } from "../testing/accessibility";
+import { createCabinetMerchant, enterPassword, pageAlert, freshCode, screenshot, signIn, signInFirstTime, signOut, wrongCode, type CabinetUserCredentials } from "../testing/cabinet";
+import { useHostedService } from "../testing/hosted-service";
 
 // Signing in to the merchant cabinet in a real browser, against `npm start`: a merchant made by the
 // operator CLI enrols two-factor authentication from the key on the page, then signs in with a

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
+import { expectAccessible } from "../testing/accessibility";
 import {
   confirmWithCode,
   createCabinetMerchant,
@@ -9,9 +9,9 @@ import {
   screenshot,
   signInFirstTime,
   type CabinetUserCredentials,
-} from "../fixtures/cabinet";
-import { useHostedService } from "../fixtures/hosted-service";
-import { runCli } from "../fixtures/service";
+} from "../testing/cabinet";
+import { useHostedService } from "../testing/hosted-service";
+import { runCli } from "../testing/service";
 
 // Four eyes in a real browser, against `npm start`: the owner invites a finance user by e-mail (the
 // local mailbox), the finance user joins, enrols and creates a manual payout, cannot approve it,

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
-import { createCabinetMerchant, pageAlert, signIn, signInFirstTime, signOut, type CabinetUserCredentials } from "../fixtures/cabinet";
-import { useHostedService } from "../fixtures/hosted-service";
-import { expectSecurityHeaders } from "../fixtures/security-headers";
+import { expectAccessible } from "../testing/accessibility";
+import { createCabinetMerchant, pageAlert, signIn, signInFirstTime, signOut, type CabinetUserCredentials } from "../testing/cabinet";
+import { useHostedService } from "../testing/hosted-service";
+import { expectSecurityHeaders } from "../testing/security-headers";
 
 // Throttling in a real browser, against `npm start`: a flood of wrong passwords for one account
 // locks that account from where the flood comes, and nobody else — another visitor from the very

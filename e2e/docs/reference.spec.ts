@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
-import { SCREENSHOT_DIR } from "../fixtures/cabinet";
-import { useHostedService } from "../fixtures/hosted-service";
+import { expectAccessible } from "../testing/accessibility";
+import { SCREENSHOT_DIR } from "../testing/cabinet";
+import { useHostedService } from "../testing/hosted-service";
 
 // The API reference at /docs in a real browser, against `npm start`: rendered from the document
 // /v1/openapi.json serves, with nothing fetched from anywhere but the service itself.

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { expectAccessible } from "../fixtures/accessibility";
-import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
-import { signedPost } from "../fixtures/service";
-import { expectSecurityHeaders } from "../fixtures/security-headers";
+import { expectAccessible } from "../testing/accessibility";
+import { payWithSandboxWalletApi, useHostedService } from "../testing/hosted-service";
+import { signedPost } from "../testing/service";
+import { expectSecurityHeaders } from "../testing/security-headers";
 
 // The payment-link checkout and the payout-link claim page in a real browser, against `npm start`
 // with the embedded database and sandbox chains; and the public pages in the buyer's language.

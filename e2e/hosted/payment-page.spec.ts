@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import jsQR from "jsqr";
-import { expectAccessible } from "../fixtures/accessibility";
-import { payWithSandboxWalletApi, useHostedService } from "../fixtures/hosted-service";
-import { signedPost } from "../fixtures/service";
-import { expectSecurityHeaders } from "../fixtures/security-headers";
+import { expectAccessible } from "../testing/accessibility";
+import { payWithSandboxWalletApi, useHostedService } from "../testing/hosted-service";
+import { signedPost } from "../testing/service";
+import { expectSecurityHeaders } from "../testing/security-headers";
 
 // The hosted payment page in a real browser, against `npm start` with the embedded database and
 // sandbox chains, as a buyer meets it.

@@ -17,6 +17,8 @@ export const NETWORKS: readonly Network[] = [
     // A consolidating input costs around a dollar when the mempool is busy.
     minimumUsd: "5.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "",
     isAccountBased: false,
   },
   {
@@ -27,6 +29,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 150_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "",
     isAccountBased: false,
   },
   {
@@ -37,6 +41,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 60_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "",
     isAccountBased: false,
   },
   {
@@ -49,6 +55,8 @@ export const NETWORKS: readonly Network[] = [
     // An ERC-20 sweep plus the gas top-up of a fresh deposit address costs dollars at busy times.
     minimumUsd: "5.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -61,6 +69,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 450,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "BEP-20",
     isAccountBased: true,
   },
   {
@@ -72,6 +82,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 2_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -83,6 +95,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 250,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -94,6 +108,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 2_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -105,6 +121,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 2_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -117,6 +135,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 2_000,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "ERC-20",
     isAccountBased: true,
   },
   {
@@ -128,6 +148,8 @@ export const NETWORKS: readonly Network[] = [
     // A TRC-20 transfer without staked energy burns several TRX, so 1 USD would be mostly fee.
     minimumUsd: "2.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "TRC-20",
     isAccountBased: true,
   },
   {
@@ -138,6 +160,8 @@ export const NETWORKS: readonly Network[] = [
     blockTimeMs: 400,
     minimumUsd: "1.00",
     hasMemo: false,
+    sendsMemo: false,
+    tokenStandard: "SPL",
     isAccountBased: true,
   },
   {
@@ -150,6 +174,8 @@ export const NETWORKS: readonly Network[] = [
     minimumUsd: "1.00",
     // Each invoice has its own address, so no comment/forward_payload is needed (networks.md §4).
     hasMemo: false,
+    sendsMemo: true,
+    tokenStandard: "Jetton",
     isAccountBased: true,
   },
 ];

@@ -48,6 +48,10 @@ export interface Network {
   readonly minimumUsd: string;
   /** Whether deposits need a memo/tag; false everywhere here because every invoice gets its own address. */
   readonly hasMemo: boolean;
+  /** Whether a transfer out can carry a memo (a TON comment), as payouts to an exchange's shared address need. */
+  readonly sendsMemo: boolean;
+  /** The name buyers know the network's tokens by ("ERC-20", "BEP-20" on BNB Smart Chain, "TRC-20", "SPL", "Jetton"); "" where it has none. */
+  readonly tokenStandard: string;
   /** Whether the network has accounts, so the payer address of a deposit is known (false for UTXO chains). */
   readonly isAccountBased: boolean;
 }

@@ -22,7 +22,7 @@ describe("networkAvailability", () => {
 
 describe("a network whose node does not answer", () => {
   it("is off with a generic reason: the node's own error text stays in the log, not on the public /healthz", async () => {
-    const config = { sandbox: true, rpcEndpoints: { ethereum: ["http://127.0.0.1:1/secret-key"] } };
+    const config = { sandbox: true, rpcEndpoints: { ethereum: ["http://127.0.0.1:1/secret-key"] }, tokenContracts: {}, tonApiKey: undefined };
     await verifyRealChains(config, async () => []);
     try {
       const status = resolveNetworkStatus(findNetwork("ethereum")!, config);

@@ -56,7 +56,7 @@ registerRealChainFamily("ton", async (input) => {
   const chain = createTonHttpChain({
     endpoint: input.rpcUrl,
     fetch: input.fetch,
-    apiKey: process.env.TON_API_KEY || undefined,
+    apiKey: input.apiKey,
     jettons: input.tokens,
     chain: isTestnet ? "test" : "main",
     watchedAddresses: input.watchedAddresses,

@@ -35,6 +35,8 @@ export interface RealChainInput {
   fetch: FetchFunction;
   /** Token contract overrides (symbol → contract), e.g. a token deployed on a local test node. */
   tokens: Record<string, string>;
+  /** The provider's API key, where the family's endpoints take one (TON_API_KEY for toncenter). */
+  apiKey: string | undefined;
   /**
    * The service's deposit addresses on this network that are still watched: Solana and TON
    * nodes cannot be asked for "every transfer in these blocks", only for an account's history.
@@ -57,14 +59,6 @@ export function registerRealChainFamily(family: NetworkFamily, factory: RealChai
 
 export function hasRealChainFamily(family: NetworkFamily): boolean {
   return factories.has(family);
-}
-
-/** TOKEN_<NETWORK>_<SYMBOL>=<contract> overrides, for networks pointed at a local test node. */
-export function tokenOverrides(env: Readonly<Record<string, string | undefined>>, network: string): Record<string, string> {
-  const prefix = `TOKEN_${network.toUpperCase()}_`;
-  const tokens: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (name.startsWith(prefix) && value) tokens[name.slice(prefix.length)] = value;
-  return tokens;
 }
 
 export type RealChainState = { kind: "ready"; chain: RealChain; identity: ChainIdentity } | { kind: "refused"; reason: string };
@@ -125,9 +119,8 @@ export function getRealChainState(network: string): RealChainState | undefined {
  * never reach a real chain); the refusal is logged and shown by /healthz.
  */
 export async function verifyRealChains(
-  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">,
+  config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "tokenContracts" | "tonApiKey">,
   watchedAddresses: WatchedAddressSource,
-  env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<void> {
   for (const network of listNetworks()) {
     const urls = config.rpcEndpoints[network.id];
@@ -136,7 +129,7 @@ export async function verifyRealChains(
     if (!factory) continue;
     try {
       const pool = poolFor(network.id, urls);
-      const input: RealChainInput = { network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: tokenOverrides(env, network.id), watchedAddresses: () => watchedAddresses(network.id) };
+      const input: RealChainInput = { network: network.id, rpcUrl: pool.primaryUrl, fetch: pool.fetch, tokens: config.tokenContracts[network.id] ?? {}, apiKey: network.family === "ton" ? config.tonApiKey : undefined, watchedAddresses: () => watchedAddresses(network.id) };
       const built = await factory(input);
       const adapter: ChainAdapter = pool.size > 1 ? { ...built.adapter, withOneBackend: (work) => pool.pinned(work) } : built.adapter;
       const chain: RealChain = { ...built, adapter, sender: built.sender && withEndpointDiscipline(built.sender, pool) };

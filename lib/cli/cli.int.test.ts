@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { callAnvil, startAnvil } from "@/lib/chains/evm/test-support/anvil";
+import { callAnvil, startAnvil } from "@/lib/chains/evm/testing/anvil";
 import { startLitecoind } from "@/lib/chains/utxo/testing/litecoind";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";

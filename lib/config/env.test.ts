@@ -41,3 +41,15 @@ describe("hot wallet limits from the environment", () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe("what real chains are given from the environment", () => {
+  it("reads token contract overrides per network and symbol, and the TON API key", () => {
+    const config = loadConfig({ TOKEN_ETHEREUM_USDT: "0xabc", TOKEN_ETHEREUM_USDC: "0xdef", TOKEN_TON_USDT: "EQjetton", TOKEN_TRON_: "ignored", TON_API_KEY: "key" });
+    expect(config.tokenContracts).toEqual({ ethereum: { USDT: "0xabc", USDC: "0xdef" }, ton: { USDT: "EQjetton" } });
+    expect(config.tonApiKey).toBe("key");
+  });
+
+  it("is empty when nothing is set", () => {
+    expect(loadConfig({})).toMatchObject({ tokenContracts: {}, tonApiKey: undefined });
+  });
+});

@@ -50,6 +50,10 @@ export interface GatewayConfig {
   email: { mode: "smtp" | "mailbox" | "off"; smtpUrl: string | undefined; from: string };
   /** RPC endpoints per network id, in order of preference, from RPC_<NETWORK> variables (comma-separated). */
   rpcEndpoints: Record<string, string[]>;
+  /** Token contracts that replace the catalogue's, per network id and symbol (TOKEN_<NETWORK>_<SYMBOL>): a token deployed on a local test node. */
+  tokenContracts: Record<string, Record<string, string>>;
+  /** The toncenter API key sent with TON requests (TON_API_KEY). */
+  tonApiKey: string | undefined;
   /** Signs cabinet session cookies (NEXTAUTH_SECRET); undefined means "derived from the master key". */
   cabinetSessionSecret: string | undefined;
   /**
@@ -178,6 +182,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     }
     if (match && urls.length > 0) rpcEndpoints[match[1].toLowerCase()] = urls;
   }
+  const tokenContracts: Record<string, Record<string, string>> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^TOKEN_([A-Z0-9]+)_([A-Z0-9]+)$/.exec(name);
+    if (match && value) (tokenContracts[match[1].toLowerCase()] ??= {})[match[2]] = value;
+  }
   return {
     port,
     databaseUrl,
@@ -212,6 +221,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookTimeoutMs: readPositiveNumber("GATEWAY_WEBHOOK_TIMEOUT_MS", env.GATEWAY_WEBHOOK_TIMEOUT_MS, 10_000),
     worker: readChoice("GATEWAY_WORKER", env.GATEWAY_WORKER, ["builtin", "inngest", "off"] as const, "builtin"),
     rpcEndpoints,
+    tokenContracts,
+    tonApiKey: env.TON_API_KEY || undefined,
     cabinetSessionSecret: env.NEXTAUTH_SECRET || undefined,
     metrics: {
       port: env.METRICS_PORT ? readPositiveNumber("METRICS_PORT", env.METRICS_PORT, 0) : undefined,

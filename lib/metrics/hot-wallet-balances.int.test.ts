@@ -35,7 +35,7 @@ beforeAll(async () => {
   resetRealChains();
   const env = { ...chains.env, RPC_LITECOIN: node.rpcUrl };
   deps = makeTestDeps({}, env);
-  await verifyChains(deps.config, deps.db, env);
+  await verifyChains(deps.config, deps.db);
   keys = await loadKeyMaterial(deps.db, deps.secretBox);
 }, 120_000);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { serveApiRequest } from "@/lib/runtime/serve-api";
 import { signRequest } from "@/lib/api/signature";
-import { findFreePort } from "@/lib/chains/evm/test-support/anvil";
+import { findFreePort } from "@/lib/chains/evm/testing/anvil";
 import { resetConfig } from "@/lib/config/env";
 import { withTransaction } from "@/lib/db/transaction";
 import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";

@@ -5,8 +5,8 @@ import { resetRealChains } from "@/lib/chains/real-chains";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import type { ChainAdapter } from "@/lib/chains/types";
-import { anvilClients, callAnvil, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { anvilClients, callAnvil, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
+import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 import { startRpcProxy, type RpcProxy } from "@/lib/chains/testing/rpc-proxy";
 import type { ApiDeps } from "@/lib/api/deps";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   resetRealChains();
   env = { RPC_AVALANCHE: proxy.url, TOKEN_AVALANCHE_USDT: token.address };
   deps = makeTestDeps({}, env);
-  await verifyChains(deps.config, deps.db, env);
+  await verifyChains(deps.config, deps.db);
   adapter = getChainAdapter(deps.db, deps.config, "avalanche")!;
 
   // The hot wallet holds 1.5 AVAX and 12.5 USDT of the test token; USDC's catalogue contract does not exist on anvil.

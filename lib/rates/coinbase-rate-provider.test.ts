@@ -5,7 +5,7 @@ import { createCoinbaseRateProvider } from "@/lib/rates/coinbase-rate-provider";
 import { RateSourceError } from "@/lib/rates/rate-source-error";
 
 /** A recorded `GET /v2/exchange-rates?currency=USD` answer (units of X per 1 USD). */
-const RECORDED_BODY = readFileSync(new URL("./fixtures/coinbase-exchange-rates-usd.json", import.meta.url), "utf8");
+const RECORDED_BODY = readFileSync(new URL("./testing/coinbase-exchange-rates-usd.json", import.meta.url), "utf8");
 const RECORDED_AT_MS = Date.parse("2026-06-15T12:00:00.000Z");
 const PRICING_SYMBOLS = listPricingCurrencies().map((currency) => currency.symbol);
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createRateProviderFromConfig, isRateProviderName } from "@/lib/rates/create-rate-provider-from-config";
 
-const RECORDED_BODY = readFileSync(new URL("./fixtures/coinbase-exchange-rates-usd.json", import.meta.url), "utf8");
+const RECORDED_BODY = readFileSync(new URL("./testing/coinbase-exchange-rates-usd.json", import.meta.url), "utf8");
 
 describe("createRateProviderFromConfig", () => {
   it("snapshot is the offline table and never fetches", async () => {

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import type { ApiDeps } from "@/lib/api/deps";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
-import type { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import type { anvilClients } from "@/lib/chains/evm/testing/anvil";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { getChainAdapter } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";

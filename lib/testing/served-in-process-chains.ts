@@ -22,7 +22,7 @@ export function useServedInProcessChains(databaseName: string) {
     chains = await startInProcessChains();
     resetRealChains();
     deps = createApiDeps(makeTestConfig({ ...chains.env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, chains.env);
+    await verifyChains(deps.config, deps.db);
   }, 120_000);
   afterAll(() => resetRealChains());
   return {

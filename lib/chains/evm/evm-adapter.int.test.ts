@@ -3,9 +3,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "@/lib/chains/types";
 import { createEvmAdapter, TOKEN_POSITION_OFFSET, type EvmAdapterOptions } from "@/lib/chains/evm/evm-adapter";
-import { anvilClients, devAccount, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients, devAccount, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
 import { startRpcProxy } from "@/lib/chains/testing/rpc-proxy";
-import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 
 let anvil: Anvil;
 let clients: ReturnType<typeof anvilClients>;

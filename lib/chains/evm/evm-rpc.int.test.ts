@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ChainError } from "@/lib/chains/types";
 import { createEvmAdapter } from "@/lib/chains/evm/evm-adapter";
 import { createEvmSender } from "@/lib/chains/evm/evm-sender";
-import { devAccount, findFreePort } from "@/lib/chains/evm/test-support/anvil";
+import { devAccount, findFreePort } from "@/lib/chains/evm/testing/anvil";
 
 /**
  * Broken endpoints, each on its own path of one local server. Except on /hang, eth_chainId is

@@ -5,9 +5,9 @@ import { validateAddress } from "@/lib/chains/addresses";
 import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains/types";
 import { createEvmSender, type EvmSenderOptions } from "@/lib/chains/evm/evm-sender";
 import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
-import { anvilClients, devAccount, findFreePort, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients, devAccount, findFreePort, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
 import { startRpcProxy } from "@/lib/chains/testing/rpc-proxy";
-import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 
 let anvil: Anvil;
 let clients: ReturnType<typeof anvilClients>;

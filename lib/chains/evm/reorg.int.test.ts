@@ -3,8 +3,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createEvmAdapter, type EvmAdapter } from "@/lib/chains/evm/evm-adapter";
 import { findReorgDepth, type KnownBlock } from "@/lib/chains/evm/reorg";
-import { anvilClients, callAnvil, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { anvilClients, callAnvil, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
+import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 
 let anvil: Anvil;
 let clients: ReturnType<typeof anvilClients>;

@@ -12,7 +12,7 @@ import {
 } from "@solana/web3.js";
 import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from "@solana/spl-token";
 import { ChainError } from "@/lib/chains/types";
-import { callSolanaAccess } from "@/lib/chains/solana/call-solana-access";
+import { callChainAccess } from "@/lib/chains/call-access";
 import { createConnectionAccess, toSolanaTransactionRecord, type SolanaRpc } from "@/lib/chains/solana/connection-access";
 import { buildSolanaWatchIndex, extractSolanaDeposits } from "@/lib/chains/solana/extract-solana-deposits";
 import { createSolanaAdapter } from "@/lib/chains/solana/solana-adapter";
@@ -69,10 +69,10 @@ describe("Solana JSON-RPC access layer with a fake Connection", () => {
         }),
       );
     const wire = new Uint8Array([1, 2, 3]);
-    await expect(callSolanaAccess("send", 1000, () => refusing("Transaction simulation failed: insufficient funds").sendTransaction(wire))).rejects.toMatchObject({
+    await expect(callChainAccess("solana", "send", 1000, () => refusing("Transaction simulation failed: insufficient funds").sendTransaction(wire))).rejects.toMatchObject({
       retryable: false,
     });
-    await expect(callSolanaAccess("send", 1000, () => refusing("Transaction simulation failed: Blockhash not found").sendTransaction(wire))).rejects.toMatchObject({
+    await expect(callChainAccess("solana", "send", 1000, () => refusing("Transaction simulation failed: Blockhash not found").sendTransaction(wire))).rejects.toMatchObject({
       retryable: true,
     });
   });

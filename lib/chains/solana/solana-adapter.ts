@@ -1,6 +1,6 @@
 import { validateAddress } from "@/lib/chains/addresses";
 import { ChainError, type ChainAdapter, type ObservedTransfer } from "@/lib/chains/types";
-import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
+import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-access";
 import { buildSolanaWatchIndex, extractSolanaDeposits } from "@/lib/chains/solana/extract-solana-deposits";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { resolveSolanaMints, SOLANA_NETWORK } from "@/lib/chains/solana/solana-assets";
@@ -44,7 +44,7 @@ async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, run:
  */
 export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter {
   const { access, watchedOwners } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SOLANA_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ACCESS_TIMEOUT_MS;
   const concurrency = options.concurrency ?? 8;
   const mints = resolveSolanaMints(options.mints);
 
@@ -54,7 +54,7 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
     capabilities: { hasMemo: false, knowsPayerAddress: true },
 
     async getTip() {
-      const tip = await callSolanaAccess("getTip", timeoutMs, () => access.getTip());
+      const tip = await callChainAccess("solana", "getTip", timeoutMs, () => access.getTip());
       return { height: tip.slot, hash: tip.blockhash };
     },
 
@@ -64,7 +64,7 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
       const watch = buildSolanaWatchIndex(owners, mints);
 
       const listed = await mapWithConcurrency([...watch.keys()], concurrency, (address) =>
-        callSolanaAccess("listSignatures", timeoutMs, () => access.listSignatures(address, afterHeight)),
+        callChainAccess("solana", "listSignatures", timeoutMs, () => access.listSignatures(address, afterHeight)),
       );
       // One transaction often touches several watched addresses (owner and ATA): read it once.
       const signatures = new Map<string, number>();
@@ -72,7 +72,7 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
       const ordered = [...signatures].sort(([a, slotA], [b, slotB]) => slotA - slotB || (a < b ? -1 : a > b ? 1 : 0));
 
       const records = await mapWithConcurrency(ordered, concurrency, async ([signature]) => {
-        const record = await callSolanaAccess("getTransaction", timeoutMs, () => access.getTransaction(signature));
+        const record = await callChainAccess("solana", "getTransaction", timeoutMs, () => access.getTransaction(signature));
         // Listed but not served yet (another RPC backend behind a load balancer): fail the pass
         // rather than move the cursor past a deposit we never read.
         if (!record) throw new ChainError("solana: a listed transaction is not available yet", { retryable: true });
@@ -85,7 +85,7 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
         const deposits = extractSolanaDeposits(record, watch);
         if (deposits.length === 0) continue;
         if (!blockHashes.has(record.slot)) {
-          blockHashes.set(record.slot, await callSolanaAccess("getBlockHash", timeoutMs, () => access.getBlockHash(record.slot)));
+          blockHashes.set(record.slot, await callChainAccess("solana", "getBlockHash", timeoutMs, () => access.getBlockHash(record.slot)));
         }
         const blockHash = blockHashes.get(record.slot) ?? null;
         for (const deposit of deposits) transfers.push({ ...deposit, blockHash });
@@ -94,7 +94,7 @@ export function createSolanaAdapter(options: SolanaAdapterOptions): ChainAdapter
     },
 
     async getBlockHash(height) {
-      return callSolanaAccess("getBlockHash", timeoutMs, () => access.getBlockHash(height));
+      return callChainAccess("solana", "getBlockHash", timeoutMs, () => access.getBlockHash(height));
     },
   };
 }

@@ -11,7 +11,7 @@ import {
 } from "@solana/spl-token";
 import { validateAddress } from "@/lib/chains/addresses";
 import { ChainError, type BalanceReadOptions, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "@/lib/chains/types";
-import { callSolanaAccess, DEFAULT_SOLANA_TIMEOUT_MS } from "@/lib/chains/solana/call-solana-access";
+import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { buildSolanaWatchIndex, extractSolanaDeposits } from "@/lib/chains/solana/extract-solana-deposits";
 import { LAMPORTS_PER_SIGNATURE, resolveSolanaMints, SOL_SYMBOL, SOLANA_NETWORK, TOKEN_ACCOUNT_SIZE, TOKEN_PROGRAM_ID } from "@/lib/chains/solana/solana-assets";
@@ -72,9 +72,9 @@ interface TransferPlan {
  */
 export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
   const { access } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_SOLANA_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ACCESS_TIMEOUT_MS;
   const mints = resolveSolanaMints(options.mints);
-  const call = <T>(what: string, run: () => Promise<T>) => callSolanaAccess(what, timeoutMs, run);
+  const call = <T>(what: string, run: () => Promise<T>) => callChainAccess("solana", what, timeoutMs, run);
   const balanceAccess = options.balanceAccess ?? access;
 
   function checkTransfer(transfer: OutgoingTransfer): { recipient: PublicKey; mint: PublicKey | null } {
@@ -203,7 +203,7 @@ export function createSolanaSender(options: SolanaSenderOptions): ChainSender {
       const mint = currency === SOL_SYMBOL ? null : mints.get(currency);
       if (mint === undefined) throw refuse(`${currency} is not carried on Solana`);
       const owner = new PublicKey(validation.normalized);
-      const read = (target: PublicKey) => callSolanaAccess("getAccount", readOptions.timeoutMs ?? timeoutMs, () => balanceAccess.getAccount(target.toBase58()));
+      const read = (target: PublicKey) => callChainAccess("solana", "getAccount", readOptions.timeoutMs ?? timeoutMs, () => balanceAccess.getAccount(target.toBase58()));
       if (!mint) return (await read(owner))?.lamports ?? 0n;
       // The tokens a payout spends: those of the owner's associated token account (see planTransfer).
       const tokenAccount = await read(getAssociatedTokenAddressSync(new PublicKey(mint), owner, true));

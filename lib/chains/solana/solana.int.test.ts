@@ -7,7 +7,7 @@ import { address } from "@solana/kit";
 import { deriveEd25519DepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { deriveSlip10Ed25519 } from "@/lib/chains/addresses/slip10";
 import { ChainError, type ChainAdapter, type ObservedTransfer, type SigningKey } from "@/lib/chains/types";
-import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
+import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/testing/litesvm-access";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { createSolanaAdapter } from "@/lib/chains/solana/solana-adapter";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";

@@ -1,7 +1,7 @@
 import { Address, beginCell, type Transaction } from "@ton/core";
 import type { AddressChain } from "@/lib/chains/addresses";
 import type { ChainAdapter, ObservedTransfer } from "@/lib/chains/types";
-import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
+import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-access";
 import { classifyTonIncoming } from "@/lib/chains/ton/classify-ton-incoming";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL, tonBlockLabel } from "@/lib/chains/ton/ton-assets";
@@ -67,13 +67,13 @@ export function createTonAdapter(options: TonAdapterOptions): ChainAdapter & {
   scanTransfers(input: { afterHeight: number }): Promise<TonObservedTransfer[]>;
 } {
   const { access, watchedAddresses } = options;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TON_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ACCESS_TIMEOUT_MS;
   const concurrency = options.concurrency ?? 8;
   const pageSize = options.pageSize ?? 50;
   const rescanSeconds = options.rescanSeconds ?? 60;
   const isTestOnly = options.chain === "test";
   const jettons = resolveTonJettons(options.jettons);
-  const call = <T>(what: string, run: () => Promise<T>) => callTonAccess(what, timeoutMs, run);
+  const call = <T>(what: string, run: () => Promise<T>) => callChainAccess("ton", what, timeoutMs, run);
 
   // A master's answer for an owner never changes: cache it for the adapter's life.
   const jettonWallets = new Map<string, Promise<Address>>();

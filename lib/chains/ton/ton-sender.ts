@@ -15,7 +15,7 @@ import {
   type SigningContext,
   type SigningKey,
 } from "@/lib/chains/types";
-import { callTonAccess, DEFAULT_TON_TIMEOUT_MS } from "@/lib/chains/ton/call-ton-access";
+import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL } from "@/lib/chains/ton/ton-assets";
 import {
@@ -102,13 +102,13 @@ interface MessageWindow {
 export function createTonSender(options: TonSenderOptions): ChainSender {
   const { access } = options;
   const chain = options.chain ?? "main";
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TON_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ACCESS_TIMEOUT_MS;
   const jettons = resolveTonJettons(options.jettons);
   const jettonTransferTonAmount = options.jettonTransferTonAmount ?? toNano("0.05");
   const forwardTonAmount = options.forwardTonAmount ?? 1n;
   if (forwardTonAmount < 1n) throw new Error("forward_ton_amount must be at least 1 nanoton, or recipients are never notified");
   const lifetime = options.messageLifetimeSeconds ?? 60;
-  const call = <T>(what: string, run: () => Promise<T>) => callTonAccess(what, timeoutMs, run);
+  const call = <T>(what: string, run: () => Promise<T>) => callChainAccess("ton", what, timeoutMs, run);
 
   function checkTransfer(transfer: OutgoingTransfer): Address {
     if (transfer.amountMinor <= 0n) throw refuse("the amount must be positive");
@@ -342,7 +342,7 @@ export function createTonSender(options: TonSenderOptions): ChainSender {
       if (master === undefined) throw refuse(`${currency} is not carried on TON`);
       const owner = Address.parse(validation.normalized);
       // One deadline for the whole read: a jetton takes three calls.
-      return callTonAccess(`balance of ${currency}`, readOptions.timeoutMs ?? timeoutMs, async () => {
+      return callChainAccess("ton", `balance of ${currency}`, readOptions.timeoutMs ?? timeoutMs, async () => {
         if (!master) return (await access.getAccountState(owner)).balance;
         // The jettons a payout spends: those of the owner's jetton wallet (see planTransfer).
         return readJettonBalance(access, await readJettonWalletAddress(access, master, owner));

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { deriveEd25519DepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { deriveSlip10Ed25519 } from "@/lib/chains/addresses/slip10";
 import { ChainError, type SigningKey } from "@/lib/chains/types";
-import { createTonSandboxAccess, type TonSandboxChain } from "@/lib/chains/ton/ton-sandbox-access";
+import { createTonSandboxAccess, type TonSandboxChain } from "@/lib/chains/ton/testing/ton-sandbox-access";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { createTonAdapter } from "@/lib/chains/ton/ton-adapter";
 import { OP_JETTON_TRANSFER_NOTIFICATION } from "@/lib/chains/ton/ton-messages";

@@ -3,7 +3,7 @@ import { deriveAccountXpubs, deriveDepositAddress, deriveMasterSeed } from "@/li
 import { ChainError, type ObservedTransfer } from "@/lib/chains/types";
 import { createTronAdapter, TRON_GENESIS_BLOCK_IDS } from "@/lib/chains/tron/tron-adapter";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
-import { createRecordedConversation, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
+import { createRecordedConversation, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 import { bytesField, transferRawHex, varintField } from "@/lib/chains/tron/testing/protobuf-writer";
 
 // The recorded chain (fixtures/getblockbylimitnext-*.json): blocks 78 861 101 … 78 861 104, tip 78 861 104.

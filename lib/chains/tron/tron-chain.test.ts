@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTronChain } from "@/lib/chains/tron/tron-chain";
-import { createRecordedConversation, TEST_NODE_URL } from "@/lib/chains/tron/tron-recorded-conversation";
+import { createRecordedConversation, TEST_NODE_URL } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 
 describe("createTronChain", () => {
   it("builds the adapter and sender of one node and identifies mainnet as production", async () => {

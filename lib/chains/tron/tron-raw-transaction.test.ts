@@ -9,7 +9,7 @@ import {
   TRIGGER_SMART_CONTRACT_TYPE_URL,
 } from "@/lib/chains/tron/tron-raw-transaction";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";
-import { readFixtureJson } from "@/lib/chains/tron/tron-recorded-conversation";
+import { readFixtureJson } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 import { bytesField, transferRawHex, varintField } from "@/lib/chains/tron/testing/protobuf-writer";
 
 interface TransactionJson {

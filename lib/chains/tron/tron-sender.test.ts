@@ -6,7 +6,7 @@ import { deriveMasterSeed } from "@/lib/chains/addresses";
 import { ChainError, type OutgoingTransfer, type SigningKey } from "@/lib/chains/types";
 import { bytesToHex } from "@/lib/chains/tron/tron-encoding";
 import { TronApiError } from "@/lib/chains/tron/tron-http";
-import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
+import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 import { createTronSender } from "@/lib/chains/tron/tron-sender";
 import { BroadcastUncertainError, withSending } from "@/lib/chains/testing/with-sending";
 import { computeTronTxId } from "@/lib/chains/tron/tron-signer";

@@ -4,7 +4,7 @@ import { TronWeb, utils, type Types } from "tronweb";
 import { describe, expect, it } from "vitest";
 import { deriveAccountXpubs, deriveDepositAddress, deriveMasterSeed } from "@/lib/chains/addresses";
 import { bytesToHex, hexToBytes } from "@/lib/chains/tron/tron-encoding";
-import { readFixtureJson } from "@/lib/chains/tron/tron-recorded-conversation";
+import { readFixtureJson } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 import { computeTronTxId, recoverTronSigner, signTronTxId, tronAddressOfPrivateKey } from "@/lib/chains/tron/tron-signer";
 import { sha256 } from "@noble/hashes/sha2";
 

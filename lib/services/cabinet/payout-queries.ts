@@ -13,7 +13,7 @@ import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { getMerchantPayoutOrThrow, listPayouts } from "@/lib/services/payouts/manage-payouts";
-import { MEMO_FAMILIES } from "@/lib/services/money-out/payout-destination";
+import { sendsMemo } from "@/lib/services/money-out/payout-destination";
 import { toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
 import { WAITED_APPROVER } from "@/lib/services/payouts/manage-payouts";
 
@@ -359,7 +359,7 @@ export async function listAssetChoices(deps: Pick<AppDeps, "db" | "config" | "ra
       network: asset.network,
       networkName: network?.displayName ?? asset.network,
       decimals: asset.decimals,
-      hasMemo: MEMO_FAMILIES.has(network?.family ?? ""),
+      hasMemo: sendsMemo(asset.network),
       payoutFee: side === "payout" && entry ? entry.commission.fee_amount : null,
       available: formatAmount(balance?.available ?? 0n, asset.decimals),
     });

@@ -6,8 +6,8 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
 import type { ApiDeps } from "@/lib/api/deps";
 import { findNetwork } from "@/lib/catalogue";
-import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
-import { deployTestToken } from "@/lib/chains/evm/test-support/test-token";
+import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
+import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { scanNetwork } from "./scan-network";
@@ -36,7 +36,7 @@ function toMinor(text: string, decimals: number): bigint {
 async function ethereumOnAnvil() {
   const env = { RPC_ETHEREUM: anvil.url, TOKEN_ETHEREUM_USDT: token.address };
   const deps = makeTestDeps({}, env);
-  await verifyChains(deps.config, deps.db, env);
+  await verifyChains(deps.config, deps.db);
   const adapter = getChainAdapter(deps.db, deps.config, "ethereum")!;
   return { deps, adapter };
 }
@@ -236,7 +236,7 @@ describe("invoices paid on anvil through the service", () => {
       const env = { RPC_OPTIMISM: fresh.url };
       const deps = makeTestDeps({}, env);
       await getTestDb().chainCursor.deleteMany({ where: { network: "optimism" } });
-      await verifyChains(deps.config, deps.db, env);
+      await verifyChains(deps.config, deps.db);
       await freshClients.testClient.mine({ blocks: 5 });
       const merchant = await makeMerchant();
       const invoice = (await callSigned("/v1/payment", { amount: "40.00", currency: "USD", to_currency: "ETH", network: "optimism" }, merchant, { deps })).body.result;

@@ -29,7 +29,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
   it("derives a regtest deposit address, sees the deposit, counts confirmations and credits the merchant once", async () => {
     const env = { RPC_LITECOIN: node.rpcUrl };
     const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     expect(resolveNetworkStatus(findNetwork("litecoin")!, deps.config)).toEqual({ network: "litecoin", source: "rpc", chain: "regtest" });
     const merchant = await makeMerchant();
     const invoice = (await callSigned("/v1/payment", { amount: "50.00", currency: "USD", to_currency: "LTC" }, merchant, { deps })).body.result;
@@ -94,7 +94,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
   it("lets two worker processes sweep at once: every deposit moves once, to the hot wallet, no coin spent twice", async () => {
     const env = { RPC_LITECOIN: node.rpcUrl };
     const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
     const merchant = await makeMerchant();
     const invoices = [];
@@ -134,7 +134,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
   it("pays out LTC from the hot wallet: the recipient gets exactly the payout's amount, the change returns to the hot wallet", async () => {
     const env = { RPC_LITECOIN: node.rpcUrl };
     const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
     const merchant = await makeMerchant();
     await callSigned("/v1/webhooks", { url: "http://127.0.0.1:9/hook" }, merchant, { deps });
@@ -188,7 +188,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     try {
       const env = { RPC_BITCOIN: `http://u:p@127.0.0.1:${fake.port}` };
       const deps = makeTestDeps({}, env);
-      await verifyChains(deps.config, deps.db, env);
+      await verifyChains(deps.config, deps.db);
       const status = resolveNetworkStatus(findNetwork("bitcoin")!, deps.config);
       expect(status.source).toBe("off");
       expect(status.detail).toMatch(/production chain/);
@@ -210,7 +210,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
       try {
         const env = { RPC_DOGECOIN: `http://u:p@127.0.0.1:${fake.port}` };
         const deps = makeTestDeps({}, env);
-        await verifyChains(deps.config, deps.db, env);
+        await verifyChains(deps.config, deps.db);
         const status = resolveNetworkStatus(findNetwork("dogecoin")!, deps.config);
         expect(status.source).toBe("off");
         expect(status.detail).toMatch(reason);
@@ -221,7 +221,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     // The real node of this suite runs with -txindex and is served.
     const env = { RPC_LITECOIN: node.rpcUrl };
     const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     expect(resolveNetworkStatus(findNetwork("litecoin")!, deps.config).source).toBe("rpc");
 
     // A second endpoint without the index would answer for the first: the network is refused, and says which.
@@ -229,7 +229,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     try {
       const listed = { RPC_LITECOIN: `${node.rpcUrl},http://u:p@127.0.0.1:${lacking.port}` };
       const withLacking = makeTestDeps({}, listed);
-      await verifyChains(withLacking.config, withLacking.db, listed);
+      await verifyChains(withLacking.config, withLacking.db);
       const status = resolveNetworkStatus(findNetwork("litecoin")!, withLacking.config);
       expect(status).toMatchObject({ source: "off", detail: expect.stringMatching(/^refused: endpoint 2:127\.0\.0\.1:\d+: the node runs without a transaction index/) });
     } finally {
@@ -241,7 +241,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     try {
       const listed = { RPC_LITECOIN: `${node.rpcUrl},http://u:p@127.0.0.1:${elsewhere.port}` };
       const withElsewhere = makeTestDeps({}, listed);
-      await verifyChains(withElsewhere.config, withElsewhere.db, listed);
+      await verifyChains(withElsewhere.config, withElsewhere.db);
       const status = resolveNetworkStatus(findNetwork("litecoin")!, withElsewhere.config);
       expect(status).toMatchObject({ source: "off", detail: expect.stringMatching(/^refused: endpoint 2:127\.0\.0\.1:\d+: serves test, endpoint 1:127\.0\.0\.1:\d+ serves regtest$/) });
     } finally {

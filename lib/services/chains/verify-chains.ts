@@ -10,8 +10,8 @@ const LATE_PAYMENT_WATCH_MS = 7 * 86_400_000;
  * per-account history (Solana, TON) the deposit addresses still to watch: those of live
  * invoices, and of final ones for a week of late payments.
  */
-export async function verifyChains(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints">, db: Db, env?: Readonly<Record<string, string | undefined>>): Promise<void> {
-  await verifyRealChains(config, (network) => listWatchedAddresses(db, network), env);
+export async function verifyChains(config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "tokenContracts" | "tonApiKey">, db: Db): Promise<void> {
+  await verifyRealChains(config, (network) => listWatchedAddresses(db, network));
 }
 
 async function listWatchedAddresses(db: Db, network: string): Promise<string[]> {

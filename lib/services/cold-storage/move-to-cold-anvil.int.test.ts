@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { createApiDeps } from "@/lib/api/deps";
-import { anvilClients, callAnvil } from "@/lib/chains/evm/test-support/anvil";
-import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
+import { anvilClients, callAnvil } from "@/lib/chains/evm/testing/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
@@ -28,7 +28,7 @@ describe("a hot wallet limit on a real EVM node", () => {
     const clients = anvilClients(node().url);
     const env = { RPC_BSC: node().url, HOT_WALLET_MAX_BSC_BNB: "0", COLD_ADDRESS_BSC: COLD };
     const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const { hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "bsc", usd: "100.00" });
     const sender = getChainSender(deps.db, deps.config, "bsc")!;
     for (let pass = 0; pass < 3; pass++) {

@@ -2,8 +2,10 @@ import { findNetwork, findSettlementAsset, isSettlementSymbol, listNetworksOfSym
 import { validateAddress, type AddressChain } from "@/lib/chains/addresses";
 import { AppError } from "@/lib/errors";
 
-/** Families whose transfers carry a memo: TON (a text comment; a jetton transfer's forward payload). */
-export const MEMO_FAMILIES: ReadonlySet<string> = new Set(["ton"]);
+/** Whether the network's transfers carry a memo (the catalogue's `sendsMemo`: TON's comment, a jetton transfer's forward payload). */
+export function sendsMemo(network: string): boolean {
+  return findNetwork(network)?.sendsMemo === true;
+}
 
 /** Where a payout goes, checked against the catalogue and the network's address format. */
 export interface PayoutDestination {
@@ -44,7 +46,7 @@ export function resolvePayoutDestination(
 
   const normalized = checkAddressOn(network, address, chainOf(network));
   const memo = input.memo === undefined || input.memo === "" ? undefined : input.memo;
-  if (memo !== undefined && !MEMO_FAMILIES.has(findNetwork(network)?.family ?? "")) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
+  if (memo !== undefined && !sendsMemo(network)) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
   return { asset: findSettlementAsset(currency, network)!, network, address: normalized, memo };
 }
 

@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { getChainAdapter, getChainSender } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/test-support/anvil";
+import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -33,7 +33,7 @@ afterAll(async () => {
 async function paidInvoices(count: number, rpcUrl = anvil.url) {
   const env = { RPC_ARBITRUM: rpcUrl };
   const deps = makeTestDeps({}, env);
-  await verifyChains(deps.config, deps.db, env);
+  await verifyChains(deps.config, deps.db);
   const merchant = await makeMerchant();
   const invoices = [];
   for (let i = 0; i < count; i++) {
@@ -101,7 +101,7 @@ describe("outgoing transfers on anvil", () => {
     try {
       const env = { RPC_ARBITRUM: proxy.url };
       const deps = makeTestDeps({}, env);
-      await verifyChains(deps.config, deps.db, env);
+      await verifyChains(deps.config, deps.db);
       const sender = getChainSender(deps.db, deps.config, "arbitrum")!;
       await sweepNetwork(deps, "arbitrum", sender);
       await sweepNetwork(deps, "arbitrum", sender);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { PayoutLink } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { findNetwork, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
+import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { judgeReserve } from "@/lib/domain/payout/amounts";
@@ -21,7 +21,7 @@ import { screenDestination } from "@/lib/services/compliance/screening";
 import { inBalanceTurn } from "@/lib/services/money-out/record-new-payout";
 import { quoteFee, type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
-import { checkAddressOn, MEMO_FAMILIES } from "@/lib/services/money-out/payout-destination";
+import { checkAddressOn, sendsMemo } from "@/lib/services/money-out/payout-destination";
 import { assertPayoutsNotFrozen } from "@/lib/services/money-out/payout-freeze";
 import { writePayout, type PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
 import type { GatewayConfig } from "@/lib/config/env";
@@ -359,7 +359,7 @@ export async function openClaimCard(deps: PayoutLinkDeps, token: string) {
     expires_at: link.expiresAt.toISOString(),
     claimable: status === "funded",
     /** Designed: whether the network takes a memo (TON), for the claim page's form. */
-    memo_supported: MEMO_FAMILIES.has(findNetwork(link.network)?.family ?? ""),
+    memo_supported: sendsMemo(link.network),
     ...(await describeClaimedPayout(deps, link)),
   };
 }
@@ -401,7 +401,7 @@ export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input
   const network = found.network as NetworkId;
   const normalized = checkAddressOn(network, address, addressChainOf(deps.config, network));
   const memo = input.memo === undefined ? null : input.memo;
-  if (memo !== null && !MEMO_FAMILIES.has(findNetwork(network)?.family ?? "")) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
+  if (memo !== null && !sendsMemo(network)) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
   if (memo !== null && memo.length > 120) throw new AppError("payout.memo_too_long");
 
   const begun = await withTransaction(deps.db, async (tx) => {

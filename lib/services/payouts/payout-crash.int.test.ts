@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
-import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
+import { anvilClients } from "@/lib/chains/evm/testing/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
@@ -26,7 +26,7 @@ describe("a payout batch on anvil whose worker is killed", () => {
   it("sends every payout exactly once on chain", { timeout: 300_000 }, async () => {
     const env = { RPC_BASE: node().url };
     const deps = makeTestDeps({}, env);
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const clients = anvilClients(node().url);
     // The merchant's ETH comes from a paid invoice; the hot wallet holds the coins on chain.
     const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "base", usd: "400.00" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
-import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
+import { anvilClients } from "@/lib/chains/evm/testing/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { listRpcEndpointPools, resetRealChains } from "@/lib/chains/real-chains";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
@@ -40,7 +40,7 @@ describe("a payout on a network with two RPC endpoints, the first failing mid-wa
     try {
       const env = { RPC_OPTIMISM: `${first.url}, ${second.url}` };
       const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-      await verifyChains(deps.config, deps.db, env);
+      await verifyChains(deps.config, deps.db);
       // Verification asks each endpoint on its own which chain it serves; nothing else goes to the second while the first answers.
       expect(second.methods).toEqual(["eth_chainId"]);
       second.methods.length = 0;

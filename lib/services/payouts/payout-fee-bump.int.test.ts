@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address, Hash } from "viem";
-import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
-import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
+import { anvilClients } from "@/lib/chains/evm/testing/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
@@ -34,7 +34,7 @@ describe("a payout stuck unmined behind a base fee that rose", () => {
     // bsc's 0.45 s blocks: two seconds are five blocks.
     const env = { RPC_BSC: node().url, GATEWAY_REPLACE_AFTER_SECONDS: "2" };
     const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "bsc", usd: "100.00" });
     const sender = getChainSender(deps.db, deps.config, "bsc")!;
     const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });

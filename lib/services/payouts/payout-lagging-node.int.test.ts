@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { anvilClients } from "@/lib/chains/evm/test-support/anvil";
-import { useAnvilPerFile } from "@/lib/chains/evm/test-support/anvil-per-file";
+import { anvilClients } from "@/lib/chains/evm/testing/anvil";
+import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
@@ -40,7 +40,7 @@ describe("a payout whose worker died after the node took it, followed behind a l
     try {
       const env = { RPC_POLYGON: proxy.url };
       const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-      await verifyChains(deps.config, deps.db, env);
+      await verifyChains(deps.config, deps.db);
       const { merchant, hot } = await makeMerchantFundedOnAnvil(deps, clients, { network: "polygon", usd: "100.00" });
       const nonceBefore = await clients.publicClient.getTransactionCount({ address: hot, blockTag: "latest" });
 

@@ -39,7 +39,7 @@ describe("a litecoin payout stuck unmined", () => {
     // Litecoin's blocks are 150 s apart: 300 s is two blocks.
     const env = { RPC_LITECOIN: node.rpcUrl, GATEWAY_REPLACE_AFTER_SECONDS: "300" };
     const deps = createApiDeps(makeTestConfig({ ...env, DATABASE_URL: database().url }), database().db, getTestSecretBox());
-    await verifyChains(deps.config, deps.db, env);
+    await verifyChains(deps.config, deps.db);
     const adapter = getChainAdapter(deps.db, deps.config, "litecoin")!;
     const sender = getChainSender(deps.db, deps.config, "litecoin")!;
     await scanNetwork(deps, adapter);

@@ -5,7 +5,7 @@ import { address } from "@solana/kit";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { addressChainOf } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
+import { createLiteSvmAccess, type LiteSvmChain } from "@/lib/chains/solana/testing/litesvm-access";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
 import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { parseAmount } from "@/lib/domain/money/amount";

@@ -115,7 +115,7 @@ describe("Toncoin payouts on @ton/sandbox, reconciled with the chain", () => {
 
     // A fresh process: the chains built anew from the registry, nothing in memory.
     resetRealChains();
-    await verifyChains(deps.config, deps.db, chains.env);
+    await verifyChains(deps.config, deps.db);
     const fresh = getChainSender(deps.db, deps.config, "ton")!;
     for (let pass = 0; pass < 3; pass++) {
       await sendPayouts(deps, "ton", fresh);

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { deployTestJetton, type TestJetton } from "@/lib/chains/ton/testing/test-jetton";
-import { createTonSandboxAccess, type TonSandboxChain } from "@/lib/chains/ton/ton-sandbox-access";
+import { createTonSandboxAccess, type TonSandboxChain } from "@/lib/chains/ton/testing/ton-sandbox-access";
 import { parseJettonNotification, readTextComment } from "@/lib/chains/ton/ton-messages";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";

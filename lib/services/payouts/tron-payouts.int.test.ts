@@ -5,7 +5,7 @@ import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
 import { issueApiKey } from "@/lib/auth/api-keys";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { bytesToHex } from "@/lib/chains/tron/tron-encoding";
-import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/tron-recorded-conversation";
+import { createRecordedConversation, readFixtureJson, TEST_NODE_URL, type RecordedExchange } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 import { createTronSender } from "@/lib/chains/tron/tron-sender";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import type { SigningKey } from "@/lib/chains/types";
@@ -16,7 +16,7 @@ import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database"
 import { sendPayouts } from "./send-payouts";
 
 // Payouts on Tron through the whole service — payout, outgoing transfer, the Tron sender — with
-// the node played by recorded conversations (lib/chains/tron/fixtures: no Tron node runs here).
+// the node played by recorded conversations (lib/chains/tron/testing/fixtures: no Tron node runs here).
 // The file runs on a database of its own, so no other test's payout worker sends its payouts.
 
 const RECIPIENT = "TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTV";

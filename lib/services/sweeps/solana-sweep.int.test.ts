@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import { createLiteSvmAccess } from "@/lib/chains/solana/litesvm-access";
+import { createLiteSvmAccess } from "@/lib/chains/solana/testing/litesvm-access";
 import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
 import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";

@@ -21,8 +21,6 @@ export interface SweepDeps {
 
 const SWEEP_TRANSFERS = { kinds: ["sweep", "gas"] };
 
-/** Families whose token transfers the deposit address must pay for in the native coin. */
-const GAS_FOR_TOKENS = new Set(["evm", "tron", "solana", "ton"]);
 /** Gas sent for a token sweep: the estimate with room for price moves. */
 const GAS_MARGIN_PERCENT = 150n;
 /** A sweep in these states may still move the deposit: no other is planned meanwhile. */
@@ -54,8 +52,8 @@ async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
  * idempotent pass over durable state: plans the transfers that are due (each under a unique
  * reference, so two workers plan once), then sends and follows them as outgoing transfers
  * (lib/services/outgoing: signed bytes stored before broadcast, the fee the chain took booked).
- * A token sweep on a family where the address pays gas in the native coin first gets that gas
- * from the hot wallet.
+ * A token sweep on an account-based network, where the address pays gas in the native coin,
+ * first gets that gas from the hot wallet.
  */
 export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: ChainSender): Promise<{ planned: number; sent: number; confirmed: number }> {
   const keys = await keysFor(deps, network);
@@ -79,7 +77,6 @@ interface DepositAddress {
 }
 
 async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSender, keys: Keys): Promise<number> {
-  const family = findNetwork(network)?.family;
   const nativeSymbol = findNetwork(network)?.nativeSymbol ?? "";
   const invoices = await deps.db.invoice.findMany({
     where: { network, isFinal: true, settledMinor: { gt: 0 }, address: { not: null }, addressIndex: { not: null } },
@@ -95,7 +92,7 @@ async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSend
   for (const deposit of deposits) {
     // One deposit that cannot be planned now (a node error) does not hold up the others.
     try {
-      planned += await planDepositSweep(deps, network, sender, keys, deposit, family, nativeSymbol);
+      planned += await planDepositSweep(deps, network, sender, keys, deposit, nativeSymbol);
     } catch (error) {
       log.warn("sweep not planned; the next pass retries", { network, depositOf: deposit.id, error });
     }
@@ -109,7 +106,6 @@ async function planDepositSweep(
   sender: ChainSender,
   keys: Keys,
   deposit: DepositAddress,
-  family: string | undefined,
   nativeSymbol: string,
 ): Promise<number> {
   const { currency } = deposit;
@@ -143,7 +139,8 @@ async function planDepositSweep(
     return remaining > reserve ? sweep(remaining - reserve) : 0;
   }
   const isSandbox = !deps.config.rpcEndpoints[network];
-  if (family && GAS_FOR_TOKENS.has(family) && !isSandbox) {
+  // On an account-based network a token is moved by its holder, who pays the fee in the native coin.
+  if (findNetwork(network)?.isAccountBased === true && !isSandbox) {
     // Gas for this attempt: planned again when a transfer of it failed or was dropped.
     const gasTransfers = await deps.db.outgoingTransfer.findMany({ where: { kind: "gas", reference: { startsWith: `gas:${deposit.id}:${attempt}` } }, orderBy: { createdAt: "asc" } });
     const gas = gasTransfers.at(-1);

@@ -3,7 +3,7 @@ import { Blockchain } from "@ton/sandbox";
 import { describe, expect, it } from "vitest";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import { createTonSandboxAccess } from "@/lib/chains/ton/ton-sandbox-access";
+import { createTonSandboxAccess } from "@/lib/chains/ton/testing/ton-sandbox-access";
 import { createTonSender } from "@/lib/chains/ton/ton-sender";
 import { deployTestJetton } from "@/lib/chains/ton/testing/test-jetton";
 import { parseAmount } from "@/lib/domain/money/amount";

@@ -9,7 +9,7 @@ import {
   TOKEN_PROGRAM_ID,
 } from "@solana/spl-token";
 import { address } from "@solana/kit";
-import type { LiteSvmChain } from "@/lib/chains/solana/litesvm-access";
+import type { LiteSvmChain } from "@/lib/chains/solana/testing/litesvm-access";
 
 // SPL test tokens on litesvm: no token mint ships with litesvm, so the Solana tests deploy their own.
 

@@ -1,7 +1,7 @@
 import { compileFunc } from "@ton-community/func-js";
 import { Address, beginCell, Cell, contractAddress, toNano } from "@ton/core";
 import type { SandboxContract, TreasuryContract } from "@ton/sandbox";
-import type { TonSandboxChain } from "@/lib/chains/ton/ton-sandbox-access";
+import type { TonSandboxChain } from "@/lib/chains/ton/testing/ton-sandbox-access";
 import { buildJettonTransferBody } from "@/lib/chains/ton/ton-messages";
 import { TEST_JETTON_SOURCES } from "@/lib/chains/ton/testing/jetton-func";
 

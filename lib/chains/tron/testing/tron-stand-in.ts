@@ -1,6 +1,6 @@
 import { tronAddressToHex } from "@/lib/chains/tron/tron-encoding";
 import type { FetchFunction } from "@/lib/chains/tron/tron-http";
-import { readFixture, TEST_NODE_URL } from "@/lib/chains/tron/tron-recorded-conversation";
+import { readFixture, TEST_NODE_URL } from "@/lib/chains/tron/testing/tron-recorded-conversation";
 
 /**
  * Test support: a TRON node's HTTP API as far as service-level tests need it, where requests come

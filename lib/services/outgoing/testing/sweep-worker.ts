@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl!, { poolSize: 4 });
   const network = process.env.SWEEP_NETWORK as NetworkId;
   const passes = Number(process.env.SWEEP_PASSES ?? 1);
-  await verifyChains(config, db, process.env);
+  await verifyChains(config, db);
   const sender = getChainSender(db, config, network);
   if (!sender) throw new Error(`no sender for ${network}`);
   const deps = { db, config, secretBox: createSecretBox(Buffer.from(process.env.GATEWAY_MASTER_KEY!, "hex")), now: () => new Date() };

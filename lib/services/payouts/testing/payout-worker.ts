@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const db = createDb(config.databaseUrl!, { poolSize: 4 });
   const network = process.env.PAYOUT_NETWORK as NetworkId;
-  await verifyChains(config, db, process.env);
+  await verifyChains(config, db);
   const sender = getChainSender(db, config, network);
   if (!sender) throw new Error(`no sender for ${network}`);
   const deps = {

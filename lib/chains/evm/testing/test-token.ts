@@ -1,6 +1,6 @@
 import solc from "solc";
 import type { Abi, Address, Hex } from "viem";
-import type { anvilClients } from "@/lib/chains/evm/test-support/anvil";
+import type { anvilClients } from "@/lib/chains/evm/testing/anvil";
 
 /** A minimal ERC-20 with 6 decimals; the whole supply goes to the deployer. */
 const TEST_TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
