@@ -20,7 +20,7 @@ import { describeAutoWithdrawRules, describePlatformFee, findMerchantDelivery, l
 import { listTeam } from "@/lib/services/cabinet/team";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
-import { listPayoutLinks } from "@/lib/services/payout-links/payout-links";
+import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { getRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { getPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 import { getAutorefund } from "@/lib/services/refunds/resolve-payment";

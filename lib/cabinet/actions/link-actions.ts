@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { toStaticWallet, toWalletRefund } from "@/lib/api/serialize/static-wallet";
 import { renderQrCode } from "@/lib/chains/addresses/qr-code";
-import {
-  CREATE_PAYMENT_LINK_INPUT,
-  createPaymentLink,
-  toPaymentLinkObject,
-  togglePaymentLink,
-} from "@/lib/services/payment-links/payment-links";
-import { cancelPayoutLink, CREATE_PAYOUT_LINK_INPUT, createPayoutLink, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
+import { CREATE_PAYMENT_LINK_INPUT, createPaymentLink, togglePaymentLink } from "@/lib/services/payment-links/payment-links";
+import { toPaymentLinkObject } from "@/lib/api/serialize/payment-link";
+import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
+import { CREATE_PAYOUT_LINK_INPUT, createPayoutLink } from "@/lib/services/payout-links/create-payout-link";
+import { toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
 import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { blockStaticWallet, CREATE_STATIC_WALLET_INPUT, createStaticWallet, WALLET_LOOKUP_INPUT } from "@/lib/services/static-wallets/static-wallets";
 import { optionalText } from "@/lib/domain/input/optional-fields";

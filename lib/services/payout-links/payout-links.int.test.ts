@@ -8,7 +8,8 @@ import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { fundMerchant } from "@/lib/testing/funding";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { spawnTestWorker } from "@/lib/testing/spawn-worker";
-import { cancelPayoutLink, expireAndReapPayoutLinks } from "./payout-links";
+import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
+import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
 
 // Payout links (crypto checks) on the tron sandbox chain: the reserve at creation, the public
 // claim card and claim by a one-time token, cancel, expiry and the claiming reaper, and claims

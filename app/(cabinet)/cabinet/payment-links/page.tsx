@@ -15,7 +15,8 @@ import { findNetwork, listPricingCurrencies } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { isAppError } from "@/lib/errors";
 import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
-import { listPaymentLinks, toPaymentLinkObject } from "@/lib/services/payment-links/payment-links";
+import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
+import { toPaymentLinkObject } from "@/lib/api/serialize/payment-link";
 
 export const metadata: Metadata = { title: "Payment links" };
 

@@ -11,7 +11,8 @@ import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
-import { listPayoutLinks, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
+import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
+import { toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
 
 export const metadata: Metadata = { title: "Payout links" };
 

@@ -1,21 +1,11 @@
 import { z } from "zod";
-import {
-  cancelPayoutLink,
-  CLAIM_CARD_SCHEMA,
-  CLAIM_RESULT_SCHEMA,
-  claimPayoutLink,
-  claimSchema,
-  CREATE_PAYOUT_LINK_INPUT,
-  CREATED_PAYOUT_LINK_SCHEMA,
-  createPayoutLink,
-  createPayoutLinkSchema,
-  createPayoutLinkBatch,
-  getMerchantPayoutLinkOrThrow,
-  listPayoutLinks,
-  openClaimCard,
-  PAYOUT_LINK_SCHEMA,
-  toPayoutLinkObject,
-} from "@/lib/services/payout-links/payout-links";
+import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
+import { CLAIM_CARD_SCHEMA, CLAIM_RESULT_SCHEMA, CREATED_PAYOUT_LINK_SCHEMA, PAYOUT_LINK_SCHEMA, toClaimCard, toClaimResult, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
+import { claimPayoutLink, claimSchema } from "@/lib/services/payout-links/claim-payout-link";
+import { CREATE_PAYOUT_LINK_INPUT, createPayoutLink, createPayoutLinkSchema, createPayoutLinkBatch } from "@/lib/services/payout-links/create-payout-link";
+import { getMerchantPayoutLinkOrThrow } from "@/lib/services/payout-links/payout-link-records";
+import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
+import { readClaimCard } from "@/lib/services/payout-links/read-claim-card";
 import { defineOperation } from "../../operation";
 import { actorOf, merchantOf } from "../context";
 
@@ -156,7 +146,7 @@ export const getClaimCardOp = defineOperation({
   response: CLAIM_CARD_SCHEMA,
   errors: ["payoutlink.disabled", "payoutlink.not_found"],
   responseExample: { status: "funded", amount: "50", currency: "USDT", network: "tron", title: "June bonus", note: "Thanks for the great work!", expires_at: "2025-06-14T09:00:00.000Z", claimable: true, memo_supported: false },
-  handle: (_input, context) => openClaimCard(context.deps, context.params.token),
+  handle: async (_input, context) => toClaimCard(await readClaimCard(context.deps, context.params.token)),
 });
 
 /** spec: POST /v1/claim/{token} (public). */
@@ -187,5 +177,5 @@ export const claimPayoutLinkOp = defineOperation({
   ],
   requestExample: { address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8" },
   responseExample: { status: "claimed", payout_id: "5b0a3f4e-8c1d-4e2a-9f6b-2d7c8e9a1b3c", amount: "50", currency: "USDT", network: "tron", address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8" },
-  handle: (input, context) => claimPayoutLink(context.deps, context.params.token, input),
+  handle: async (input, context) => toClaimResult(await claimPayoutLink(context.deps, context.params.token, input)),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
-import { expirePayoutLinkNow, PAYOUT_LINK_SCHEMA, toPayoutLinkObject } from "@/lib/services/payout-links/payout-links";
+import { expirePayoutLinkNow } from "@/lib/services/payout-links/expire-payout-links";
+import { PAYOUT_LINK_SCHEMA, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
 import { assertSandboxEnabled, sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { defineOperation } from "../../operation";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA, toPayment } from "../../serialize/payment";

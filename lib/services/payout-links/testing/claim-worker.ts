@@ -10,7 +10,7 @@ import { loadConfig } from "@/lib/config/env";
 import { createSecretBox } from "@/lib/crypto/secret-box";
 import { createDb } from "@/lib/db/client";
 import type { RateProvider } from "@/lib/rates/types";
-import { claimPayoutLink } from "@/lib/services/payout-links/payout-links";
+import { claimPayoutLink } from "@/lib/services/payout-links/claim-payout-link";
 import { runWorker } from "@/lib/testing/run-worker";
 
 const silentRates: RateProvider = {

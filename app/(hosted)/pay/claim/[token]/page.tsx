@@ -12,7 +12,8 @@ import { formatDecimal } from "@/lib/i18n/format";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { createTranslator } from "@/lib/i18n/translator";
 import { describeHostedNetworks } from "@/lib/services/hosted/hosted-networks";
-import { openClaimCard } from "@/lib/services/payout-links/payout-links";
+import { readClaimCard } from "@/lib/services/payout-links/read-claim-card";
+import { toClaimCard } from "@/lib/api/serialize/payout-link";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ const loadClaimData = cache(async (token: string): Promise<HostedClaimPageData |
   const deps = getApiDeps();
   let card: PublicClaimCard;
   try {
-    card = (await openClaimCard(deps, token)) as PublicClaimCard;
+    card = toClaimCard(await readClaimCard(deps, token));
   } catch (error) {
     if (isAppError(error) && (error.code === "payoutlink.not_found" || error.code === "payoutlink.disabled")) return null;
     throw error;

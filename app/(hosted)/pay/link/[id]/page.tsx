@@ -10,7 +10,8 @@ import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { createTranslator } from "@/lib/i18n/translator";
 import { describeHostedNetworks } from "@/lib/services/hosted/hosted-networks";
 import { listSelectableMethods } from "@/lib/services/invoices/hosted-invoice";
-import { openPublicLink, toPublicLinkCard } from "@/lib/services/payment-links/payment-links";
+import { openPublicLink } from "@/lib/services/payment-links/payment-links";
+import { toPublicLinkCard } from "@/lib/api/serialize/payment-link";
 
 export const dynamic = "force-dynamic";
 

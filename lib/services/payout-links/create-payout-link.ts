@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { PayoutLink } from "@/generated/prisma/client";
+import { toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
+import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
+import { networkAvailability } from "@/lib/chains/network-sources";
+import type { Db, Tx } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
+import { optionalText } from "@/lib/domain/input/optional-fields";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { claimPageUrl, clampLinkHours } from "@/lib/domain/payout-link/link-status";
+import { judgeReserve } from "@/lib/domain/payout/amounts";
+import { queueEmail } from "@/lib/email/outbox";
+import { payoutLinkEmail } from "@/lib/email/templates";
+import { AppError, isAppError, parseInput, type InputSpec } from "@/lib/errors";
+import { lockSpendableBalance } from "@/lib/ledger/balances";
+import { postJournals } from "@/lib/ledger/post";
+import { assetKey, payoutLinkHeldJournal } from "@/lib/ledger/postings";
+import { log } from "@/lib/log";
+import { assertPayoutsNotFrozen } from "@/lib/services/money-out/payout-freeze";
+import { quoteFee } from "@/lib/services/money-out/payout-terms";
+import { inBalanceTurn } from "@/lib/services/money-out/record-new-payout";
+import { assertLinksEnabled, newClaimToken, type PayoutLinkDeps } from "./payout-link-records";
+
+export const createPayoutLinkSchema = z
+  .object({
+    currency: z.string().describe("Crypto currency to reserve and pay out, e.g. `USDT`; fiat is impossible."),
+    network: z.string().describe("Payout network id, e.g. `tron`."),
+    amount: z.string().describe("Amount the link holds, a decimal string in `currency`; above the payout fee, which the recipient bears."),
+    reference: optionalText.describe("Deduplication key, unique per merchant, at most 128 characters: a repeat is `payoutlink.duplicate_reference`."),
+    title: optionalText.describe("Shown to the recipient, at most 200 characters."),
+    note: optionalText.describe("Message to the recipient (claim page and e-mail), at most 1000 characters."),
+    email: z
+      .preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional())
+      .describe("When set, the recipient is e-mailed the claim link, best effort: a failed delivery does not undo the link."),
+    expires_in_hours: z.number().optional().describe("Lifetime in hours, clamped to 1–720 (fractions dropped); omitted or 0 gives 1 hour."),
+  })
+  .meta({ id: "PayoutLinkRequest", description: "A payout link to create, alone or as an element of a link batch." });
+
+export const CREATE_PAYOUT_LINK_INPUT: InputSpec<typeof createPayoutLinkSchema> = {
+  schema: createPayoutLinkSchema,
+  invalidBody: "payoutlink.bad_request",
+  fieldErrors: { currency: "payoutlink.unknown_currency", network: "payoutlink.unknown_currency", amount: "payoutlink.bad_amount", email: "email.bad_address", reference: "payoutlink.bad_request" },
+};
+
+const MAX_TITLE = 200;
+const MAX_NOTE = 1000;
+const MAX_REFERENCE = 128;
+
+/** What a create call asks for, checked before the database. */
+interface LinkTerms {
+  currency: string;
+  network: NetworkId;
+  amountMinor: bigint;
+  decimals: number;
+  reference: string | null;
+  title: string;
+  note: string;
+  email: string | null;
+  hours: number;
+}
+
+async function checkLinkTerms(deps: PayoutLinkDeps, merchantId: string, input: z.output<typeof createPayoutLinkSchema>): Promise<LinkTerms> {
+  const currency = normalizeSymbol(input.currency);
+  const network = normalizeNetworkId(input.network);
+  // spec: a crypto asset on a payout network; fiat impossible.
+  if (!isSettlementSymbol(currency) || !findSettlementAsset(currency, network)) throw new AppError("payoutlink.unknown_currency", `${input.currency} on ${input.network} is not paid out by this service.`);
+  if (!networkAvailability(deps.config)(network).payout) throw new AppError("payoutlink.unknown_currency", `${currency} on ${network} is not paid out by this service.`);
+  const asset = findSettlementAsset(currency, network)!;
+  const amountMinor = parseAmount(input.amount, asset.decimals);
+  if (amountMinor === null || amountMinor <= 0n) throw new AppError("payoutlink.bad_amount", `amount must be a positive amount of ${currency} with at most ${asset.decimals} decimals.`);
+  // The recipient bears the payout fee: a check the fee would swallow is worth nothing.
+  if (amountMinor <= (await quoteFee(deps, { asset }))) throw new AppError("payoutlink.bad_amount", "amount must be above the payout fee the recipient bears.");
+  const title = input.title ?? "";
+  const note = input.note ?? "";
+  const reference = input.reference ?? null;
+  if (title.length > MAX_TITLE || note.length > MAX_NOTE || (reference !== null && reference.length > MAX_REFERENCE)) {
+    throw new AppError("payoutlink.bad_request", `title, note and reference are at most ${MAX_TITLE}, ${MAX_NOTE} and ${MAX_REFERENCE} characters.`);
+  }
+  await assertPayoutsNotFrozen(deps, merchantId);
+  return { currency, network: network as NetworkId, amountMinor, decimals: asset.decimals, reference, title, note, email: input.email ?? null, hours: clampLinkHours(input.expires_in_hours) };
+}
+
+/**
+ * spec: POST /v1/payout/link. In one transaction, under the balance's row lock: the link and its
+ * reserve `available → payout_held` (journal `link:<id>:reserve`). The claim token is made here
+ * and answered once: only its hash is stored. A `reference` already used by the merchant is
+ * `payoutlink.duplicate_reference` (409), naming the existing link.
+ */
+export async function createPayoutLink(
+  deps: PayoutLinkDeps,
+  merchantId: string,
+  input: z.output<typeof createPayoutLinkSchema>,
+  options: { actor: string; batchId?: string },
+): Promise<{ link: PayoutLink; claimToken: string }> {
+  assertLinksEnabled(deps);
+  const terms = await checkLinkTerms(deps, merchantId, input);
+  if (terms.reference !== null) await refuseTakenReference(deps.db, merchantId, terms.reference);
+  const { token, hash } = newClaimToken();
+  const now = deps.now();
+  const asset = assetKey(terms.currency, terms.network);
+  const link = await inBalanceTurn(merchantId, asset, () =>
+    withTransaction(deps.db, async (tx) => {
+      const id = randomUUID();
+      const { count } = await tx.payoutLink.createMany({
+        data: [
+          {
+            id,
+            merchantId,
+            status: "funded",
+            currency: terms.currency,
+            network: terms.network,
+            amountMinor: terms.amountMinor.toString(),
+            title: terms.title,
+            note: terms.note,
+            reference: terms.reference,
+            email: terms.email,
+            tokenHash: hash,
+            batchId: options.batchId ?? null,
+            createdBy: options.actor,
+            expiresAt: new Date(now.getTime() + terms.hours * 3_600_000),
+            createdAt: now,
+            updatedAt: now,
+          },
+        ],
+        skipDuplicates: true,
+      });
+      // The reference was taken meanwhile (the unique index waited for that creator to commit).
+      if (count === 0) await refuseTakenReference(tx, merchantId, terms.reference!);
+      const verdict = judgeReserve(await lockSpendableBalance(tx, merchantId, asset), terms.amountMinor);
+      if (verdict === "funds_maturing") throw new AppError("payoutlink.funds_maturing");
+      if (verdict !== "ok") throw new AppError("payoutlink.insufficient_funds");
+      await postJournals(tx, [payoutLinkHeldJournal({ linkId: id, merchantId, asset, amount: terms.amountMinor, step: "reserve" })], now);
+      const link = await tx.payoutLink.findUniqueOrThrow({ where: { id } });
+      // Best effort (spec): queued with the link, sent by the outbox; no e-mail service, no e-mail.
+      if (terms.email && deps.config.email.mode !== "off") {
+        const amount = formatAmount(terms.amountMinor, terms.decimals);
+        const message = payoutLinkEmail({ amount, currency: terms.currency, network: terms.network, title: terms.title, note: terms.note, expiresAt: link.expiresAt }, claimPageUrl(deps.config.publicBaseUrl, token));
+        await queueEmail(tx, deps.config, { merchantId, recipient: terms.email, ...message, eraseAfterSend: true }, now);
+      }
+      return link;
+    }),
+  );
+  return { link, claimToken: token };
+}
+
+async function refuseTakenReference(db: Db | Tx, merchantId: string, reference: string): Promise<void> {
+  const existing = await db.payoutLink.findUnique({ where: { merchantId_reference: { merchantId, reference } }, select: { id: true } });
+  if (existing) throw new AppError("payoutlink.duplicate_reference", `reference ${reference} is payout link ${existing.id}.`);
+}
+
+/** spec: Limits — a payout link batch takes at most 500 elements. */
+export const MAX_LINK_BATCH = 500;
+
+/**
+ * spec: POST /v1/payout/link/batch — each element made as the single call would, in its own
+ * transaction, in order; the results aligned by index, the links sharing one `batch_id`.
+ */
+export async function createPayoutLinkBatch(deps: PayoutLinkDeps, merchantId: string, elements: unknown[], actor: string) {
+  assertLinksEnabled(deps);
+  if (elements.length === 0) throw new AppError("payoutlink.empty_batch");
+  if (elements.length > MAX_LINK_BATCH) throw new AppError("payoutlink.batch_too_large");
+  const batchId = randomUUID();
+  const results: ({ ok: true; link: ReturnType<typeof toPayoutLinkObject> } | { ok: false; error: string; message: string })[] = [];
+  for (const element of elements) {
+    try {
+      const { link, claimToken } = await createPayoutLink(deps, merchantId, parseInput(CREATE_PAYOUT_LINK_INPUT, element), { actor, batchId });
+      results.push({ ok: true, link: toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl }) });
+    } catch (error) {
+      // Never lose the tokens of the links made before: every element answers for itself.
+      if (!isAppError(error)) log.error("payout link batch element failed", { error });
+      results.push(isAppError(error) ? { ok: false, error: error.code, message: error.message } : { ok: false, error: "internal.error", message: "internal error; this link was not created" });
+    }
+  }
+  return { created: results.filter((result) => result.ok).length, total: elements.length, results };
+}

@@ -1,0 +1,13 @@
+import type { PayoutLink } from "@/generated/prisma/client";
+import { assertLinksEnabled, type PayoutLinkDeps } from "./payout-link-records";
+
+/** Past this many links a list page is empty anyway; it keeps the offset a database integer. */
+const MAX_LIST_OFFSET = 1_000_000_000;
+
+/** spec: POST /v1/payout/link/list — `{limit, offset}`, limit outside 1–200 becomes 50, newest first. */
+export async function listPayoutLinks(deps: PayoutLinkDeps, merchantId: string, input: { limit?: unknown; offset?: unknown }): Promise<PayoutLink[]> {
+  assertLinksEnabled(deps);
+  const limit = typeof input.limit === "number" && Number.isInteger(input.limit) && input.limit >= 1 && input.limit <= 200 ? input.limit : 50;
+  const offset = typeof input.offset === "number" && Number.isFinite(input.offset) && input.offset > 0 ? Math.min(Math.floor(input.offset), MAX_LIST_OFFSET) : 0;
+  return deps.db.payoutLink.findMany({ where: { merchantId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit, skip: offset });
+}
