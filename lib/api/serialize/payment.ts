@@ -6,6 +6,7 @@ import { PAYMENT_STATUSES } from "@/lib/domain/invoice/status";
 import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { REFUND_ELEMENT_SCHEMA } from "./payout";
 import { qrCodeOf } from "@/lib/chains/addresses/qr-code";
+import type { PaymentEventFields } from "@/lib/webhooks/payloads";
 
 export { qrCodeOf };
 
@@ -148,4 +149,22 @@ export async function toPayment(row: Invoice, publicBaseUrl: string): Promise<Pa
 export async function toPublicPayment(row: Invoice, publicBaseUrl: string): Promise<PublicPaymentObject> {
   const { additional_data: _private, payer_email: _email, payer_address: _payer, ...publicFields } = await toPayment(row, publicBaseUrl);
   return publicFields;
+}
+
+/** spec: Webhooks — the fields of an invoice's `invoice.*` event body, as of its current status. */
+export function toPaymentEventFields(invoice: Invoice): PaymentEventFields {
+  const amounts = describeInvoiceAmounts(invoice);
+  return {
+    uuid: invoice.id,
+    order_id: invoice.orderId ?? "",
+    amount: amounts.amount,
+    currency: invoice.priceCurrency,
+    payment_amount: amounts.paymentAmount,
+    payer_amount: amounts.payerAmount,
+    payer_currency: invoice.payerCurrency ?? "",
+    status: invoice.status as PaymentStatus,
+    is_final: invoice.isFinal,
+    txid: invoice.txid,
+    additional_data: invoice.additionalData ?? "",
+  };
 }

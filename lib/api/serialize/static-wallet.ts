@@ -7,6 +7,7 @@ import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { describePayout, toRefundElement } from "@/lib/api/serialize/payout";
 import { qrCodeOf } from "./payment";
 import { REFUND_ELEMENT_SCHEMA } from "./payout";
+import type { WalletEventFields } from "@/lib/webhooks/payloads";
 
 const decimal = (what: string) => z.string().describe(`${what}, a decimal string in the wallet's coin.`);
 const timestamp = (what: string) => z.iso.datetime().describe(`${what} (RFC 3339, UTC).`);
@@ -111,4 +112,22 @@ export function toWalletRefund(refund: Payout): z.output<typeof WALLET_REFUND_SC
 
 function decimalsOf(wallet: Pick<StaticWallet, "currency" | "network">): number {
   return findSettlementAsset(wallet.currency, wallet.network)?.decimals ?? 0;
+}
+
+/** spec: Webhooks — the fields of a credited deposit's `wallet.paid` event body. */
+export function toWalletPaidEventFields(wallet: StaticWallet, deposit: ChainTransfer): WalletEventFields {
+  const decimals = findSettlementAsset(wallet.currency, wallet.network)!.decimals;
+  return {
+    uuid: deposit.id,
+    wallet_uuid: wallet.id,
+    order_id: wallet.orderId,
+    address: wallet.address,
+    network: wallet.network,
+    currency: wallet.currency,
+    payment_amount: formatAmount(toMinor(deposit.amountMinor), decimals),
+    payer_currency: wallet.currency,
+    txid: deposit.txid,
+    status: "paid",
+    is_final: true,
+  };
 }

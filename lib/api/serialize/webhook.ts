@@ -73,3 +73,42 @@ export const WEBHOOK_DELIVERY_EXAMPLE = {
   created_at: "2026-03-01T12:04:11.000Z",
   updated_at: "2026-03-01T12:04:22.000Z",
 };
+
+/** spec: Webhook delivery record. */
+export interface DeliveryRecord {
+  id: string;
+  /** The event delivered (POST /v1/events/info); null before the event log and after the event's retention. */
+  event_id: string | null;
+  url: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_error: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** spec: Webhook delivery record — a delivery row as the API shows it. */
+export function toDeliveryRecord(row: {
+  id: string;
+  eventId: string | null;
+  url: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  lastError: string;
+  createdAt: Date;
+  updatedAt: Date;
+}): DeliveryRecord {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    url: row.url,
+    event_type: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.lastError,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

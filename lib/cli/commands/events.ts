@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { Db } from "@/lib/db/client";
-import type { EventDeliveriesSummary, EventListItem } from "@/lib/services/events/event-view";
+import type { EventDeliveriesSummary, EventListItem } from "@/lib/api/serialize/event";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { CliError } from "../cli-error";
 import { defineAction } from "../command-kit";
@@ -22,7 +22,8 @@ export function splitTypes(text: string | undefined): string[] | undefined {
  */
 async function listEventsOfAllMerchants(db: Db, filter: { type?: string[]; limit: number }): Promise<OperatorEventItem[]> {
   const { eventTypeWhere } = await import("@/lib/services/events/list-events");
-  const { eventsRetainedSince, NO_DELIVERIES, toEventFields } = await import("@/lib/services/events/event-view");
+  const { eventsRetainedSince } = await import("@/lib/services/events/event-retention");
+  const { NO_DELIVERIES, toEventFields } = await import("@/lib/api/serialize/event");
   const rows = await db.webhookEvent.findMany({
     where: { createdAt: { gte: eventsRetainedSince(new Date()) }, ...eventTypeWhere(filter.type) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -24,7 +24,7 @@ export function registerTriggerCommand(program: Command): void {
         const { createApiDeps } = await import("@/lib/api/deps");
         const { getConfig } = await import("@/lib/config/env");
         const { getSecretBox } = await import("@/lib/crypto/master-key");
-        const { toEventFields } = await import("@/lib/services/events/event-view");
+        const { toEventFields } = await import("@/lib/api/serialize/event");
         const { triggerEvent } = await import("../trigger/trigger-event");
         // The operator's CLI drives the scene to its end, payouts signed included, whatever the
         // web processes of the same configuration run with (GATEWAY_WORKER=off refuses the seed).

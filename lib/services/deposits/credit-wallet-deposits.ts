@@ -1,7 +1,7 @@
+import { toWalletPaidEventFields } from "@/lib/api/serialize/static-wallet";
 import type { ChainTransfer, StaticWallet } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { findSettlementAsset, minimumConfirmations, requiredConfirmations } from "@/lib/catalogue";
-import { formatAmount } from "@/lib/domain/money/amount";
 import { decideWalletDeposit } from "@/lib/domain/static-wallet/deposit";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
 import { assetKey, depositConfirmedJournal, PLATFORM, walletDepositSettledJournal, type Bucket } from "@/lib/ledger/postings";
@@ -66,19 +66,6 @@ export async function creditWalletDeposits(tx: Tx, deps: EvaluationDeps, walletI
 
 /** spec: Events — `wallet.paid`, one per credited deposit, to the registered endpoint and the wallet's url_callback. */
 async function recordWalletPaidEvent(tx: Tx, wallet: StaticWallet, deposit: ChainTransfer, now: Date): Promise<void> {
-  const decimals = findSettlementAsset(wallet.currency, wallet.network)!.decimals;
-  const body = buildWalletEventBody({
-    uuid: deposit.id,
-    wallet_uuid: wallet.id,
-    order_id: wallet.orderId,
-    address: wallet.address,
-    network: wallet.network,
-    currency: wallet.currency,
-    payment_amount: formatAmount(toMinor(deposit.amountMinor), decimals),
-    payer_currency: wallet.currency,
-    txid: deposit.txid,
-    status: "paid",
-    is_final: true,
-  });
+  const body = buildWalletEventBody(toWalletPaidEventFields(wallet, deposit));
   await recordWebhookEvent(tx, { merchantId: wallet.merchantId, eventType: "wallet.paid", objectId: deposit.id, body, callbackUrl: wallet.urlCallback, now });
 }

@@ -1,8 +1,10 @@
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
-import { DELIVERY_RECORD_SELECT, toDeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
-import { eventsRetainedSince, toEventFields, type EventDetail } from "./event-view";
+import { DELIVERY_RECORD_SELECT } from "@/lib/services/webhooks/list-deliveries";
+import { toDeliveryRecord } from "@/lib/api/serialize/webhook";
+import { toEventFields, type EventDetail } from "@/lib/api/serialize/event";
+import { eventsRetainedSince } from "@/lib/services/events/event-retention";
 
 /** At most this many deliveries come with an event (the newest): redeliveries could make more. */
 export const EVENT_DELIVERIES_SHOWN = 100;

@@ -4,7 +4,8 @@ import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
-import { eventsRetainedSince, NO_DELIVERIES, toEventFields, type EventDeliveriesSummary, type EventListItem } from "./event-view";
+import { NO_DELIVERIES, toEventFields, type EventDeliveriesSummary, type EventListItem } from "@/lib/api/serialize/event";
+import { eventsRetainedSince } from "@/lib/services/events/event-retention";
 
 export interface EventFilter {
   /** Event types (`invoice.paid`) or prefixes (`invoice.*`); any of them matches. */

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import { eventsRetainedSince } from "./event-view";
+import { eventsRetainedSince } from "@/lib/services/events/event-retention";
 
 export interface PurgeOptions {
   /** Events deleted per statement: each chunk is a short transaction of its own. */

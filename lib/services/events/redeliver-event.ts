@@ -4,9 +4,9 @@ import { notifyDeliveriesRecorded } from "@/lib/db/work-signals";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { vetWebhookUrlOrThrow } from "@/lib/services/webhooks/manage-endpoint";
-import { toDeliveryRecord, type DeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
+import { toDeliveryRecord, type DeliveryRecord } from "@/lib/api/serialize/webhook";
 import { findEndpointUrl, newDeliveryRow } from "@/lib/webhooks/record-event";
-import { eventsRetainedSince } from "./event-view";
+import { eventsRetainedSince } from "@/lib/services/events/event-retention";
 
 export interface RedeliverOptions {
   /** Another URL to deliver to instead of the registered endpoint; it passes the SSRF rule of registration. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_RETENTION_DAYS } from "@/lib/services/events/event-view";
+import { EVENT_RETENTION_DAYS } from "@/lib/services/events/event-retention";
 import { getEvent, EVENT_DELIVERIES_SHOWN } from "@/lib/services/events/get-event";
 import { DEFAULT_EVENTS_LIMIT, listEvents, MAX_EVENTS_LIMIT, MAX_TYPE_FILTERS } from "@/lib/services/events/list-events";
 import { redeliverEvent } from "@/lib/services/events/redeliver-event";

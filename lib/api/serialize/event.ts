@@ -1,17 +1,6 @@
 import type { WebhookEvent } from "@/generated/prisma/client";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
-import type { DeliveryRecord } from "@/lib/services/webhooks/list-deliveries";
-
-/** How long the event log keeps an event (designed: 30 days). */
-export const EVENT_RETENTION_DAYS = 30;
-
-/**
- * The oldest creation time of an event still kept at `now`. Older events are gone for every
- * reader from that moment, whether or not the purge has deleted their rows yet.
- */
-export function eventsRetainedSince(now: Date): Date {
-  return new Date(now.getTime() - EVENT_RETENTION_DAYS * 24 * 3600 * 1000);
-}
+import type { DeliveryRecord } from "./webhook";
 
 /** Where an event's deliveries stand, in a list item: counts by status and the newest one's status. */
 export interface EventDeliveriesSummary {
