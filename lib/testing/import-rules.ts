@@ -18,7 +18,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["lib/crypto"],
   ["lib/db"],
   ["lib/ledger", "lib/webhooks", "lib/chains", "lib/email", "lib/auth"],
-  ["lib/api/serialize"],
+  ["lib/api/serialize", "lib/api/requests"],
   ["lib/deps"],
   ["lib/services", "lib/metrics"],
   ["lib/jobs"],
@@ -35,7 +35,7 @@ export function areaOf(file: string): string | null {
   const parts = file.split("/");
   if (parts[0] === "lib") {
     if (parts.length < 3) return null;
-    if (parts[1] === "api" && parts[2] === "serialize") return "lib/api/serialize";
+    if (parts[1] === "api" && (parts[2] === "serialize" || parts[2] === "requests")) return `lib/api/${parts[2]}`;
     return `lib/${parts[1]}`;
   }
   return ["app", "components", "inngest", "generated"].includes(parts[0]) ? parts[0] : null;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { toPayoutObject } from "@/lib/api/serialize/payout";
-import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
+import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/api/requests/payout";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { cancelPayout, decidePendingPayout } from "@/lib/services/payouts/manage-payouts";
 import { defineCabinetAction } from "../action-table";

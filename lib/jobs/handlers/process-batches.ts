@@ -4,14 +4,15 @@ import { isAppError, parseInput } from "@/lib/errors";
 import { decideBatchItem } from "@/lib/domain/batch/transition";
 import { createInvoice, type CreateInvoiceInput, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
 import { createInvoicesInBulk } from "@/lib/services/invoices/create-invoices-in-bulk";
-import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
+import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
 import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
-import { CREATE_PAYOUT_INPUT } from "@/lib/services/payouts/create-payout-input";
+import { CREATE_PAYOUT_INPUT } from "@/lib/api/requests/payout";
 import { toPayoutObject, toRefundObject } from "@/lib/api/serialize/payout";
 import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
-import { CREATE_REFUND_INPUT, createRefund } from "@/lib/services/refunds/create-refund";
+import { createRefund } from "@/lib/services/refunds/create-refund";
+import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
 

@@ -16,15 +16,7 @@ import { quoteFee } from "@/lib/services/money-out/payout-terms";
 import { inBalanceTurn } from "@/lib/services/money-out/record-new-payout";
 import { writePayout, type PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
 import { findPayoutLinkByToken, lockLink, releaseClaim, type PayoutLinkDeps } from "./payout-link-records";
-
-export const claimSchema = z.object({
-  address: z
-    .preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(256).optional())
-    .describe("Required: the address to pay, on the check's network. The first address binds the check."),
-  memo: z
-    .preprocess((value) => (value === "" || value === null ? undefined : value), z.string().max(120).optional())
-    .describe("Destination tag or memo, at most 120 characters; only on networks that take one (`memo_supported` on the card)."),
-});
+import type { claimSchema } from "@/lib/api/requests/payout-link";
 
 /**
  * spec: POST /v1/claim/{token}. The first address binds the link: funded → claiming (a

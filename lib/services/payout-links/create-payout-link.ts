@@ -6,13 +6,12 @@ import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeS
 import { networkAvailability } from "@/lib/chains/network-sources";
 import type { Db, Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { optionalText } from "@/lib/domain/input/optional-fields";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { claimPageUrl, clampLinkHours } from "@/lib/domain/payout-link/link-status";
 import { judgeReserve } from "@/lib/domain/payout/amounts";
 import { queueEmail } from "@/lib/email/outbox";
 import { payoutLinkEmail } from "@/lib/email/templates";
-import { AppError, isAppError, parseInput, type InputSpec } from "@/lib/errors";
+import { AppError, isAppError, parseInput } from "@/lib/errors";
 import { lockSpendableBalance } from "@/lib/ledger/balances";
 import { postJournals } from "@/lib/ledger/post";
 import { assetKey, payoutLinkHeldJournal } from "@/lib/ledger/postings";
@@ -21,27 +20,7 @@ import { assertPayoutsNotFrozen } from "@/lib/services/money-out/payout-freeze";
 import { quoteFee } from "@/lib/services/money-out/payout-terms";
 import { inBalanceTurn } from "@/lib/services/money-out/record-new-payout";
 import { assertLinksEnabled, newClaimToken, type PayoutLinkDeps } from "./payout-link-records";
-
-export const createPayoutLinkSchema = z
-  .object({
-    currency: z.string().describe("Crypto currency to reserve and pay out, e.g. `USDT`; fiat is impossible."),
-    network: z.string().describe("Payout network id, e.g. `tron`."),
-    amount: z.string().describe("Amount the link holds, a decimal string in `currency`; above the payout fee, which the recipient bears."),
-    reference: optionalText.describe("Deduplication key, unique per merchant, at most 128 characters: a repeat is `payoutlink.duplicate_reference`."),
-    title: optionalText.describe("Shown to the recipient, at most 200 characters."),
-    note: optionalText.describe("Message to the recipient (claim page and e-mail), at most 1000 characters."),
-    email: z
-      .preprocess((value) => (value === "" || value === null ? undefined : value), z.email().max(254).optional())
-      .describe("When set, the recipient is e-mailed the claim link, best effort: a failed delivery does not undo the link."),
-    expires_in_hours: z.number().optional().describe("Lifetime in hours, clamped to 1–720 (fractions dropped); omitted or 0 gives 1 hour."),
-  })
-  .meta({ id: "PayoutLinkRequest", description: "A payout link to create, alone or as an element of a link batch." });
-
-export const CREATE_PAYOUT_LINK_INPUT: InputSpec<typeof createPayoutLinkSchema> = {
-  schema: createPayoutLinkSchema,
-  invalidBody: "payoutlink.bad_request",
-  fieldErrors: { currency: "payoutlink.unknown_currency", network: "payoutlink.unknown_currency", amount: "payoutlink.bad_amount", email: "email.bad_address", reference: "payoutlink.bad_request" },
-};
+import { CREATE_PAYOUT_LINK_INPUT, type createPayoutLinkSchema } from "@/lib/api/requests/payout-link";
 
 const MAX_TITLE = 200;
 const MAX_NOTE = 1000;

@@ -8,7 +8,7 @@ import { assetKey, type Journal } from "@/lib/ledger/postings";
 import { findEndpointUrl } from "@/lib/webhooks/record-event";
 import { answerRepeat, checkTerms, hasSameTerms, kindOf, recordPayoutWithTerms, type CreatePayoutInput, type TermsMemo } from "@/lib/services/payouts/create-payout";
 import { newPayoutRow, type PayoutDeps, type PayoutTerms } from "@/lib/services/money-out/payout-terms";
-import { CREATE_PAYOUT_INPUT } from "./create-payout-input";
+import { CREATE_PAYOUT_INPUT } from "@/lib/api/requests/payout";
 import { writePayout, type PolicyFacts } from "@/lib/services/money-out/write-payout";
 
 /** What became of one element: its payout, or why there is none. */

@@ -1,7 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import type { InputSpec } from "@/lib/errors";
-import { optionalText } from "@/lib/domain/input/optional-fields";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
@@ -21,24 +18,7 @@ import type { PayoutRowDraft } from "@/lib/services/money-out/write-payout";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/money-out/payout-destination";
 import { moveSplitShares } from "@/lib/services/splits/split-shares";
-
-/** spec: POST /v1/payment/refund — the body, alone or as an element of a refund batch. */
-export const createRefundBodySchema = z
-  .object({
-    uuid: z.string().optional().describe("The payment to refund; give `uuid` or `order_id`."),
-    order_id: z.string().optional().describe("The payment's `order_id`, when `uuid` is not given."),
-    address: optionalText.describe("Where the refund goes. Default: the payer's address; required on Bitcoin-like networks, where it is not known."),
-    network: optionalText.describe("Must be the payment's network when given: a refund goes back on the network the payment was received on."),
-    amount: optionalText.describe("A partial refund, a decimal string in the payment's coin. Default: everything received not yet refunded."),
-  })
-  .meta({ id: "RefundRequest", description: "A refund to make, alone or as an element of a refund batch." });
-export type CreateRefundInput = z.output<typeof createRefundBodySchema>;
-
-export const CREATE_REFUND_INPUT: InputSpec<typeof createRefundBodySchema> = {
-  schema: createRefundBodySchema,
-  invalidBody: "refund.bad_request",
-  fieldErrors: { uuid: "payment.bad_uuid", amount: "refund.bad_amount", address: "payout.bad_address" },
-};
+import type { CreateRefundInput } from "@/lib/api/requests/refund";
 
 /** The payment a refund pays back, as its answer names it. */
 export interface RefundedPayment {

@@ -14,7 +14,8 @@ import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { checkAddressOn } from "@/lib/services/money-out/payout-destination";
 import { writePayout } from "@/lib/services/money-out/write-payout";
-import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps, type WalletLookup } from "./static-wallets";
+import { getMerchantWalletOrThrow, lockStaticWallet, type StaticWalletDeps } from "./static-wallets";
+import type { WalletLookup } from "@/lib/api/requests/static-wallet";
 
 /** The order_id prefix of the payouts that return a blocked wallet's held deposits. */
 export const WALLET_REFUND_ORDER_PREFIX = "walletrefund:";

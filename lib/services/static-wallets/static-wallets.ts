@@ -12,15 +12,15 @@ import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { addressChainOf } from "@/lib/chains/registry";
 import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
-import { AppError, type InputSpec } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import type { RateProvider } from "@/lib/rates";
 import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
-import { optionalText } from "@/lib/domain/input/optional-fields";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, quoteInSettlement } from "@/lib/services/invoices/pricing";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
+import type { createStaticWalletSchema, WalletLookup } from "@/lib/api/requests/static-wallet";
 
 export interface StaticWalletDeps {
   db: Db;
@@ -29,35 +29,6 @@ export interface StaticWalletDeps {
   rates: RateProvider;
   now(): Date;
 }
-
-/** Designed: POST /v1/wallet — the body. */
-export const createStaticWalletSchema = z.object({
-  currency: z.string().describe("The coin to receive, e.g. `USDT` (a `currencies[].symbol` of `GET /v1/currencies`)."),
-  network: optionalText.describe("The network id, e.g. `tron`; may be omitted where the coin is on one network only."),
-  order_id: z.string().min(1).max(128).describe("Your reference of the customer the wallet is for: the same (order_id, currency, network) always answers the same wallet."),
-  url_callback: optionalText.describe("An http(s) URL that also receives this wallet's `wallet.paid` events (not a private or metadata address); ignored on a repeat."),
-});
-
-export const CREATE_STATIC_WALLET_INPUT: InputSpec<typeof createStaticWalletSchema> = {
-  schema: createStaticWalletSchema,
-  invalidBody: "wallet.bad_request",
-  fieldErrors: { currency: "wallet.unknown_currency", network: "wallet.unsupported_network", order_id: "wallet.bad_order_id", url_callback: "wallet.bad_url_callback" },
-};
-
-/** How the wallet operations name a wallet: its uuid, or the order_id it was made for in a coin (and network). */
-export const walletLookupSchema = z.object({
-  uuid: optionalText.describe("The wallet's `uuid`; or name it by `order_id` and `currency` instead."),
-  order_id: optionalText.describe("The `order_id` the wallet was made for (with `currency`, and `network` where the coin has several); used when `uuid` is absent."),
-  currency: optionalText.describe("The wallet's coin, with `order_id`."),
-  network: optionalText.describe("The wallet's network, with `order_id`; may be omitted where the coin is on one network only."),
-});
-export type WalletLookup = z.output<typeof walletLookupSchema>;
-
-export const WALLET_LOOKUP_INPUT: InputSpec<typeof walletLookupSchema> = {
-  schema: walletLookupSchema,
-  invalidBody: "wallet.bad_request",
-  fieldErrors: { uuid: "wallet.bad_uuid", currency: "wallet.unknown_currency", network: "wallet.unsupported_network" },
-};
 
 /** One USD, in cents: what the wallet's quote converts to value its deposits. */
 const ONE_USD_MINOR = 100n;

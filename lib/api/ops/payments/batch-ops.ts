@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { createBatch, getBatchInfo, MAX_BATCH_ELEMENTS } from "@/lib/services/batches/batches";
-import { createPaymentBodySchema } from "@/lib/services/invoices/create-invoice-input";
-import { createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
-import { createRefundBodySchema } from "@/lib/services/refunds/create-refund";
+import { createPaymentBodySchema } from "@/lib/api/requests/payment";
+import { createPayoutBodySchema } from "@/lib/api/requests/payout";
+import { createRefundBodySchema } from "@/lib/api/requests/refund";
 import type { ErrorCode } from "@/lib/errors";
 import { defineOperation } from "../../operation";
 import { BATCH_SCHEMA, batchAcceptedSchema, toBatch } from "../../serialize/batch";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "@/lib/errors";
-import { CHECKOUT_INPUT, checkoutPaymentLink, checkoutSchema, CREATE_PAYMENT_LINK_INPUT, createPaymentLink, getMerchantPaymentLinkOrThrow, listPaymentLinks, openPublicLink, togglePaymentLink } from "@/lib/services/payment-links/payment-links";
+import { checkoutPaymentLink, createPaymentLink, getMerchantPaymentLinkOrThrow, listPaymentLinks, openPublicLink, togglePaymentLink } from "@/lib/services/payment-links/payment-links";
+import { CHECKOUT_INPUT, checkoutSchema, CREATE_PAYMENT_LINK_INPUT } from "@/lib/api/requests/payment-link";
 import { PAYMENT_LINK_SCHEMA, PUBLIC_LINK_CARD_SCHEMA, toPaymentLinkObject, toPublicLinkCard } from "@/lib/api/serialize/payment-link";
 import { defineOperation } from "../../operation";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA, toPayment } from "../../serialize/payment";

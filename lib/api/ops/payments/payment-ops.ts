@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Invoice } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
-import { CREATE_PAYMENT_INPUT } from "@/lib/services/invoices/create-invoice-input";
+import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { PAYMENT_STATUSES } from "@/lib/domain/invoice/status";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";

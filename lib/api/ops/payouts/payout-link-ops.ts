@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
 import { CLAIM_CARD_SCHEMA, CLAIM_RESULT_SCHEMA, CREATED_PAYOUT_LINK_SCHEMA, PAYOUT_LINK_SCHEMA, toClaimCard, toClaimResult, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
-import { claimPayoutLink, claimSchema } from "@/lib/services/payout-links/claim-payout-link";
-import { CREATE_PAYOUT_LINK_INPUT, createPayoutLink, createPayoutLinkSchema, createPayoutLinkBatch } from "@/lib/services/payout-links/create-payout-link";
+import { claimPayoutLink } from "@/lib/services/payout-links/claim-payout-link";
+import { claimSchema } from "@/lib/api/requests/payout-link";
+import { createPayoutLink, createPayoutLinkBatch } from "@/lib/services/payout-links/create-payout-link";
+import { CREATE_PAYOUT_LINK_INPUT, createPayoutLinkSchema } from "@/lib/api/requests/payout-link";
 import { getMerchantPayoutLinkOrThrow } from "@/lib/services/payout-links/payout-link-records";
 import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { readClaimCard } from "@/lib/services/payout-links/read-claim-card";

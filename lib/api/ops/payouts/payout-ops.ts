@@ -7,7 +7,7 @@ import { listBalances } from "@/lib/services/balances/list-balances";
 import { deleteAutoWithdrawRule, listAutoWithdrawRules, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
-import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/services/payouts/create-payout-input";
+import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/api/requests/payout";
 import {
   calculatePayout,
   cancelPayout,

@@ -1,15 +1,8 @@
 import { z } from "zod";
 import { defineOperation } from "../../operation";
 import { actorOf, merchantOf } from "../context";
-import {
-  CREATE_SPLIT_RULE_INPUT,
-  createSplitRule,
-  deleteSplitRule,
-  getSplitConfig,
-  listSplitRules,
-  setSplitConfig,
-  SPLIT_RULE_SCHEMA,
-} from "@/lib/services/splits/split-rules";
+import { createSplitRule, deleteSplitRule, getSplitConfig, listSplitRules, setSplitConfig, SPLIT_RULE_SCHEMA } from "@/lib/services/splits/split-rules";
+import { CREATE_SPLIT_RULE_INPUT } from "@/lib/api/requests/split-rule";
 import { bpsToPercent } from "@/lib/domain/split/shares";
 
 const RULE_ID_EXAMPLE = "c4e8a2f6-0b1d-4a3c-9e5f-7d1b3a5c9e2f";

@@ -2,16 +2,8 @@ import { z } from "zod";
 import type { StaticWallet } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
 import type { ErrorCode } from "@/lib/errors";
-import {
-  blockStaticWallet,
-  CREATE_STATIC_WALLET_INPUT,
-  createStaticWallet,
-  getMerchantWalletOrThrow,
-  listStaticWallets,
-  listWalletDeposits,
-  WALLET_LOOKUP_INPUT,
-  walletLookupSchema,
-} from "@/lib/services/static-wallets/static-wallets";
+import { blockStaticWallet, createStaticWallet, getMerchantWalletOrThrow, listStaticWallets, listWalletDeposits } from "@/lib/services/static-wallets/static-wallets";
+import { CREATE_STATIC_WALLET_INPUT, WALLET_LOOKUP_INPUT, walletLookupSchema } from "@/lib/api/requests/static-wallet";
 import { refundBlockedWallet, type BlockedWalletRefunds } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { defineOperation } from "../../operation";
