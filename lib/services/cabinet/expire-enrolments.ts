@@ -6,8 +6,10 @@ import { recordAudit } from "./audit-log";
 /**
  * Deletes the cabinet users who never set up an authenticator app within the deadline
  * (ENROLMENT_DEADLINE_MS), which frees their e-mail addresses for a new invitation; sign-in and
- * enrolment refuse them already (`cabinet.enrolment_expired`). Nothing of theirs is lost: they
- * never got a session, and the audit log keeps their e-mail. An owner is kept while the store has
+ * enrolment refuse them already (`cabinet.enrolment_expired`). A user whose second factor the
+ * operator reset (`user reset`) and who does not enrol again goes the same way, like an invitation
+ * left unanswered: what they did stays in the audit log under their id and e-mail, and keys they
+ * made no longer approve money out (their maker is gone). An owner is kept while the store has
  * no enrolled owner, so the operator still sees whom the store was made for. Each deletion is
  * audited in the store's log. Idempotent; returns how many went.
  */
