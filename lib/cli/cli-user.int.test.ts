@@ -25,7 +25,7 @@ describe("operator CLI: user reset", () => {
     const other = await completeSignIn(clock.deps, { ticket: ticket.token, code: await clock.nextCode(store.owner.secret) }, from);
     const before = await db().cabinetUser.findUniqueOrThrow({ where: { id: owner.userId } });
 
-    const reset = await runCli(["user", "reset", "--email", owner.email.toUpperCase(), "--json"]);
+    const reset = await runCli(["user", "reset", "--email", owner.email.toUpperCase(), "--keep-password", "--json"]);
     expect(reset.status, reset.stderr).toBe(0);
     expect(reset.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect(reset.json).toEqual({
@@ -68,7 +68,7 @@ describe("operator CLI: user reset", () => {
     await db().cabinetUser.update({ where: { email }, data: { createdAt: past, enrolmentStartedAt: past } });
     expect(await refusalCodeOf(checkPassword(clock.deps, { email, password: TEST_PASSWORD }, randomOrigin()))).toBe("cabinet.enrolment_expired");
 
-    const reset = await runCli(["user", "reset", "--email", email, "--password-reset", "--json"]);
+    const reset = await runCli(["user", "reset", "--email", email, "--json"]);
     expect(reset.status, reset.stderr).toBe(0);
     expect(reset.json).toMatchObject({ email, role: "owner", ended_sessions: 0, password: expect.stringMatching(/^.{20,}$/) });
     // The address keeps its user: the same row, its creation time untouched.

@@ -27,8 +27,13 @@ export function loadMasterKey(config: Pick<GatewayConfig, "masterKey" | "dataDir
 
 /** The secret box of a configuration: the master key's, with the seed key's for the seed where one is set. */
 export function createConfiguredSecretBox(config: Pick<GatewayConfig, "masterKey" | "dataDir" | "seedKey">): SecretBox {
-  const box = createSecretBox(loadMasterKey(config));
-  return config.seedKey ? withSeedKey(box, parseMasterKey(config.seedKey, "GATEWAY_SEED_KEY")) : box;
+  const masterKey = loadMasterKey(config);
+  const box = createSecretBox(masterKey);
+  if (!config.seedKey) return box;
+  const seedKey = parseMasterKey(config.seedKey, "GATEWAY_SEED_KEY");
+  // The same key would hand the seed to every holder of the master key: the point of a second one is lost.
+  if (seedKey.equals(masterKey)) throw new Error("GATEWAY_SEED_KEY must differ from the master key: give the worker a key of its own");
+  return withSeedKey(box, seedKey);
 }
 
 const globalForKey = globalThis as unknown as { gatewaySecretBox?: SecretBox; gatewayRefusesWalletSeed?: boolean };

@@ -11,6 +11,7 @@ import {
   withoutWalletSeed,
   withSeedKey,
 } from "./secret-box";
+import { createConfiguredSecretBox } from "./master-key";
 
 const box = createSecretBox(Buffer.alloc(32, 7));
 
@@ -69,5 +70,14 @@ describe("a secret box with a seed key (GATEWAY_SEED_KEY)", () => {
     expect(sealsSeedWithSeedKey(signing)).toBe(true);
     expect(sealsSeedWithSeedKey(masterBox)).toBe(false);
     expect(() => withoutWalletSeed(signing).open(signing.seal("00ff", WALLET_SEED_CONTEXT), WALLET_SEED_CONTEXT)).toThrow(WalletSeedRefusedError);
+  });
+});
+
+describe("the configured secret box", () => {
+  it("refuses a seed key equal to the master key: whoever holds the master key would hold the seed", () => {
+    const key = "3c".repeat(32);
+    expect(() => createConfiguredSecretBox({ masterKey: key, dataDir: "/nonexistent", seedKey: key })).toThrow(/GATEWAY_SEED_KEY must differ from the master key/);
+    expect(sealsSeedWithSeedKey(createConfiguredSecretBox({ masterKey: key, dataDir: "/nonexistent", seedKey: "4d".repeat(32) }))).toBe(true);
+    expect(sealsSeedWithSeedKey(createConfiguredSecretBox({ masterKey: key, dataDir: "/nonexistent", seedKey: undefined }))).toBe(false);
   });
 });

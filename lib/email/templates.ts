@@ -139,7 +139,7 @@ export function signInResetEmail(input: { email: string; at: Date; endedSessions
     input.isPasswordReset
       ? "Your password was replaced too: the operator gives you the new one. Change it on the Account page once you are in."
       : "Your password is unchanged.",
-    `At your next sign-in, set up an authenticator app again, before ${input.enrolBy.toUTCString()}.`,
+    `At your next sign-in, set up an authenticator app again, before ${input.enrolBy.toUTCString()}: an account still without one then is removed from the team.`,
     "If you did not ask for this, tell your store's owner and the operator at once.",
   ];
   const text = `${lines.join("\n")}\n`;

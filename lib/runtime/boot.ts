@@ -28,8 +28,12 @@ export async function bootService(): Promise<BootedService> {
     log.info("embedded database open", { dataDir: getConfig().dataDir });
   }
   const config = getConfig();
-  // A web-only process never holds signing keys: every secret box it hands out refuses the seed.
-  if (config.worker === "off") refuseWalletSeedInThisProcess();
+  // A web-only process never holds signing keys: every secret box it hands out refuses the seed,
+  // and it is not given the seed's key, which would let a compromised web process open it anyway.
+  if (config.worker === "off") {
+    if (config.seedKey) throw new Error("GATEWAY_SEED_KEY is set on a process without the worker (GATEWAY_WORKER=off): give it only to processes that run the worker");
+    refuseWalletSeedInThisProcess();
+  }
   const applied = await migrateDatabase(config.databaseUrl!);
   if (applied.length > 0) log.info("migrations applied", { migrations: applied });
   const db = getDb();
@@ -39,8 +43,7 @@ export async function bootService(): Promise<BootedService> {
   if (config.worker !== "off") {
     // Opened once here, so a missing or wrong GATEWAY_SEED_KEY stops the start instead of the first payout.
     (await loadKeyMaterial(db, getSecretBox())).openSeed();
-  } else if (config.seedKey) {
-    log.warn("GATEWAY_SEED_KEY is set on a process without the worker, which never uses it: give it only to processes that run the worker");
+    log.info("wallet seed opened", { sealedUnder: config.seedKey ? "GATEWAY_SEED_KEY" : "the master key" });
   }
   // Real nodes are checked before any request: a production chain is refused in sandbox mode.
   await verifyChains(config, db);

@@ -37,4 +37,19 @@ describe("a process started with GATEWAY_WORKER=off", () => {
     const invoices = await getTestDb().invoice.findMany({ where: { merchantId: merchant.merchantId }, select: { network: true } });
     expect(invoices.map((invoice) => invoice.network).sort()).toEqual([...PAYMENTS, ...PAYMENTS].map((payment) => payment.network).sort());
   });
+
+  it("refuses to start when given the seed's key, which only processes with the worker may hold", { timeout: 60_000 }, async () => {
+    const merchant = await makeMerchant();
+    const web = spawnTestWorker(path.join(import.meta.dirname, "testing/web-only-process.ts"), {
+      GATEWAY_WORKER: "off",
+      GATEWAY_SEED_KEY: "6a".repeat(32),
+      WEB_PAYMENTS: JSON.stringify([]),
+      MERCHANT_PUBLIC_ID: merchant.publicId,
+      MERCHANT_SECRET: merchant.secret,
+    });
+    const { code, stdout, stderr } = await web.exited;
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/GATEWAY_SEED_KEY is set on a process without the worker/);
+  });
 });

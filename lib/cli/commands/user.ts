@@ -8,19 +8,22 @@ import { withCliDatabase } from "../open-database";
 export function registerUserCommands(program: Command): void {
   const user = program.command("user").description("merchants' cabinet users: a way back in");
 
-  defineAction<{ email: string; passwordReset?: boolean }>(
+  defineAction<{ email: string; keepPassword?: boolean }>(
     user
       .command("reset")
-      .description("ends the user's sessions and clears the second factor: the next sign-in enrols an authenticator again, within 7 days (with --password-reset, also a new password, shown once)")
+      .description(
+        "ends the user's sessions, clears the second factor and replaces the password with a random one, shown once: the next sign-in enrols an authenticator again, within 7 days",
+      )
       .requiredOption("--email <email>", "the cabinet user's e-mail")
-      .option("--password-reset", "replace the password with a random one, printed once for you to hand over"),
+      // Without a new password, whoever knows the old one (the reason for a reset, often) could enrol first.
+      .option("--keep-password", "keep the password: only when you are sure nobody else knows it"),
     async (options) =>
       withCliDatabase(async (db) => {
         const { resetSignIn } = await import("@/lib/services/cabinet/reset-sign-in");
         const found = await requireCabinetUser(db, options.email);
         const reset = await resetSignIn(
           { db, secretBox: getSecretBox(), config: getConfig(), now: () => new Date() },
-          { userId: found.id, shouldReplacePassword: options.passwordReset === true },
+          { userId: found.id, shouldReplacePassword: options.keepPassword !== true },
           cliActor(),
         );
         const json = {
@@ -34,7 +37,7 @@ export function registerUserCommands(program: Command): void {
         };
         const lines = [
           `reset ${reset.email} (${reset.role} of merchant ${reset.merchantId}): ${reset.endedSessions} session(s) ended, second factor cleared`,
-          `the next sign-in sets up an authenticator app again, by ${json.enrol_by}; the user was e-mailed`,
+          `the next sign-in sets up an authenticator app again, by ${json.enrol_by}${getConfig().email.mode === "off" ? " (e-mail is off: tell the user yourself)" : "; the user was e-mailed"}`,
           ...(reset.password === null ? [] : [`password: ${reset.password}`, "(the password is shown once; hand it over another way than e-mail)"]),
         ];
         return { json, text: lines.join("\n") };

@@ -8,6 +8,8 @@ import { resolveSession, revokeSession } from "./sessions";
 import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
 import { checkPassword, completeSignIn, describeTicket } from "./sign-in";
 import { confirmFreshCode } from "./step-up";
+import { withTransaction } from "@/lib/db/transaction";
+import { accountAlertKey, accountFromAddressKey, accountKey, forgetAllAccountFailures } from "./throttle";
 
 // Two-step sign-in: password → single-use ticket → TOTP or recovery code → session; enrolment on
 // the first sign-in; codes taken once; failures locked out per account and per address.
@@ -261,5 +263,22 @@ describe("cabinet sign-in", () => {
     const owner = await enrolledOwner(clock);
     expect(await revokeSession(getTestDb(), owner.actor.userId, owner.actor.sessionId, clock.deps.now())).toBe(true);
     expect(await resolveSession(getTestDb(), owner.actor.sessionId, clock.deps.now())).toBeNull();
+  });
+});
+
+describe("forgetting an account's failures", () => {
+  it("forgets only that account's: an address with _ or % matches no other account's keys", async () => {
+    const db = getTestDb();
+    const tag = randomUUID().slice(0, 8);
+    const reset = `john_doe-${tag}@x.test`;
+    const lookalike = `johnXdoe-${tag}@x.test`;
+    const now = new Date();
+    const keysOf = (email: string) => [accountKey(email), accountAlertKey(email), accountFromAddressKey(email, "203.0.113.9")];
+    await db.cabinetThrottle.createMany({ data: [...keysOf(reset), ...keysOf(lookalike)].map((key) => ({ key, failures: 3, windowStartedAt: now })) });
+
+    await withTransaction(db, (tx) => forgetAllAccountFailures(tx, reset));
+
+    const left = await db.cabinetThrottle.findMany({ where: { key: { in: [...keysOf(reset), ...keysOf(lookalike)] } }, select: { key: true } });
+    expect(left.map((row) => row.key).sort()).toEqual(keysOf(lookalike).sort());
   });
 });

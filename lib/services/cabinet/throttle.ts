@@ -151,7 +151,9 @@ export async function forgetAccountFailures(tx: Tx, email: string, ipAddress: st
 
 /** Forgets every count of the account, from every address (the operator reset its sign-in); the addresses' own counts stay. */
 export async function forgetAllAccountFailures(tx: Tx, email: string): Promise<void> {
-  await tx.cabinetThrottle.deleteMany({ where: { OR: [{ key: { in: [accountKey(email), accountAlertKey(email)] } }, { key: { startsWith: `${accountKey(email)}|address:` } }] } });
+  await tx.cabinetThrottle.deleteMany({ where: { key: { in: [accountKey(email), accountAlertKey(email)] } } });
+  // starts_with, not Prisma's startsWith: that is a LIKE whose _ and % in an address match other accounts' keys.
+  await tx.$executeRaw`DELETE FROM cabinet_throttles WHERE starts_with(key, ${`${accountKey(email)}|address:`})`;
 }
 
 /** The latest lock among the keys still in force at `now`, or null (for steps that take no code). */

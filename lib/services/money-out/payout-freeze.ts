@@ -18,11 +18,12 @@ type FreezeDeps = { config: Pick<GatewayConfig, "payoutFreezeSeconds">; now(): D
 export async function readFrozenUntil(db: Db | Tx, deps: FreezeDeps, merchantId: string): Promise<Date | null> {
   const freezeMs = deps.config.payoutFreezeSeconds * 1000;
   if (freezeMs === 0) return null;
-  const since = new Date(deps.now().getTime() - freezeMs);
+  const now = deps.now();
+  const since = new Date(now.getTime() - freezeMs);
   // One after the other: inside a transaction the queries share one connection.
   const newestKey = await db.apiKey.findFirst({ where: { merchantId, kind: { in: MONEY_MOVING_KEY_KINDS }, revokedAt: null, createdAt: { gt: since } }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
   const merchant = await db.merchant.findUnique({ where: { id: merchantId }, select: { controlsChangedAt: true } });
-  return freezeLiftsAt([newestKey?.createdAt, merchant?.controlsChangedAt], freezeMs, deps.now());
+  return freezeLiftsAt([newestKey?.createdAt, merchant?.controlsChangedAt], freezeMs, now);
 }
 
 /** The freeze's end: the newest change still within the period, plus the period; null when none is. */
