@@ -3,7 +3,7 @@ import { createDb } from "@/lib/db/client";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { createSecretBox } from "@/lib/crypto/secret-box";
 import { createMerchant } from "@/lib/services/merchants/create-merchant";
-import { registerWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
+import { issueWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
 import { recordWebhookEvent } from "@/lib/webhooks/record-event";
 import { startWebhookDispatcher } from "@/lib/jobs/webhook-dispatcher";
 import { DEFAULT_DISPATCHER_OPTIONS } from "@/lib/jobs/worker";
@@ -33,13 +33,12 @@ export async function measureWebhookDeliveries(
   const receivers: WebhookReceiver[] = [];
   const merchantIds: string[] = [];
   const now = () => new Date();
-  const endpointDeps = { db, secretBox, now, allowLoopback: true };
   const timingOut = Math.round(options.merchants * options.timeoutShare);
   for (let i = 0; i < options.merchants; i++) {
     const receiver = await startWebhookReceiver(() => (i < timingOut ? "hang" : 200));
     receivers.push(receiver);
     const { merchantId } = await createMerchant({ db, secretBox }, { name: `bench ${i}` });
-    await registerWebhookEndpoint(endpointDeps, merchantId, { url: receiver.url });
+    await withTransaction(db, (tx) => issueWebhookSecret(tx, { secretBox, now }, { merchantId, url: receiver.url }));
     merchantIds.push(merchantId);
   }
   const healthyIds: string[] = [];

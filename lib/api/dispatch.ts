@@ -10,7 +10,6 @@ import type { ApiDeps } from "./deps";
 import { contractViolation } from "./contract";
 import { tellObservers, type RequestObservation, type RequestOutcome } from "./request-observation";
 import { errorBody, rateLimitedBody, successBody } from "./envelope";
-import type { Tx } from "@/lib/db/client";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -20,7 +19,7 @@ import {
   type IdempotencyScope,
 } from "@/lib/services/idempotency/idempotency-records";
 import { hashRequestBody, validateIdempotencyKey } from "./idempotency";
-import type { OperationContext, OperationEntry } from "./operation";
+import type { OperationContext, OperationEntry, RecordAnswer } from "./operation";
 import { isValidSignature, isWellFormedTimestamp } from "./signature";
 
 /** spec: Limits — request body at most 1 MiB. */
@@ -215,9 +214,9 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     }
 
     const input = request.method === "GET" ? {} : parseJsonBody(body);
-    const execute = async (context: OperationContext) => {
+    const execute = async (context: OperationContext, recordAnswer?: RecordAnswer) => {
       try {
-        const result = await operation.operation.run(input, context);
+        const result = await operation.operation.run(input, context, recordAnswer);
         return { ...successBody(operation.envelope, result), code: null };
       } catch (error) {
         if (isAppError(error) && error.status < 500) return { ...errorBody(error), code: error.code as string | null };
@@ -237,10 +236,10 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     if (claim.kind === "replay") {
       return done(claim.response.status, claim.response.body, codeOfStoredAnswer(claim.response.body), { "idempotent-replayed": "true" });
     }
-    // The operation stores its answer in its own transaction when it has one (completeWithin);
-    // otherwise (it wrote nothing, or failed as a business outcome) it is stored here after.
+    // A unit of work stores its answer in its own transaction (recordAnswer); a read, a flow, or
+    // a refusal (whose writes rolled back) has its answer stored here after.
     let completedWithin: string | null = null;
-    const completeWithin = async (tx: Tx, result: unknown) => {
+    const recordAnswer: RecordAnswer = async (tx, result) => {
       const answer = successBody(operation.envelope, await result);
       const bodyText = JSON.stringify(answer.body);
       if (!(await completeIdempotencyKey(tx, scope, claim.claimToken, { status: answer.status, body: bodyText }))) {
@@ -253,7 +252,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown; code: string | null };
     try {
-      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table, completeWithin });
+      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table, completeWithin: recordAnswer }, recordAnswer);
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>

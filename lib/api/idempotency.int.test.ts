@@ -3,10 +3,9 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { createDb } from "@/lib/db/client";
 import { callApi, getTestDb, makeMerchant, signedRequest, type TestMerchant } from "@/lib/testing/harness";
-import { defineOperation, type OperationEntry } from "./operation";
+import { defineOperation, defineWork, type OperationEntry } from "./operation";
 import { claimIdempotencyKey, IDEMPOTENCY_LOCK_SECONDS, renewIdempotencyClaim } from "@/lib/services/idempotency/idempotency-records";
 import { hashRequestBody } from "./idempotency";
-import { withTransaction } from "@/lib/db/transaction";
 
 function hashOf(body: object): string {
   return hashRequestBody(Buffer.from(JSON.stringify(body)));
@@ -35,23 +34,32 @@ const createThingOp = defineOperation({
   },
 });
 
-/** The same, writing in its own transaction and storing its answer there (completeWithin). */
-const createThingInTransactionOp = defineOperation({
-  schema: z.object({ name: z.string() }),
+/**
+ * The same as one unit of work (defineWork): dispatch opens its transaction, and the answer is
+ * stored in it. `fail: "answer"` makes the answer fail after the writes (a projection that throws).
+ */
+const createThingInTransactionOp = defineWork({
+  schema: z.object({ name: z.string(), fail: z.literal("answer").optional() }),
   invalidBody: "payment.bad_request",
   summary: "Create a thing in the operation's own transaction (test operation)",
   response: z.object({ name: z.string() }),
   errors: [],
-  async handle(input, context) {
-    await gates.get(input.name);
-    const result = { name: input.name };
-    await withTransaction(context.deps.db, async (tx) => {
-      const key = `test-executions:${context.merchantId}:${input.name}`;
+  unit: {
+    prepare: async (_deps, args: { name: string; merchantId: string; fail?: "answer" }) => {
+      await gates.get(args.name);
+      return args;
+    },
+    execute: async (tx, _deps, args) => {
+      const key = `test-executions:${args.merchantId}:${args.name}`;
       await tx.$executeRaw`INSERT INTO service_settings (key, value) VALUES (${key}, '1')
         ON CONFLICT (key) DO UPDATE SET value = (service_settings.value::int + 1)::text`;
-      await context.completeWithin?.(tx, result);
-    });
-    return result;
+      return args;
+    },
+  },
+  args: (input, context) => ({ ...input, merchantId: context.merchantId! }),
+  answer: (args) => {
+    if (args.fail === "answer") throw new Error("the answer could not be made");
+    return { name: args.name };
   },
 });
 
@@ -246,6 +254,21 @@ describe("Idempotency-Key", () => {
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe("idempotency.in_progress");
     expect(await executions(merchant, "tx-2")).toBe(0);
+  });
+
+  it("leaves neither the writes nor the record when the unit fails after its writes, and a retry runs it once", async () => {
+    const merchant = await makeMerchant();
+    const scope = { merchantId: merchant.merchantId, operation: "/v1/test/thing-tx", key: "tx-key-3" };
+    const call = (body: object) => callApi(signedRequest("/v1/test/thing-tx", JSON.stringify(body), merchant, { headers: { "idempotency-key": "tx-key-3" } }), { table: TABLE });
+    const failed = await call({ name: "tx-3", fail: "answer" });
+    expect(failed.status).toBe(500);
+    expect(await executions(merchant, "tx-3")).toBe(0);
+    expect(await getTestDb().idempotencyRecord.count({ where: scope })).toBe(0);
+    // The same key with the body that works: no record blocks it, and it runs once.
+    const retried = await call({ name: "tx-3" });
+    expect(retried.status).toBe(200);
+    expect(await executions(merchant, "tx-3")).toBe(1);
+    expect(await getTestDb().idempotencyRecord.findUniqueOrThrow({ where: { merchantId_operation_key: scope } })).toMatchObject({ state: "done" });
   });
 
   it("renews a claim while its attempt runs", async () => {

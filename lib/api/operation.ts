@@ -3,6 +3,7 @@ import type { ApiKeyKind } from "@/lib/auth/api-key-identity";
 import { parseInput, type InputSpec } from "@/lib/errors/parse-input";
 import type { ErrorCode } from "@/lib/errors";
 import type { Tx } from "@/lib/db/client";
+import { runUnit, type UnitOfWork } from "@/lib/deps/unit-of-work";
 import type { MerchantInvoiceTerms } from "@/lib/domain/invoice/merchant-terms";
 import type { ApiDeps } from "./deps";
 import type { EnvelopeKind } from "./envelope";
@@ -22,12 +23,17 @@ export interface OperationContext {
   /** The operation table this request was routed by: what the API's own document describes. */
   operations: readonly OperationEntry[];
   /**
-   * Present on an idempotent call with an Idempotency-Key: stores `result` (the operation's
-   * answer) as the key's response inside the caller's transaction `tx`, so that the answer
-   * commits with the operation's writes or not at all.
+   * For a service that still opens its own transaction: stores the answer in it (the RecordAnswer
+   * of dispatch). An operation that is one unit of work (defineWork) needs none.
    */
-  completeWithin?: (tx: Tx, result: unknown) => Promise<void>;
+  completeWithin?: RecordAnswer;
 }
+
+/**
+ * Given by dispatch on an idempotent call with an Idempotency-Key: stores the operation's answer
+ * as the key's response in the unit's transaction, so that it commits with the writes or not at all.
+ */
+export type RecordAnswer = (tx: Tx, answer: unknown) => Promise<void>;
 
 /**
  * What the API document says about an operation, kept beside its handler so that the two
@@ -53,9 +59,13 @@ export interface OperationDocs {
   responseExample?: unknown;
 }
 
-/** An operation after definition: validates its body, then runs. */
+/**
+ * An operation after definition: validates its body, then runs. A read, or a flow of several
+ * units, answers after its work; one unit of work (defineWork) records its answer in its own
+ * transaction when dispatch gives `recordAnswer`.
+ */
 export interface Operation {
-  run(body: unknown, context: OperationContext): Promise<unknown>;
+  run(body: unknown, context: OperationContext, recordAnswer?: RecordAnswer): Promise<unknown>;
   /** The request schema and its failure codes. */
   input: InputSpec<z.ZodType>;
   docs: OperationDocs;
@@ -73,6 +83,35 @@ export function defineOperation<Schema extends z.ZodType>(spec: OperationSpec<Sc
     docs,
     async run(body, context) {
       return handle(parseInput(spec, body), context);
+    },
+  };
+}
+
+export interface WorkSpec<Schema extends z.ZodType, Args, Plan, Result> extends InputSpec<Schema>, OperationDocs {
+  /** The service's unit of work this operation runs. */
+  unit: UnitOfWork<Args, Plan, Result>;
+  /** The unit's arguments from the parsed body and the call. */
+  args(input: z.output<Schema>, context: OperationContext): Args;
+  /** The answer, projected from the unit's result inside its transaction. */
+  answer(result: Result, context: OperationContext): unknown;
+}
+
+/**
+ * An operation that is one unit of work of a service: dispatch owns its transaction, and an
+ * idempotent answer commits in it (see RecordAnswer).
+ */
+export function defineWork<Schema extends z.ZodType, Args, Plan, Result>(spec: WorkSpec<Schema, Args, Plan, Result>): Operation {
+  const { schema, invalidBody, fieldErrors, unit, args, answer, ...docs } = spec;
+  return {
+    input: { schema, invalidBody, fieldErrors },
+    docs,
+    async run(body, context, recordAnswer) {
+      const unitArgs = args(parseInput(spec, body), context);
+      return runUnit(context.deps, unit, unitArgs, async (tx, result) => {
+        const answered = await answer(result, context);
+        await recordAnswer?.(tx, answered);
+        return answered;
+      });
     },
   };
 }

@@ -23,10 +23,17 @@ export async function runCabinetAction(context: CabinetActionContext, name: stri
     }
     const input = parseInput(entry.input, rawInput ?? {});
     if (isSensitiveAction(name)) await confirmFreshCode(deps, actor, code, entry.audit ?? "step_up", origin);
-    const result = await entry.run(context, input);
-    if (entry.audit && !entry.auditedByService) {
-      await recordAudit(deps.db, { ...audit, action: entry.audit, outcome: "success", detail: entry.describe?.(input, result) ?? {} }, deps.now());
+    const success = (result: unknown) => ({ ...audit, action: entry.audit!, outcome: "success" as const, detail: entry.describe?.(input, result) ?? {} });
+    const isAudited = entry.audit !== undefined && !entry.auditedByService;
+    if (entry.work) {
+      // One unit of work: its audit row commits with it.
+      const result = await entry.work(context, input, async (tx, answer) => {
+        if (isAudited) await recordAudit(tx, success(answer), deps.now());
+      });
+      return { ok: true, result };
     }
+    const result = await entry.run(context, input);
+    if (isAudited) await recordAudit(deps.db, success(result), deps.now());
     return { ok: true, result };
   } catch (error) {
     if (!isAppError(error)) throw error;

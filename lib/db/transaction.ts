@@ -1,5 +1,6 @@
 import { log } from "@/lib/log";
 import type { Db, Tx } from "./client";
+import { createKeyedMutex } from "./keyed-mutex";
 
 /**
  * How long a transaction may wait for a connection, and run: a burst queues for a connection
@@ -13,13 +14,28 @@ type AfterCommitTask = () => void | Promise<void>;
 
 const tasksOf = new WeakMap<Tx, AfterCommitTask[]>();
 
+export type TransactionOptions = Parameters<Db["$transaction"]>[1] & {
+  /**
+   * A turn to wait for in this process before the transaction opens (one merchant balance):
+   * the row lock decides between processes; the turn keeps a burst for one balance from holding
+   * every pooled connection while its transactions wait on that lock.
+   */
+  turn?: string;
+};
+
+const turns = createKeyedMutex();
+
 /**
- * The one way to open a transaction: `work` gets `tx`, and every writer below it may register
- * work to run after the commit with `afterCommit(tx, …)` — the transaction's owner does not hand
- * ids up by hand. After-commit tasks run only if the transaction committed, in order; a failing
- * task is logged and does not undo anything (the rows it points at are the durable record).
+ * The one way to open a transaction, used by entry points only (dispatch, the cabinet's action
+ * runner, job handlers, the CLI; see lib/deps/unit-of-work): `work` gets `tx`, and every writer
+ * below it may register work to run after the commit with `afterCommit(tx, …)` — the
+ * transaction's owner does not hand ids up by hand. After-commit tasks run only if the
+ * transaction committed, in order; a failing task is logged and does not undo anything (the rows
+ * it points at are the durable record).
  */
-export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options?: Parameters<Db["$transaction"]>[1]): Promise<T> {
+export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const { turn, ...limits } = options;
+  if (turn !== undefined) return turns(turn, () => withTransaction(db, work, limits));
   let tasks: AfterCommitTask[] = [];
   const result = await db.$transaction(
     async (tx) => {
@@ -27,7 +43,7 @@ export async function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, o
       tasksOf.set(tx, tasks);
       return work(tx);
     },
-    { ...TRANSACTION_LIMITS, ...options },
+    { ...TRANSACTION_LIMITS, ...limits },
   );
   for (const task of tasks) {
     try {

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { areaOf, checkImports, findCycles, readImportEdges, type ImportEdge } from "./import-rules";
+import { areaOf, checkImports, findCycles, findTransactionOpeners, readImportEdges, type ImportEdge } from "./import-rules";
+import { SERVICES_STILL_OPENING_TRANSACTIONS } from "./transaction-openers";
 
 const repository = path.resolve(import.meta.dirname, "../..");
 const edges = readImportEdges(repository);
@@ -16,6 +17,23 @@ describe("the repository's imports", () => {
   it("come from areas the map places", () => {
     const unplaced = new Set(edges.map((edge) => areaOf(edge.from)).filter((area) => area === null));
     expect([...unplaced]).toEqual([]);
+  });
+});
+
+describe("transactions", () => {
+  it("are opened by entry points only: no service opens one beyond the shrinking list", () => {
+    expect(findTransactionOpeners(repository)).toEqual([...SERVICES_STILL_OPENING_TRANSACTIONS].sort());
+  });
+
+  it("the check finds a service that opens one", () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "openers-"));
+    fs.mkdirSync(path.join(scratch, "lib/services/things"), { recursive: true });
+    fs.mkdirSync(path.join(scratch, "lib/api"), { recursive: true });
+    fs.writeFileSync(path.join(scratch, "lib/services/things/make-thing.ts"), "export const make = (db) => withTransaction(db, async (tx) => tx);\n");
+    fs.writeFileSync(path.join(scratch, "lib/services/things/make-thing.test.ts"), "withTransaction(db, work);\n");
+    fs.writeFileSync(path.join(scratch, "lib/api/dispatch.ts"), "runUnit(deps, unit, args);\n");
+    expect(findTransactionOpeners(scratch)).toEqual(["lib/services/things/make-thing.ts"]);
+    fs.rmSync(scratch, { recursive: true });
   });
 });
 

@@ -171,3 +171,20 @@ function resolveSpecifier(repository: string, importer: string, specifier: strin
 function withoutExtension(file: string): string {
   return file.split(path.sep).join("/").replace(/\.(ts|tsx|mts|js|mjs|json)$/, "");
 }
+
+/** Where a transaction may be opened: the entry points, and the infrastructure under them. */
+const TRANSACTION_OWNING_AREAS = ["lib/db", "lib/deps", "lib/ledger", "lib/chains", "lib/api", "lib/cabinet", "lib/jobs", "lib/cli", "lib/runtime", "app", "inngest"];
+const OPENS_TRANSACTION = /\b(?:withTransaction|runUnit)\s*\(/;
+
+/**
+ * Production files that open a transaction outside the areas that own transactions: a service
+ * opening its own is the finding (services define units of work; entry points run them).
+ */
+export function findTransactionOpeners(repository: string, roots: string[] = ["lib", "app", "components", "inngest"]): string[] {
+  return roots
+    .flatMap((root) => listSources(path.join(repository, root)))
+    .map((file) => path.relative(repository, file).split(path.sep).join("/"))
+    .filter((file) => !isTestCode(file) && !TRANSACTION_OWNING_AREAS.includes(areaOf(file) ?? ""))
+    .filter((file) => OPENS_TRANSACTION.test(fs.readFileSync(path.join(repository, file), "utf8")))
+    .sort();
+}

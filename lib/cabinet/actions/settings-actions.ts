@@ -17,7 +17,7 @@ import { CREATE_SPLIT_RULE_INPUT } from "@/lib/api/requests/split-rule";
 import { registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { sendLegacyTestWebhook, sendTestWebhook } from "@/lib/services/webhooks/send-test-webhook";
-import { defineCabinetAction, type CabinetActionContext, type CabinetActionEntry } from "../action-table";
+import { defineCabinetAction, defineCabinetUnit, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
 // The settings and webhooks pages' actions. Each input below is the API operation's own (same
@@ -90,10 +90,6 @@ const transferSchema = z.object({
   // The page makes one per form: a repeated submission is the same transfer (order_id `transfer:<reference>`).
   reference: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
 });
-
-function endpointDeps({ deps }: CabinetActionContext) {
-  return { db: deps.db, secretBox: deps.secretBox, now: deps.now, allowLoopback: deps.sendOptions.allowLoopback };
-}
 
 /** A URL's host for the audit log: a webhook URL's path or query may carry the receiver's own token. */
 function hostOf(url: string | null): string | null {
@@ -276,20 +272,22 @@ export const SETTINGS_ACTIONS = {
   }),
 
   // The webhook endpoint and its signing secret (sensitive: they decide where events go and who can forge them).
-  "webhook.set": defineCabinetAction({
+  "webhook.set": defineCabinetUnit({
     permission: "settings",
     audit: "webhook.changed",
     input: { schema: webhookEndpointSchema, invalidBody: "webhook.bad_request", fieldErrors: { url: "webhook.bad_url", overlap_hours: "webhook.bad_overlap" } },
-    // The service vets the URL with the SSRF rule, as for POST /v1/webhooks.
-    run: (context, input) => registerWebhookEndpoint(endpointDeps(context), context.actor.merchantId, { url: input.url, overlapHours: input.overlap_hours }),
+    // The unit vets the URL with the SSRF rule, as for POST /v1/webhooks.
+    unit: registerWebhookEndpoint,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, url: input.url, overlapHours: input.overlap_hours }),
     // Never the secret; the URL's host only.
     describe: (_input, result) => ({ host: hostOf((result as { url: string | null }).url), previous_secret_expires_at: (result as { previous_secret_expires_at: string | null }).previous_secret_expires_at }),
   }),
-  "webhook.rotate_secret": defineCabinetAction({
+  "webhook.rotate_secret": defineCabinetUnit({
     permission: "settings",
     audit: "webhook.secret_rotated",
     input: { schema: rotateSecretSchema, invalidBody: "webhook.bad_request", fieldErrors: { overlap_hours: "webhook.bad_overlap" } },
-    run: (context, input) => rotateWebhookSecret(endpointDeps(context), context.actor.merchantId, { overlapHours: input.overlap_hours }),
+    unit: rotateWebhookSecret,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, overlapHours: input.overlap_hours }),
     describe: (_input, result) => ({ previous_secret_expires_at: (result as { previous_secret_expires_at: string | null }).previous_secret_expires_at }),
   }),
   "webhook.test": defineCabinetAction({

@@ -1,4 +1,4 @@
-import { createKeyedMutex } from "../keyed-mutex";
+import { createKeyedMutex } from "@/lib/db/keyed-mutex";
 import { ChainError, type ChainSender, type OutgoingTransfer, type SignedTransaction, type SigningKey } from "../types";
 
 /** A broadcast that got no answer: the transaction may or may not be with the node. */

@@ -7,7 +7,7 @@ import type { AddressChain } from "@/lib/chains/addresses/address-chain";
 import { getUtxoParams } from "@/lib/chains/addresses/utxo-params";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
 import { ChainError, type BroadcastOutcome, type ChainSender, type FeeEstimate, type OutgoingTransfer, type SentRecord, type SentTransactionState, type SignedTransaction, type SigningContext, type SigningKey } from "../types";
-import { createKeyedMutex } from "../keyed-mutex";
+import { createKeyedMutex } from "@/lib/db/keyed-mutex";
 import { planReplacementFee } from "./replace-by-fee";
 import { estimateVsize, feeForVsize, selectCoins, type InputKind, type SpendableOutput } from "./select-coins";
 import { coinAmountSchema, createChainResolver, getUtxoNetwork, hashSchema, type UtxoNetwork } from "./utxo-network";

@@ -1,5 +1,5 @@
 import type { Payout } from "@/generated/prisma/client";
-import { createKeyedMutex } from "@/lib/chains/keyed-mutex";
+import { createKeyedMutex } from "@/lib/db/keyed-mutex";
 import type { Tx } from "@/lib/db/client";
 import { planConversion, postConversion, type ConversionQuote } from "./payout-conversion";
 import type { PayoutDestination } from "./payout-destination";

@@ -4,7 +4,7 @@ import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { DELIVERIES_LOG_SIZE, listRecentDeliveries } from "@/lib/services/webhooks/list-deliveries";
 import { MAX_WEBHOOK_ATTEMPTS } from "@/lib/domain/webhook-delivery/backoff";
 import { sendLegacyTestWebhook, sendTestWebhook, type TestFamily } from "@/lib/services/webhooks/send-test-webhook";
-import { defineOperation, type OperationContext } from "../../operation";
+import { defineOperation, defineWork, type OperationContext } from "../../operation";
 import {
   OVERLAP_HOURS_DESCRIPTION,
   WEBHOOK_DELIVERY_EXAMPLE,
@@ -20,11 +20,6 @@ function merchantOf(context: OperationContext): string {
   return context.merchantId;
 }
 
-function endpointDeps(context: OperationContext) {
-  const { db, secretBox, now, sendOptions } = context.deps;
-  return { db, secretBox, now, allowLoopback: sendOptions.allowLoopback };
-}
-
 const overlapHoursSchema = z.number().int().min(0).max(MAX_SECRET_OVERLAP_HOURS).optional().describe(OVERLAP_HOURS_DESCRIPTION);
 
 const ROTATION_DESCRIPTION =
@@ -36,7 +31,7 @@ const TEST_STATUSES_DESCRIPTION: Record<TestFamily, string> = {
     "`status`: an internal status, `pending`, `approved`, `awaiting_cosign`, `broadcasting`, `sent`, `confirmed` (default), `failed` or `cancelled`; the header carries `payout.<status>`, the body the coarse `status`. Anything else is `webhook.bad_status`.",
 };
 
-export const registerWebhookOp = defineOperation({
+export const registerWebhookOp = defineWork({
   schema: z.object({
     url: z.string().min(1).describe("The endpoint: an http(s) URL that does not point at a private or metadata address."),
     overlap_hours: overlapHoursSchema,
@@ -49,10 +44,12 @@ export const registerWebhookOp = defineOperation({
   errors: [],
   requestExample: { url: WEBHOOK_ENDPOINT_EXAMPLE.url, overlap_hours: 24 },
   responseExample: { ...WEBHOOK_ENDPOINT_EXAMPLE, secret: WEBHOOK_SECRET_EXAMPLE },
-  handle: (input, context) => registerWebhookEndpoint(endpointDeps(context), merchantOf(context), { url: input.url, overlapHours: input.overlap_hours }),
+  unit: registerWebhookEndpoint,
+  args: (input, context) => ({ merchantId: merchantOf(context), url: input.url, overlapHours: input.overlap_hours }),
+  answer: (endpoint) => endpoint,
 });
 
-export const rotateWebhookSecretOp = defineOperation({
+export const rotateWebhookSecretOp = defineWork({
   schema: z.object({ overlap_hours: overlapHoursSchema }),
   invalidBody: "webhook.bad_request",
   fieldErrors: { overlap_hours: "webhook.bad_overlap" },
@@ -62,7 +59,9 @@ export const rotateWebhookSecretOp = defineOperation({
   errors: ["webhook.no_endpoint"],
   requestExample: { overlap_hours: 24 },
   responseExample: { ...WEBHOOK_ENDPOINT_EXAMPLE, secret: WEBHOOK_SECRET_EXAMPLE },
-  handle: (input, context) => rotateWebhookSecret(endpointDeps(context), merchantOf(context), { overlapHours: input.overlap_hours }),
+  unit: rotateWebhookSecret,
+  args: (input, context) => ({ merchantId: merchantOf(context), overlapHours: input.overlap_hours }),
+  answer: (endpoint) => endpoint,
 });
 
 export const getWebhookOp = defineOperation({
