@@ -12,6 +12,11 @@ const balanceTurns = createKeyedMutex();
  * finished. The balance's row lock decides between processes; this keeps a burst for one
  * balance from holding every pooled connection while its transactions wait on that lock.
  */
+/** The turn (TransactionOptions.turn) of work that reserves from one merchant balance. */
+export function balanceTurn(merchantId: string, asset: string): string {
+  return `balance:${merchantId}|${asset}`;
+}
+
 export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => Promise<T>): Promise<T> {
   return balanceTurns(`${merchantId}|${asset}`, work);
 }
