@@ -96,7 +96,7 @@ export function AccountSecurity({ email, twoFactorSince, unusedRecoveryCodes, se
               </td>
               <td>
                 {session.isCurrent ? null : (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void signOutSession(session.id)}>
+                  <Button variant="secondary" size="small" disabled={isPending} onClick={() => void signOutSession(session.id)}>
                     Sign out<span className="sr-only"> {describeDevice(session.userAgent)} signed in from {session.ipAddress}</span>
                   </Button>
                 )}

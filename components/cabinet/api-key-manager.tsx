@@ -81,10 +81,10 @@ export function ApiKeyManager({ keys, canManage }: { keys: ApiKeyRow[]; canManag
                 <td>
                   {canManage ? (
                     <div className="flex flex-wrap gap-2">
-                      <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void act("api_key.rotate", { public_id: key.publicId })}>
+                      <Button variant="secondary" size="small" disabled={isPending} onClick={() => void act("api_key.rotate", { public_id: key.publicId })}>
                         Rotate<span className="sr-only"> key {key.publicId}</span>
                       </Button>
-                      <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void act("api_key.revoke", { public_id: key.publicId })}>
+                      <Button variant="secondary" size="small" disabled={isPending} onClick={() => void act("api_key.revoke", { public_id: key.publicId })}>
                         Revoke<span className="sr-only"> key {key.publicId}</span>
                       </Button>
                     </div>

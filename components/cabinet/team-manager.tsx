@@ -104,7 +104,7 @@ export function TeamManager({ members, invitations, canManage, isOwner }: { memb
               </td>
               <td>
                 {canManage && (isOwner || member.role !== "owner") ? (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void act("team.remove", { id: member.id })}>
+                  <Button variant="secondary" size="small" disabled={isPending} onClick={() => void act("team.remove", { id: member.id })}>
                     Remove<span className="sr-only"> {member.email}</span>
                   </Button>
                 ) : null}
@@ -129,7 +129,7 @@ export function TeamManager({ members, invitations, canManage, isOwner }: { memb
                 </td>
                 <td>
                   {canManage ? (
-                    <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void act("team.revoke_invitation", { id: invitation.id })}>
+                    <Button variant="secondary" size="small" disabled={isPending} onClick={() => void act("team.revoke_invitation", { id: invitation.id })}>
                       Withdraw<span className="sr-only"> the invitation of {invitation.email}</span>
                     </Button>
                   ) : null}

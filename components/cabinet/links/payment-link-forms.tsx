@@ -170,7 +170,7 @@ export function PaymentLinkToggle({ linkId, title, isActive }: { linkId: string;
   return (
     <div className="flex flex-col gap-1">
       {dialog}
-      <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void toggle()}>
+      <Button variant="secondary" size="small" disabled={isPending} onClick={() => void toggle()}>
         {isPending ? "Saving…" : isActive ? "Disable" : "Enable"}
         <span className="sr-only"> payment link {title}</span>
       </Button>

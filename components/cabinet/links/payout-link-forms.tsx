@@ -163,7 +163,7 @@ export function CancelPayoutLinkButton({ linkId, name }: { linkId: string; name:
   return (
     <div className="flex flex-col gap-1">
       {dialog}
-      <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void cancel()}>
+      <Button variant="secondary" size="small" disabled={isPending} onClick={() => void cancel()}>
         {isPending ? "Cancelling…" : "Cancel"}
         <span className="sr-only"> payout link {name}</span>
       </Button>

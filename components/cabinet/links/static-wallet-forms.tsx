@@ -90,7 +90,6 @@ export function CreateStaticWalletForm({ options }: { options: WalletAssetOption
   );
 }
 
-const SMALL = "min-h-9 px-3 py-1 text-sm";
 
 /**
  * Block a wallet (asked twice: later deposits are held, never credited, and it cannot be undone)
@@ -147,17 +146,17 @@ export function StaticWalletActions({
           <div className="flex flex-col gap-2 rounded-lg border border-(--ui-warn-border) bg-(--ui-warn-bg) p-2 text-sm text-(--ui-warn)">
             <p>Block it? Later deposits are held for a refund, never credited. This cannot be undone.</p>
             <div className="flex flex-wrap gap-2">
-              <Button className={SMALL} disabled={isPending} onClick={() => void block()}>
+              <Button size="small" disabled={isPending} onClick={() => void block()}>
                 {isPending ? "Blocking…" : "Confirm block"}
                 <span className="sr-only"> of wallet {orderId}</span>
               </Button>
-              <Button variant="secondary" className={SMALL} disabled={isPending} onClick={() => setIsConfirming(false)}>
+              <Button variant="secondary" size="small" disabled={isPending} onClick={() => setIsConfirming(false)}>
                 Keep active
               </Button>
             </div>
           </div>
         ) : (
-          <Button variant="secondary" className={SMALL} onClick={() => setIsConfirming(true)}>
+          <Button variant="secondary" size="small" onClick={() => setIsConfirming(true)}>
             Block<span className="sr-only"> wallet {orderId}</span>
           </Button>
         )
@@ -165,7 +164,7 @@ export function StaticWalletActions({
       {status === "blocked" && canRefund && held !== "0" ? (
         <form onSubmit={refund} className="flex flex-col gap-2" aria-label={`Refund the held deposits of ${orderId}`}>
           <Field id={`refund-address-${uuid}`} name="address" label="Refund address" required autoComplete="off" spellCheck={false} hint={`${held} ${currency} held; the network fee is taken from it.`} />
-          <Button type="submit" className={SMALL} disabled={isPending}>
+          <Button type="submit" size="small" disabled={isPending}>
             {isPending ? "Refunding…" : "Refund held deposits"}
           </Button>
         </form>

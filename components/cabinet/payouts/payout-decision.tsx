@@ -49,7 +49,6 @@ function useDecision() {
   return { decide, isPending, dialog, outcome };
 }
 
-const SMALL = "min-h-9 px-3 py-1 text-sm";
 
 /** Approve, Reject and Cancel for one pending payout; approve and reject ask for a fresh code. */
 function DecisionButtons({
@@ -69,13 +68,13 @@ function DecisionButtons({
   const suffix = withNames ? <span className="sr-only"> payout {payout.orderId}</span> : null;
   return (
     <div className="flex flex-wrap gap-2">
-      <Button className={SMALL} disabled={isPending || payout.isOwn} aria-describedby={payout.isOwn ? describedBy : undefined} onClick={() => onDecide("approve")}>
+      <Button size="small" disabled={isPending || payout.isOwn} aria-describedby={payout.isOwn ? describedBy : undefined} onClick={() => onDecide("approve")}>
         Approve{suffix}
       </Button>
-      <Button variant="secondary" className={SMALL} disabled={isPending || payout.isOwn} aria-describedby={payout.isOwn ? describedBy : undefined} onClick={() => onDecide("reject")}>
+      <Button variant="secondary" size="small" disabled={isPending || payout.isOwn} aria-describedby={payout.isOwn ? describedBy : undefined} onClick={() => onDecide("reject")}>
         Reject{suffix}
       </Button>
-      <Button variant="secondary" className={SMALL} disabled={isPending} onClick={() => onDecide("cancel")}>
+      <Button variant="secondary" size="small" disabled={isPending} onClick={() => onDecide("cancel")}>
         Cancel payout{suffix}
       </Button>
     </div>

@@ -4,7 +4,7 @@ import { type FormEvent } from "react";
 import { Alert, Field } from "@/components/cabinet/form-controls";
 import { DataTable, EmptyState, StatusBadge } from "@/components/cabinet/page-kit";
 import { Button } from "@/components/ui/button";
-import { useSettingsAction } from "./settings-form-kit";
+import { RowRemoveButton, useSettingsAction } from "./settings-form-kit";
 
 /**
  * The API keys' IP allow-list (POST /v1/api-allowlist/*). While it is on, signed API requests
@@ -86,11 +86,7 @@ export function AllowlistSettings({
             <tr key={cidr}>
               <td className="font-mono break-all">{cidr}</td>
               <td>
-                {canEdit ? (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={removal.isPending} onClick={() => remove(cidr)}>
-                    Remove<span className="sr-only"> {cidr}</span>
-                  </Button>
-                ) : null}
+                <RowRemoveButton canEdit={canEdit} pending={removal.isPending} onClick={() => remove(cidr)} what={cidr} />
               </td>
             </tr>
           ))}

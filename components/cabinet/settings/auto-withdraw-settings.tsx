@@ -4,7 +4,7 @@ import { type FormEvent } from "react";
 import { Alert, Field } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState, ShortId } from "@/components/cabinet/page-kit";
 import { Button } from "@/components/ui/button";
-import { AssetSelects, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
+import { AssetSelects, RowRemoveButton, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
 export interface AutoWithdrawRuleItem {
   currency: string;
@@ -56,11 +56,7 @@ export function AutoWithdrawSettings({ rules, options, canEdit }: { rules: AutoW
               </td>
               <td>{rule.min === "0" ? <span className="text-(--ui-muted)">Every credit</span> : <Amount value={rule.min} currency={rule.currency} />}</td>
               <td>
-                {canEdit ? (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={removal.isPending} onClick={() => remove(rule)}>
-                    Delete<span className="sr-only"> auto-withdraw rule for {rule.currency} on {rule.networkName}</span>
-                  </Button>
-                ) : null}
+                <RowRemoveButton canEdit={canEdit} pending={removal.isPending} onClick={() => remove(rule)} label="Delete" what={`auto-withdraw rule for ${rule.currency} on ${rule.networkName}`} />
               </td>
             </tr>
           ))}

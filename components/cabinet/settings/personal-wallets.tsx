@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { parseAmount } from "@/lib/domain/money/amount";
 import type { PersonalWalletRow } from "@/lib/services/cabinet/settings-queries";
-import { AssetSelects, SelectField, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
+import { AssetSelects, RowRemoveButton, SelectField, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
 /** A registered personal wallet, as the settings page reads it. */
 export type PersonalWalletItem = PersonalWalletRow;
@@ -66,11 +66,7 @@ export function PersonalWalletList({ wallets, options, canEdit }: { wallets: Per
                 <Amount value={wallet.available} currency={wallet.currency} />
               </td>
               <td>
-                {canEdit ? (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={removal.isPending} onClick={() => remove(wallet)}>
-                    Remove<span className="sr-only"> personal wallet for {wallet.currency} on {wallet.networkName}</span>
-                  </Button>
-                ) : null}
+                <RowRemoveButton canEdit={canEdit} pending={removal.isPending} onClick={() => remove(wallet)} what={`personal wallet for ${wallet.currency} on ${wallet.networkName}`} />
               </td>
             </tr>
           ))}

@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { useCoinNetwork } from "@/components/cabinet/coin-network-fields";
 import { Alert, INPUT_CLASS } from "@/components/cabinet/form-controls";
+import { Button } from "@/components/ui/button";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import type { CabinetActionResult } from "@/lib/cabinet/sensitive-actions";
 
@@ -114,5 +115,16 @@ export function ReadOnlyNote({ role, who }: { role: string; who: string }) {
     <p className="text-sm text-(--ui-muted)">
       Your role ({role}) can see this but not change it: {who}.
     </p>
+  );
+}
+
+/** A table row's remove button, shown to those who may edit; its accessible name says which row (`what`). */
+export function RowRemoveButton({ canEdit, pending, onClick, label = "Remove", what }: { canEdit: boolean; pending: boolean; onClick(): void; label?: string; what: string }) {
+  if (!canEdit) return null;
+  return (
+    <Button variant="secondary" size="small" disabled={pending} onClick={onClick}>
+      {label}
+      <span className="sr-only"> {what}</span>
+    </Button>
   );
 }

@@ -5,7 +5,7 @@ import { Field } from "@/components/cabinet/form-controls";
 import { DataTable, EmptyState, ShortId } from "@/components/cabinet/page-kit";
 import { Button } from "@/components/ui/button";
 import { FOCUS_RING } from "@/components/ui/theme";
-import { SelectField, useSettingsAction } from "./settings-form-kit";
+import { RowRemoveButton, SelectField, useSettingsAction } from "./settings-form-kit";
 
 export interface SplitRuleItem {
   rule_id: string;
@@ -78,11 +78,7 @@ export function SplitRules({ rules, networks, canEdit }: { rules: SplitRuleItem[
                 <td className="break-words">{rule.note || <span className="text-(--ui-muted)">—</span>}</td>
                 <td className="text-sm">{rule.reversible ? "Clawed back" : "Final (sent on chain)"}</td>
                 <td>
-                  {canEdit ? (
-                    <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={removal.isPending} onClick={() => remove(rule)}>
-                      Delete<span className="sr-only"> split rule of {rule.percent} %</span>
-                    </Button>
-                  ) : null}
+                  <RowRemoveButton canEdit={canEdit} pending={removal.isPending} onClick={() => remove(rule)} label="Delete" what={`split rule of ${rule.percent} %`} />
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { type FormEvent } from "react";
 import { Alert, Field } from "@/components/cabinet/form-controls";
 import { Amount, DataTable, EmptyState } from "@/components/cabinet/page-kit";
 import { Button } from "@/components/ui/button";
-import { AssetSelects, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
+import { AssetSelects, RowRemoveButton, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
 export interface ThresholdItem {
   currency: string;
@@ -60,11 +60,7 @@ export function ThresholdSettings({ thresholds, options, canEdit, freezeHours, w
               <td>{item.perPayout === null ? <span className="text-(--ui-muted)">No limit</span> : <Amount value={item.perPayout} currency={item.currency} />}</td>
               <td>{item.perDay === null ? <span className="text-(--ui-muted)">No limit</span> : <Amount value={item.perDay} currency={item.currency} />}</td>
               <td>
-                {canEdit ? (
-                  <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={removal.isPending} onClick={() => remove(item)}>
-                    Remove<span className="sr-only"> thresholds for {item.currency} on {item.networkName}</span>
-                  </Button>
-                ) : null}
+                <RowRemoveButton canEdit={canEdit} pending={removal.isPending} onClick={() => remove(item)} what={`thresholds for ${item.currency} on ${item.networkName}`} />
               </td>
             </tr>
           ))}

@@ -26,7 +26,7 @@ export function ResendDeliveryButton({ deliveryId, eventType }: { deliveryId: st
   return (
     <div className="flex max-w-56 flex-col items-start gap-1">
       {dialog}
-      <Button variant="secondary" className="min-h-9 px-3 py-1 text-sm" disabled={isPending} onClick={() => void resend()}>
+      <Button variant="secondary" size="small" disabled={isPending} onClick={() => void resend()}>
         {isPending ? "Resending…" : "Resend"}
         <span className="sr-only">
           {" "}
