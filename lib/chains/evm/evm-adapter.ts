@@ -14,6 +14,7 @@ import {
 } from "@/lib/chains/evm/evm-rpc";
 import { createVerifiedChainId } from "@/lib/chains/evm/verified-chain-id";
 import type { FetchFunction } from "@/lib/chains/rpc-endpoints";
+import { mapWithConcurrency } from "@/lib/chains/map-with-concurrency";
 
 /** keccak256("Transfer(address,address,uint256)"), topic 0 of every ERC-20 transfer. */
 export const ERC20_TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
@@ -195,24 +196,4 @@ function topicToAddress(topic: string): string | null {
   // An address topic is 12 zero bytes and the 20-byte address.
   if (!/^0x0{24}[0-9a-fA-F]{40}$/.test(topic)) return null;
   return getAddress(`0x${topic.slice(26).toLowerCase()}`);
-}
-
-/** Maps with at most `limit` calls in flight; rejects on the first failure. */
-async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let failed = false;
-  async function worker(): Promise<void> {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await map(items[index]);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, () => worker()));
-  return results;
 }

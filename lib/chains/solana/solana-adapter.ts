@@ -4,6 +4,7 @@ import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-ac
 import { buildSolanaWatchIndex, extractSolanaDeposits } from "@/lib/chains/solana/extract-solana-deposits";
 import type { SolanaAccess } from "@/lib/chains/solana/solana-access";
 import { resolveSolanaMints, SOLANA_NETWORK } from "@/lib/chains/solana/solana-assets";
+import { mapWithConcurrency } from "@/lib/chains/map-with-concurrency";
 
 export interface SolanaAdapterOptions {
   access: SolanaAccess;
@@ -21,19 +22,6 @@ export interface SolanaAdapterOptions {
   timeoutMs?: number;
   /** How many addresses are listed at once (each is one or more RPC calls). */
   concurrency?: number;
-}
-
-async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**

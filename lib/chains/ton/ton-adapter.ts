@@ -5,6 +5,7 @@ import { callChainAccess, DEFAULT_ACCESS_TIMEOUT_MS } from "@/lib/chains/call-ac
 import { classifyTonIncoming } from "@/lib/chains/ton/classify-ton-incoming";
 import type { TonAccess } from "@/lib/chains/ton/ton-access";
 import { resolveTonJettons, TON_NETWORK, TON_SYMBOL, tonBlockLabel } from "@/lib/chains/ton/ton-assets";
+import { mapWithConcurrency } from "@/lib/chains/map-with-concurrency";
 
 /** A TON transfer with the text comment it carried (`ObservedTransfer` has no memo field). */
 export interface TonObservedTransfer extends ObservedTransfer {
@@ -33,19 +34,6 @@ export interface TonAdapterOptions {
   concurrency?: number;
   /** Transactions fetched per API page. */
   pageSize?: number;
-}
-
-async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await run(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 function parseAddress(text: string): Address | null {
