@@ -1,6 +1,10 @@
 import type { ReactNode } from "react";
 import { LocalDateTime } from "@/components/i18n/local-date-time";
 import { formatDecimal } from "@/lib/i18n/format";
+import Link from "next/link";
+import { Alert } from "@/components/cabinet/form-controls";
+import { TEXT_LINK } from "@/components/ui/theme";
+import { isAppError } from "@/lib/errors";
 
 /** A page's title, one line on what it is for, and its main actions. */
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
@@ -140,5 +144,30 @@ export function DetailRow({ label, children }: { label: string; children: ReactN
       <dt className="text-sm font-medium text-(--ui-muted)">{label}</dt>
       <dd className="min-w-0 text-sm">{children}</dd>
     </>
+  );
+}
+
+/**
+ * A list page's first read: the page, or the refusal's message (a cursor from an old link, a
+ * filter the service refuses) for ListFailure to show. Anything else is a bug and throws.
+ */
+export async function readListPage<T>(load: () => Promise<T>): Promise<{ page: T | null; failure: string | null }> {
+  try {
+    return { page: await load(), failure: null };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { page: null, failure: error.message };
+  }
+}
+
+/** Why a list could not be shown, with the way back to its first page. */
+export function ListFailure({ message, firstPage }: { message: string; firstPage: string }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <Alert>{message}</Alert>
+      <Link href={firstPage} className={`text-sm ${TEXT_LINK}`}>
+        Back to the first page
+      </Link>
+    </div>
   );
 }

@@ -1,18 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { Alert } from "@/components/cabinet/form-controls";
 import { InvoiceFilterForm } from "@/components/cabinet/invoices/invoice-filter-form";
 import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/pager";
-import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
-import { isAppError } from "@/lib/errors";
 import { formatDecimal } from "@/lib/i18n/format";
-import { searchInvoices, type InvoiceSearchPage } from "@/lib/services/cabinet/invoice-search";
+import { searchInvoices } from "@/lib/services/cabinet/invoice-search";
 import { FILTER_COINS, filterNetworks, hasFilters, PAYMENT_STATUS_WORDS, PAYMENT_STATUSES, readInvoiceQuery, toQueryParams, toSearchFilters, type SearchParams } from "./invoice-filters";
 
 export const metadata: Metadata = { title: "Invoices" };
@@ -37,15 +35,8 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
     redirect(hrefOf(PATH, { ...filters, cursor: position.cursor, trail: position.trail.length > 0 ? position.trail.join(".") : undefined }));
   }
 
-  let page: InvoiceSearchPage | null = null;
-  let failure: string | null = null;
-  try {
-    page = await searchInvoices(getApiDeps(), actor.merchantId, toSearchFilters(query), { limit: PAGE_SIZE, cursor: position.cursor });
-  } catch (error) {
-    // A cursor that is not one of ours (edited by hand): say so and offer the first page.
-    if (!isAppError(error)) throw error;
-    failure = error.message;
-  }
+  // A cursor that is not one of ours (edited by hand): say so and offer the first page.
+  const { page, failure } = await readListPage(() => searchInvoices(getApiDeps(), actor.merchantId, toSearchFilters(query), { limit: PAGE_SIZE, cursor: position.cursor }));
   const links = cursorPagerLinks(PATH, filters, position, page?.nextCursor ?? null, MAX_TRAIL);
   const isFiltered = hasFilters(query);
   const rows = page?.items ?? [];
@@ -73,12 +64,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
 
       <Panel title="Results" id="invoice-list">
         {failure ? (
-          <div className="flex flex-col gap-3">
-            <Alert>{failure}</Alert>
-            <Link href={hrefOf(PATH, filters)} className={`text-sm ${TEXT_LINK}`}>
-              Back to the first page
-            </Link>
-          </div>
+          <ListFailure message={failure} firstPage={hrefOf(PATH, filters)} />
         ) : rows.length === 0 ? (
           position.cursor !== undefined ? (
             <EmptyState title="No more invoices">

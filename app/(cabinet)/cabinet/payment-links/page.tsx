@@ -1,19 +1,17 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
-import { Amount, DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { CreatePaymentLinkForm, PaymentLinkToggle } from "@/components/cabinet/links/payment-link-forms";
 import { QrCodeDisclosure } from "@/components/cabinet/links/qr-code";
 import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { qrCodeOf } from "@/lib/api/serialize/payment";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, listPricingCurrencies } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { isAppError } from "@/lib/errors";
 import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
 import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
 import { toPaymentLinkObject } from "@/lib/api/serialize/payment-link";
@@ -71,14 +69,7 @@ export default async function PaymentLinksPage({ searchParams }: PageProps) {
   }
 
   const position = readCursorPosition(await searchParams);
-  let page: Awaited<ReturnType<typeof listPaymentLinks>> | null = null;
-  let failure: string | null = null;
-  try {
-    page = await listPaymentLinks(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    failure = error.message;
-  }
+  const { page, failure } = await readListPage(() => listPaymentLinks(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor }));
   const now = deps.now();
   const links = await Promise.all(
     (page?.items ?? []).map(async (row) => {
@@ -94,12 +85,7 @@ export default async function PaymentLinksPage({ searchParams }: PageProps) {
       {header}
       <Panel title="Links" id="payment-links">
         {failure ? (
-          <div className="flex flex-col gap-3">
-            <Alert>{failure}</Alert>
-            <Link href="/cabinet/payment-links" className={`text-sm text-(--ui-link) underline ${FOCUS_RING}`}>
-              Back to the first page
-            </Link>
-          </div>
+          <ListFailure message={failure} firstPage={"/cabinet/payment-links"} />
         ) : links.length === 0 ? (
           <EmptyState title="No payment link yet">{canManage ? "Create one below and share its URL or QR code." : "Your team's payment links appear here."}</EmptyState>
         ) : (

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert } from "@/components/cabinet/form-controls";
-import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ApprovalQueue } from "@/components/cabinet/payouts/payout-decision";
 import { PayoutFilterForm } from "@/components/cabinet/payouts/payout-filter-form";
@@ -12,8 +11,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { isAppError } from "@/lib/errors";
-import { countPayoutsAwaitingApproval, searchPayouts, type PayoutKind, type PayoutSearchPage } from "@/lib/services/cabinet/payout-queries";
+import { countPayoutsAwaitingApproval, searchPayouts, type PayoutKind } from "@/lib/services/cabinet/payout-queries";
 import { hasFilters, readPayoutQuery, toQueryParams, toSearchFilters, type SearchParams } from "./payout-filters";
 
 export const metadata: Metadata = { title: "Payouts" };
@@ -44,14 +42,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
   const isApproval = query.view === "approval";
   const canMoveMoney = roleAllows(actor.role, "money");
 
-  let page: PayoutSearchPage | null = null;
-  let failure: string | null = null;
-  try {
-    page = await searchPayouts(deps, actor.merchantId, toSearchFilters(query), { limit: PAGE_SIZE, cursor: position.cursor });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    failure = error.message;
-  }
+  const { page, failure } = await readListPage(() => searchPayouts(deps, actor.merchantId, toSearchFilters(query), { limit: PAGE_SIZE, cursor: position.cursor }));
   const awaiting = await countPayoutsAwaitingApproval(deps.db, actor.merchantId);
   const links = cursorPagerLinks("/cabinet/payouts", filters, position, page?.nextCursor ?? null);
   const me = userActor(actor.userId);
@@ -99,12 +90,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
 
       <Panel title={isApproval ? "Awaiting approval" : "All payouts"} id="payout-list">
         {failure ? (
-          <div className="flex flex-col gap-3">
-            <Alert>{failure}</Alert>
-            <Link href={hrefOf("/cabinet/payouts", filters)} className={`text-sm text-(--ui-link) underline ${FOCUS_RING}`}>
-              Back to the first page
-            </Link>
-          </div>
+          <ListFailure message={failure} firstPage={hrefOf("/cabinet/payouts", filters)} />
         ) : isApproval ? (
           <>
             {!canMoveMoney ? <p className="mb-3 text-sm text-(--ui-muted)">Your role ({actor.role}) can see this queue but not approve, reject or cancel payouts.</p> : null}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
-import { Amount, DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { QrCodeDisclosure } from "@/components/cabinet/links/qr-code";
 import { CreateStaticWalletForm, StaticWalletActions } from "@/components/cabinet/links/static-wallet-forms";
 import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
@@ -13,7 +13,6 @@ import { toStaticWallet } from "@/lib/api/serialize/static-wallet";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { isAppError } from "@/lib/errors";
 import { listAssetChoices, summarizeWalletDeposits } from "@/lib/services/cabinet/payout-queries";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
 
@@ -51,14 +50,7 @@ export default async function StaticWalletsPage({ searchParams }: PageProps) {
   }
 
   const position = readCursorPosition(await searchParams);
-  let page: Awaited<ReturnType<typeof listStaticWallets>> | null = null;
-  let failure: string | null = null;
-  try {
-    page = await listStaticWallets(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    failure = error.message;
-  }
+  const { page, failure } = await readListPage(() => listStaticWallets(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor }));
   const rows = page?.items ?? [];
   const [wallets, totals, choices] = await Promise.all([
     Promise.all(rows.map(toStaticWallet)),
@@ -72,12 +64,7 @@ export default async function StaticWalletsPage({ searchParams }: PageProps) {
       {header}
       <Panel title="Wallets" id="wallets">
         {failure ? (
-          <div className="flex flex-col gap-3">
-            <Alert>{failure}</Alert>
-            <Link href="/cabinet/wallets" className={`text-sm text-(--ui-link) underline ${FOCUS_RING}`}>
-              Back to the first page
-            </Link>
-          </div>
+          <ListFailure message={failure} firstPage={"/cabinet/wallets"} />
         ) : wallets.length === 0 ? (
           <EmptyState title="No static wallet yet">{canCreate ? "Create one below, or with POST /v1/wallet from your store." : "Your store's static wallets appear here."}</EmptyState>
         ) : (

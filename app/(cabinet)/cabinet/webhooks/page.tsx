@@ -1,19 +1,18 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert } from "@/components/cabinet/form-controls";
-import { DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ReadOnlyNote } from "@/components/cabinet/settings/settings-form-kit";
 import { DeliveryFilterForm } from "@/components/cabinet/webhooks/delivery-filter-form";
 import { EndpointSettings, type EndpointView } from "@/components/cabinet/webhooks/endpoint-settings";
 import { ResendDeliveryButton } from "@/components/cabinet/webhooks/resend-delivery-button";
 import { TestWebhookForm, type TestEventOption } from "@/components/cabinet/webhooks/test-webhook-form";
-import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
+import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { isAppError } from "@/lib/errors";
-import { isResendableEvent, searchWebhookDeliveries, WEBHOOK_EVENT_TYPES, type DeliveryPage, type DeliveryRow } from "@/lib/services/cabinet/settings-queries";
+import { isResendableEvent, searchWebhookDeliveries, WEBHOOK_EVENT_TYPES, type DeliveryRow } from "@/lib/services/cabinet/settings-queries";
 import { DEFAULT_SECRET_OVERLAP_HOURS, getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { PAYMENT_EVENT_BY_STATUS, PAYOUT_INTERNAL_STATUSES } from "@/lib/webhooks/payloads";
@@ -72,14 +71,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const canResend = roleAllows(actor.role, "money");
 
   const endpoint = await findEndpoint(actor.merchantId);
-  let page: DeliveryPage | null = null;
-  let failure: string | null = null;
-  try {
-    page = await searchWebhookDeliveries(deps.db, actor.merchantId, toDeliveryFilters(query), { limit: PAGE_SIZE, cursor: position.cursor });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    failure = error.message;
-  }
+  const { page, failure } = await readListPage(() => searchWebhookDeliveries(deps.db, actor.merchantId, toDeliveryFilters(query), { limit: PAGE_SIZE, cursor: position.cursor }));
   const links = cursorPagerLinks("/cabinet/webhooks", filters, position, page?.nextCursor ?? null);
   const isFiltered = hasFilters(query);
   const hasOtherEvents = page?.items.some((delivery) => !isResendableEvent(delivery.eventType)) ?? false;
@@ -115,12 +107,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           of its current status is recorded again, to the endpoint and the payment&apos;s url_callback.
         </p>
         {failure ? (
-          <div className="flex flex-col gap-3">
-            <Alert>{failure}</Alert>
-            <Link href="/cabinet/webhooks#deliveries" className={`text-sm text-(--ui-link) underline ${FOCUS_RING}`}>
-              Back to the first page
-            </Link>
-          </div>
+          <ListFailure message={failure} firstPage={"/cabinet/webhooks#deliveries"} />
         ) : !page || page.items.length === 0 ? (
           <EmptyState title={isFiltered ? "No delivery matches these filters" : "No delivery yet"}>
             {isFiltered ? (
