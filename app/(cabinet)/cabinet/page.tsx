@@ -5,7 +5,7 @@ import { VolumeChart } from "@/components/cabinet/volume-chart";
 import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
-import { loadOverview, type ActivityEvent, type OverviewPeriod } from "@/lib/services/cabinet/overview";
+import { loadOverview, type ActivityEvent, type OverviewPeriod } from "@/lib/services/overview/load-overview";
 
 export const metadata: Metadata = { title: "Overview" };
 

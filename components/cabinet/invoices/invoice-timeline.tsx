@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Amount, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { findNetwork } from "@/lib/catalogue";
-import type { TimelineEvent } from "@/lib/services/cabinet/invoice-detail";
+import type { TimelineEvent } from "@/lib/services/invoices/load-invoice-detail";
 
 
 const FINAL_WORDS: Record<string, string> = {

@@ -3,7 +3,7 @@ import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { listNetworks, listSettlementSymbols } from "@/lib/catalogue";
-import { COARSE_PAYOUT_STATUSES, PAYOUT_KINDS } from "@/lib/services/cabinet/payout-queries";
+import { COARSE_PAYOUT_STATUSES, PAYOUT_KINDS } from "@/lib/services/payouts/search-payouts";
 import { KIND_WORDS, STATUS_WORDS } from "./payout-words";
 
 function Select({ id, label, name, value, children }: { id: string; label: string; name: string; value: string; children: React.ReactNode }) {

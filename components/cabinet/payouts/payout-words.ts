@@ -1,5 +1,5 @@
 import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
-import type { PayoutKind } from "@/lib/services/cabinet/payout-queries";
+import type { PayoutKind } from "@/lib/services/payouts/search-payouts";
 
 /** The coarse statuses (spec: Payout status) as the cabinet names them. */
 export const STATUS_WORDS: Record<CoarsePayoutStatus, string> = {

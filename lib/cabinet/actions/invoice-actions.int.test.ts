@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
-import { loadInvoiceDetail } from "@/lib/services/cabinet/invoice-detail";
+import { loadInvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
 import { act, actWithCode, addMember, auditOf, DEAD_HOOK, endedPayment, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb } from "@/lib/testing/harness";

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { findPayoutDetail, searchPayouts, summarizeWalletDeposits } from "@/lib/services/cabinet/payout-queries";
+import { findPayoutDetail } from "@/lib/services/payouts/find-payout-detail";
+import { searchPayouts } from "@/lib/services/payouts/search-payouts";
+import { summarizeWalletDeposits } from "@/lib/services/static-wallets/summarize-wallet-deposits";
 import { act, actWithCode, addMember, auditOf, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, makeBlockedWalletWithHeldDeposit } from "@/lib/testing/funding";
 import { getTestDb } from "@/lib/testing/harness";

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { scanNetwork, expireDueInvoices } from "@/lib/services/chains/scan-network";
-import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";

@@ -13,7 +13,7 @@ import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harn
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { readTableState } from "@/lib/metrics/read-table-state";
-import { findPayoutDetail } from "@/lib/services/cabinet/payout-queries";
+import { findPayoutDetail } from "@/lib/services/payouts/find-payout-detail";
 import { sendPayouts } from "./send-payouts";
 
 // A payout on anvil ("bsc") on a database of its own signed at the fee of a quiet moment, then

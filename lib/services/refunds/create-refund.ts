@@ -128,13 +128,6 @@ function refundAddress(deps: Pick<PayoutDeps, "config">, network: NetworkId, giv
   return checkAddressOn(network, address, addressChainOf(deps.config, network));
 }
 
-/** spec: Refund summary — `none`, `partial` or `full`, over refunds not failed or cancelled. */
-export function refundSummary(amountPaidMinor: bigint, refunds: Pick<Payout, "status" | "requestedAmount">[]): "none" | "partial" | "full" {
-  const refunded = refunds.filter((refund) => (LIVE_PAYOUT_STATUSES as string[]).includes(refund.status)).reduce((sum, refund) => sum + BigInt(refund.requestedAmount), 0n);
-  if (refunded === 0n) return "none";
-  return refunded >= amountPaidMinor ? "full" : "partial";
-}
-
 /** Designed: refund fee-config — who bears a refund's payout fee. */
 export async function getRefundFeeConfig(db: PayoutDeps["db"], merchantId: string): Promise<{ payer: string }> {
   const merchant = await db.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { refundFeePayer: true } });

@@ -7,7 +7,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAuditEvents } from "@/lib/services/cabinet/audit-log";
-import { describeAccount } from "@/lib/services/cabinet/account";
+import { describeAccount } from "@/lib/services/cabinet/describe-account";
 import { listSessions } from "@/lib/services/cabinet/sessions";
 
 export const metadata: Metadata = { title: "Account" };

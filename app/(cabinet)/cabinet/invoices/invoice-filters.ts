@@ -1,6 +1,6 @@
 import { isNetworkId, listNetworks, listSettlementSymbols, FIAT_CURRENCIES } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
-import type { InvoiceSearchFilters } from "@/lib/services/cabinet/invoice-search";
+import type { InvoiceSearchFilters } from "@/lib/services/invoices/search-invoices";
 
 /** The search params of a page or route handler, as Next.js hands them over. */
 export type SearchParams = Record<string, string | string[] | undefined>;

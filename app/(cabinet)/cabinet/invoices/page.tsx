@@ -10,7 +10,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { formatDecimal } from "@/lib/i18n/format";
-import { searchInvoices } from "@/lib/services/cabinet/invoice-search";
+import { searchInvoices } from "@/lib/services/invoices/search-invoices";
 import { FILTER_COINS, filterNetworks, hasFilters, PAYMENT_STATUS_WORDS, PAYMENT_STATUSES, readInvoiceQuery, toQueryParams, toSearchFilters, type SearchParams } from "./invoice-filters";
 
 export const metadata: Metadata = { title: "Invoices" };

@@ -12,7 +12,7 @@ import { qrCodeOf } from "@/lib/api/serialize/payment";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, listPricingCurrencies } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
+import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
 import { toPaymentLinkObject } from "@/lib/api/serialize/payment-link";
 

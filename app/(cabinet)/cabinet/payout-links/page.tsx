@@ -10,7 +10,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
+import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
 

@@ -11,7 +11,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { countPayoutsAwaitingApproval, searchPayouts, type PayoutKind } from "@/lib/services/cabinet/payout-queries";
+import { countPayoutsAwaitingApproval, searchPayouts, type PayoutKind } from "@/lib/services/payouts/search-payouts";
 import { hasFilters, readPayoutQuery, toQueryParams, toSearchFilters, type SearchParams } from "./payout-filters";
 
 export const metadata: Metadata = { title: "Payouts" };

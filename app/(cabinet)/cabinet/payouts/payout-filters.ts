@@ -1,5 +1,5 @@
 import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
-import { COARSE_PAYOUT_STATUSES, isPayoutKind, type PayoutKind, type PayoutSearchFilters } from "@/lib/services/cabinet/payout-queries";
+import { COARSE_PAYOUT_STATUSES, isPayoutKind, type PayoutKind, type PayoutSearchFilters } from "@/lib/services/payouts/search-payouts";
 
 /** The search params of a page or route handler, as Next.js hands them over. */
 export type SearchParams = Record<string, string | string[] | undefined>;

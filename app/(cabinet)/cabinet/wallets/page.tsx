@@ -13,7 +13,8 @@ import { toStaticWallet } from "@/lib/api/serialize/static-wallet";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { listAssetChoices, summarizeWalletDeposits } from "@/lib/services/cabinet/payout-queries";
+import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
+import { summarizeWalletDeposits } from "@/lib/services/static-wallets/summarize-wallet-deposits";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
 
 export const metadata: Metadata = { title: "Static wallets" };

@@ -10,7 +10,7 @@ import { listInvoices } from "@/lib/services/invoices/list-invoices";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
 import { sendInvoiceEmail } from "@/lib/services/invoices/send-invoice-email";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
-import { refundSummary } from "@/lib/services/refunds/create-refund";
+import { refundSummary } from "@/lib/domain/refund/refundable";
 import { toRefundElement } from "@/lib/api/serialize/payout";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { defineOperation } from "../../operation";

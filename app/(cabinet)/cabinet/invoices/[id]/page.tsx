@@ -15,9 +15,8 @@ import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
-import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
-import { loadInvoiceDetail, type InvoiceDetail } from "@/lib/services/cabinet/invoice-detail";
+import { loadInvoiceDetail, type InvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { PAYMENT_STATUS_WORDS } from "../invoice-filters";
 
@@ -60,13 +59,6 @@ async function findDetail(merchantId: string, id: string): Promise<InvoiceDetail
   }
 }
 
-/** What is left to refund, as the service counts it: received minus the refunds not failed or cancelled. */
-function leftToRefund(detail: InvoiceDetail, decimals: number): string {
-  const received = parseAmount(detail.payment.amount_paid, decimals) ?? 0n;
-  const refunded = detail.refunds.filter((refund) => refund.status !== "fail" && refund.status !== "cancel").reduce((sum, refund) => sum + (parseAmount(refund.amount, decimals) ?? 0n), 0n);
-  return formatAmount(received > refunded ? received - refunded : 0n, decimals);
-}
-
 export default async function InvoicePage({ params }: PageProps) {
   const actor = await requireActorForPage();
   const { id } = await params;
@@ -85,11 +77,9 @@ export default async function InvoicePage({ params }: PageProps) {
   const resolution = status === "wrong_amount" || status === "paid_over" || status === "paid" ? (await getMerchantInvoiceOrThrow(getApiDeps().db, actor.merchantId, { uuid: payment.uuid })).resolution : null;
   const resolveStatus = status === "wrong_amount" || (status === "paid" && resolution === "accepted") ? "wrong_amount" : status === "paid_over" ? "paid_over" : null;
   const needsDecision = resolveStatus !== null && resolution === null;
-  const received = parseAmount(payment.amount_paid, asset?.decimals ?? 0) ?? 0n;
-  const left = asset ? leftToRefund(detail, asset.decimals) : "0";
-  const canRefund = asset !== null && received > 0n && !needsDecision;
-  const expected = asset ? (parseAmount(payment.payer_amount, asset.decimals) ?? 0n) : 0n;
-  const excess = asset ? formatAmount(received > expected ? received - expected : 0n, asset.decimals) : "0";
+  const hasReceived = payment.payment_amount !== null;
+  const canRefund = asset !== null && hasReceived && !needsDecision;
+  const { leftToRefund: left, overpaid: excess } = detail;
 
   return (
     <>

@@ -1,6 +1,6 @@
 import { getApiDeps } from "@/lib/api/deps";
 import { csvExportResponse, exportDay } from "@/lib/cabinet/csv-response";
-import { exportInvoicesCsv } from "@/lib/services/cabinet/invoice-search";
+import { exportInvoicesCsv } from "@/lib/services/invoices/search-invoices";
 import { readInvoiceQuery, toSearchFilters, type SearchParams } from "../invoice-filters";
 
 export const dynamic = "force-dynamic";

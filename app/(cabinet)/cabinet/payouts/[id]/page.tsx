@@ -14,7 +14,8 @@ import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { findPayoutDetail, type PayoutKind, type PayoutListItem, type PayoutTimelineEvent } from "@/lib/services/cabinet/payout-queries";
+import { findPayoutDetail, type PayoutTimelineEvent } from "@/lib/services/payouts/find-payout-detail";
+import { type PayoutKind, type PayoutListItem } from "@/lib/services/payouts/search-payouts";
 
 export const metadata: Metadata = { title: "Payout" };
 

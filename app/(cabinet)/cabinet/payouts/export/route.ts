@@ -1,6 +1,6 @@
 import { getApiDeps } from "@/lib/api/deps";
 import { csvExportResponse, exportDay } from "@/lib/cabinet/csv-response";
-import { exportPayoutsCsv } from "@/lib/services/cabinet/payout-queries";
+import { exportPayoutsCsv } from "@/lib/services/payouts/search-payouts";
 import { readPayoutQuery, toSearchFilters } from "../payout-filters";
 
 export const dynamic = "force-dynamic";

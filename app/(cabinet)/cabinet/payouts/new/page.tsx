@@ -7,7 +7,7 @@ import { buttonClassName } from "@/components/ui/button";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
-import { listAssetChoices } from "@/lib/services/cabinet/payout-queries";
+import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { getPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 
 export const metadata: Metadata = { title: "New payout" };

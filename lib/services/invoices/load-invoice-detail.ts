@@ -1,4 +1,4 @@
-import type { ChainTransfer, Invoice, WebhookDelivery } from "@/generated/prisma/client";
+import type { ChainTransfer, Invoice, Payout, WebhookDelivery } from "@/generated/prisma/client";
 import type { AppDeps } from "@/lib/deps/app-deps";
 import { toPayment, type PaymentObject } from "@/lib/api/serialize/payment";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
@@ -8,8 +8,8 @@ import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import type { DeliveryStatus } from "@/lib/domain/webhook-delivery/transition";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
-import { describeInvoiceAmounts, toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { refundSummary } from "@/lib/services/refunds/create-refund";
+import { describeInvoiceAmounts, settlementDecimals, toMinor } from "@/lib/domain/invoice/invoice-amounts";
+import { refundableMinor, refundSummary } from "@/lib/domain/refund/refundable";
 import { describePayout, toRefundObject } from "@/lib/api/serialize/payout";
 
 /** A transfer to the invoice's address that the network's watcher linked to it. */
@@ -81,6 +81,12 @@ export interface InvoiceDetail {
   /** The API's payment object (POST /v1/payment/info without its refund fields, which follow). */
   payment: PaymentObject;
   refundStatus: "none" | "partial" | "full";
+  /**
+   * In the coin paid, as decimal strings; both "0" until the buyer has chosen a coin: what is left
+   * to refund (received minus the refunds that count), and what arrived beyond the amount due.
+   */
+  leftToRefund: string;
+  overpaid: string;
   /** Oldest first. */
   timeline: TimelineEvent[];
   transfers: InvoiceTransfer[];
@@ -122,6 +128,7 @@ export async function loadInvoiceDetail(deps: Pick<AppDeps, "db" | "config">, me
   return {
     payment: await toPayment(invoice, deps.config.publicBaseUrl),
     refundStatus: refundSummary(toMinor(invoice.amountPaidMinor), refunds),
+    ...refundFigures(invoice, refunds),
     timeline: buildTimeline(invoice, transfers, deliveries, refunds, journalTimes),
     transfers: transfers.map((transfer) => toInvoiceTransfer(transfer, journalTimes.get(creditReference(transfer.id, transfer.credits)) ?? null)),
     deliveries: deliveries.map(toInvoiceDelivery),
@@ -239,4 +246,16 @@ function buildTimeline(
   }
   const sortTime = (event: TimelineEvent) => sortTimes.get(event) ?? event.at.getTime();
   return events.sort((a, b) => sortTime(a) - sortTime(b));
+}
+
+/** What is left to refund of the invoice and what it received beyond its amount due, in the coin paid. */
+function refundFigures(invoice: Invoice, refunds: Payout[]): Pick<InvoiceDetail, "leftToRefund" | "overpaid"> {
+  const decimals = settlementDecimals(invoice);
+  if (!decimals || invoice.payerAmountMinor === null) return { leftToRefund: "0", overpaid: "0" };
+  const received = toMinor(invoice.amountPaidMinor);
+  const due = toMinor(invoice.payerAmountMinor);
+  return {
+    leftToRefund: formatAmount(refundableMinor(received, refunds), decimals.onChain),
+    overpaid: formatAmount(received > due ? received - due : 0n, decimals.onChain),
+  };
 }

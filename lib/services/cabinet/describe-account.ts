@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client";
-import type { CabinetActor } from "./sessions";
+import type { CabinetActor } from "@/lib/services/cabinet/sessions";
 
 /** The signed-in user's own security facts for the account page. */
 export async function describeAccount(db: Db, actor: CabinetActor): Promise<{ twoFactorSince: Date | null; unusedRecoveryCodes: number; memberSince: Date }> {

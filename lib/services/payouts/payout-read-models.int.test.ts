@@ -4,7 +4,9 @@ import { sendPayouts } from "@/lib/services/payouts/send-payouts";
 import { collect, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, payInvoice } from "@/lib/testing/funding";
 import { addApiKey, callSigned, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { exportPayoutsCsv, findPayoutDetail, listAssetChoices, searchPayouts, type PayoutSearchFilters } from "./payout-queries";
+import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
+import { findPayoutDetail } from "@/lib/services/payouts/find-payout-detail";
+import { exportPayoutsCsv, searchPayouts, type PayoutSearchFilters } from "@/lib/services/payouts/search-payouts";
 
 // The cabinet's payout reads: the list under the API's filters and cursors (plus the kind and
 // the approval queue), the CSV of exactly the filtered view, a payout's timeline from what is

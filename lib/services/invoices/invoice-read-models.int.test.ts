@@ -5,9 +5,9 @@ import { resolveInvoiceReviews, setInvoiceAside } from "@/lib/services/invoices/
 import { collect, DEAD_HOOK, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { loadInvoiceDetail } from "./invoice-detail";
-import { exportInvoicesCsv, searchInvoices, toCsvLine, type InvoiceSearchFilters } from "./invoice-search";
-import { loadOverview } from "./overview";
+import { loadInvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
+import { exportInvoicesCsv, searchInvoices, toCsvLine, type InvoiceSearchFilters } from "@/lib/services/invoices/search-invoices";
+import { loadOverview } from "@/lib/services/overview/load-overview";
 
 // The cabinet's read side against the real database: the overview's balances, volume, activity
 // and attention; invoice search (which must list exactly what /v1/payment/history lists for the
