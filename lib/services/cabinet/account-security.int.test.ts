@@ -2,16 +2,16 @@ import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { ENROLMENT_DEADLINE_MS } from "@/lib/domain/cabinet/enrolment-deadline";
 import { runCabinetAction } from "@/lib/cabinet/run-action";
+import { checkPassword, completeSignIn, confirmEnrolment } from "@/lib/cabinet/sign-in";
 import { runUnit } from "@/lib/deps/unit-of-work";
 import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
+import { expireUnenrolledUsers } from "@/lib/jobs/handlers/expire-enrolments";
 import { createStore, movingClock, newEmail, newStore, randomOrigin, refusalCodeOf, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
 import { getTestDb, getTestSecretBox } from "@/lib/testing/harness";
 import { PENDING_KEY_LIFETIME_MS } from "./authenticator-reset";
-import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
-import { expireUnenrolledUsers } from "./expire-enrolments";
+import { showEnrolmentKey } from "./enrolment";
 import { openTotpSecret } from "./second-factor";
 import { resolveSession, type CabinetActor } from "./sessions";
-import { checkPassword, completeSignIn } from "./sign-in";
 import { acceptInvitation, inviteMember, listTeam } from "./team";
 import { insertCabinetUser, preparePassword } from "./users";
 
@@ -258,7 +258,7 @@ describe("cabinet account security", () => {
 
     const job = PERIODIC_JOBS.find((candidate) => candidate.name === "cabinet.expire-enrolment")!;
     expect(job.everySeconds).toBeLessThanOrEqual(3600);
-    expect(await expireUnenrolledUsers(db(), now)).toBeGreaterThanOrEqual(2);
+    expect(await expireUnenrolledUsers({ db: db(), now: () => now })).toBeGreaterThanOrEqual(2);
     const remaining = await db().cabinetUser.findMany({ where: { merchantId: { in: [store.merchantId, abandoned.merchantId] } }, select: { id: true, email: true } });
     expect(remaining.map((user) => user.id).sort()).toEqual(
       [store.owner.actor.userId, recent.id, (await db().cabinetUser.findUniqueOrThrow({ where: { email: abandoned.ownerEmail.toLowerCase() } })).id].sort(),
@@ -268,7 +268,7 @@ describe("cabinet account security", () => {
     expect(expiredAudit.map((row) => row.userId).sort()).toEqual([late.id, lateOwner.id].sort());
     expect(expiredAudit.find((row) => row.userId === late.id)?.detail).toMatchObject({ email: late.email, role: "admin" });
     // A second run finds nothing more of these stores.
-    await expireUnenrolledUsers(db(), now);
+    await expireUnenrolledUsers({ db: db(), now: () => now });
     expect(await db().cabinetUser.count({ where: { merchantId: { in: [store.merchantId, abandoned.merchantId] } } })).toBe(3);
   });
 });

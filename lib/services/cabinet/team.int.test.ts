@@ -5,7 +5,8 @@ import { getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import type { ApiDeps } from "@/lib/api/deps";
 import { runUnit } from "@/lib/deps/unit-of-work";
 import { resolveSession, type CabinetActor } from "./sessions";
-import { checkPassword, findLiveTicket } from "./sign-in";
+import { checkPassword } from "@/lib/cabinet/sign-in";
+import { findLiveTicket } from "./sign-in";
 import { acceptInvitation, changeRole, describeInvitation, INVITATION_LIFETIME_MS, inviteMember, listTeam, removeMember, revokeInvitation } from "./team";
 
 // The team: invitations by e-mail (one live per address, a week long, taken once), role changes,
