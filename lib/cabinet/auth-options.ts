@@ -8,9 +8,9 @@ import { loadMasterKey } from "@/lib/crypto/master-key";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { recordAudit } from "@/lib/services/cabinet/audit-log";
-import { completeSignIn } from "@/lib/services/cabinet/sign-in";
 import { SESSION_LIFETIME_MS, revokeSession } from "@/lib/services/cabinet/sessions";
 import { originFromHeaders } from "./request-origin";
+import { completeSignIn } from "./sign-in";
 
 /** The httpOnly cookie that carries the sign-in ticket between the password step and the code step. */
 export const TICKET_COOKIE = "gateway_cabinet_ticket";

@@ -1,10 +1,10 @@
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { AppError, isAppError, parseInput } from "@/lib/errors";
 import { recordAudit } from "@/lib/services/cabinet/audit-log";
-import { confirmFreshCode } from "@/lib/services/cabinet/step-up";
 import type { CabinetActionContext } from "./action-table";
 import { CABINET_ACTIONS, type CabinetActionName } from "./actions";
 import { isSensitiveAction, type CabinetActionResult } from "./sensitive-actions";
+import { confirmFreshCode } from "./sign-in";
 
 /**
  * Runs one cabinet action for the signed-in actor: the role's permission, the input's schema, a

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ENROLMENT_DEADLINE_MS } from "@/lib/domain/cabinet/enrolment-deadline";
-import { confirmEnrolment, showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
+import { checkPassword, completeSignIn, confirmEnrolment } from "@/lib/cabinet/sign-in";
+import { showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
 import { resolveSession } from "@/lib/services/cabinet/sessions";
-import { checkPassword, completeSignIn } from "@/lib/services/cabinet/sign-in";
 import { createStore, movingClock, newStore, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD } from "@/lib/testing/cabinet";
 import { getTestDb } from "@/lib/testing/harness";
 import { cliActor } from "./lookups";

@@ -24,7 +24,7 @@ import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcil
 import { moveExcessToCold } from "@/lib/services/cold-storage/move-to-cold";
 import { processPendingBatches } from "./handlers/process-batches";
 import { sendPendingEmails } from "./handlers/send-emails";
-import { expireUnenrolledUsers } from "@/lib/services/cabinet/expire-enrolments";
+import { expireUnenrolledUsers } from "./handlers/expire-enrolments";
 
 /** The collaborators every job handler receives (the API's collaborators are a superset). */
 export interface JobDeps {
@@ -214,6 +214,6 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     cron: "0 * * * *",
     // Cabinet users who never set up an authenticator app within 7 days are refused at sign-in
     // already; this deletes them, freeing their addresses for a new invitation.
-    run: async (deps) => ({ deleted: await expireUnenrolledUsers(deps.db, deps.now()) }),
+    run: async (deps) => ({ deleted: await expireUnenrolledUsers(deps) }),
   },
 ];

@@ -1,12 +1,16 @@
 import { z } from "zod";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { AppError } from "@/lib/errors";
-import { confirmAuthenticatorReset, startAuthenticatorReset } from "@/lib/services/cabinet/authenticator-reset";
+import { confirmAuthenticatorReset, findPendingKey, startAuthenticatorReset } from "@/lib/services/cabinet/authenticator-reset";
 import { changePassword } from "@/lib/services/cabinet/change-password";
 import { regenerateRecoveryCodes } from "@/lib/services/cabinet/enrolment";
 import { recordAudit } from "@/lib/services/cabinet/audit-log";
 import { revokeSession } from "@/lib/services/cabinet/sessions";
+import { actorOf } from "@/lib/services/cabinet/sign-in";
 import { signOutEverywhere } from "@/lib/services/cabinet/sign-out-everywhere";
+import { assertAcceptablePassword, loadCabinetUser } from "@/lib/services/cabinet/users";
 import { defineCabinetAction } from "../action-table";
+import { runAttempt } from "../attempts";
 
 export const signOutSession = defineCabinetAction({
   permission: "read",
@@ -23,7 +27,7 @@ export const newRecoveryCodes = defineCabinetAction({
   audit: "two_factor.recovery_codes_regenerated",
   auditedByService: true,
   input: { schema: z.object({}), invalidBody: "cabinet.bad_request" },
-  run: async ({ deps, actor, origin }) => ({ recovery_codes: await regenerateRecoveryCodes(deps, actor, origin) }),
+  run: async ({ deps, actor, origin }) => ({ recovery_codes: await runUnit(deps, regenerateRecoveryCodes, { actor, origin }) }),
 });
 
 export const changeOwnPassword = defineCabinetAction({
@@ -32,7 +36,10 @@ export const changeOwnPassword = defineCabinetAction({
   auditedByService: true,
   input: { schema: z.object({ current_password: z.string(), new_password: z.string() }), invalidBody: "cabinet.bad_request" },
   run: async ({ deps, actor, origin }, input) => {
-    const { endedSessions } = await changePassword(deps, actor, { currentPassword: input.current_password, newPassword: input.new_password }, origin);
+    assertAcceptablePassword(input.new_password);
+    const user = await loadCabinetUser(deps.db, actor.userId);
+    const attempt = { actor: actorOf(user), action: "password.changed" as const, origin, now: deps.now() };
+    const { endedSessions } = await runAttempt(deps, attempt, changePassword, { actor, user, currentPassword: input.current_password, newPassword: input.new_password });
     return { ended_sessions: endedSessions };
   },
 });
@@ -43,7 +50,9 @@ export const beginAuthenticatorReset = defineCabinetAction({
   auditedByService: true,
   input: { schema: z.object({ password: z.string() }), invalidBody: "cabinet.bad_request" },
   run: async ({ deps, actor, origin }, input) => {
-    const key = await startAuthenticatorReset(deps, actor, { password: input.password }, origin);
+    const user = await loadCabinetUser(deps.db, actor.userId);
+    const attempt = { actor: actorOf(user), action: "two_factor.reset_started" as const, origin, now: deps.now() };
+    const key = await runAttempt(deps, attempt, startAuthenticatorReset, { actor, user, password: input.password });
     return { secret: key.secret, qr_data_url: key.qrDataUrl };
   },
 });
@@ -54,7 +63,10 @@ export const finishAuthenticatorReset = defineCabinetAction({
   auditedByService: true,
   input: { schema: z.object({ code: z.string() }), invalidBody: "cabinet.bad_request" },
   run: async ({ deps, actor, origin }, input) => {
-    const { recoveryCodes, endedSessions } = await confirmAuthenticatorReset(deps, actor, { code: input.code }, origin);
+    const now = deps.now();
+    const pending = await findPendingKey(deps, actor, now);
+    const attempt = { actor: actorOf(pending.user), action: "two_factor.reset" as const, origin, now };
+    const { recoveryCodes, endedSessions } = await runAttempt(deps, attempt, confirmAuthenticatorReset, { ...pending, code: input.code });
     return { recovery_codes: recoveryCodes, ended_sessions: endedSessions };
   },
 });
@@ -65,7 +77,7 @@ export const signOutAllSessions = defineCabinetAction({
   auditedByService: true,
   input: { schema: z.object({}), invalidBody: "cabinet.bad_request" },
   run: async ({ deps, actor, origin }) => {
-    const { endedSessions } = await signOutEverywhere(deps, actor, origin);
+    const { endedSessions } = await runUnit(deps, signOutEverywhere, { actor, origin });
     return { ended_sessions: endedSessions };
   },
 });

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/services/cabinet/api-keys";
 import { changeRole, inviteMember, removeMember, revokeInvitation } from "@/lib/services/cabinet/team";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
 
 const invalid = "cabinet.bad_request" as const;
 const byId = { schema: z.object({ id: z.string().max(64) }), invalidBody: invalid };
 const byPublicId = { schema: z.object({ public_id: z.string().max(128) }), invalidBody: invalid };
 
-/** Team and API keys: who may sign in to the store, and what may call its API. The services record their own audit rows. */
+/** Team and API keys: who may sign in to the store, and what may call its API. Each unit records its own audit row, in its transaction. */
 export const TEAM_ACTIONS = {
   "team.invite": defineCabinetAction({
     permission: "team",
@@ -15,7 +16,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: { schema: z.object({ email: z.string().max(254), role: z.string().max(16) }), invalidBody: invalid },
     run: async ({ deps, actor, origin }, input) => {
-      const invitation = await inviteMember(deps, actor, input, origin);
+      const invitation = await runUnit(deps, inviteMember, { actor, origin, ...input });
       return { id: invitation.id, email: invitation.email, role: invitation.role, url: invitation.url };
     },
   }),
@@ -25,7 +26,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: byId,
     run: async ({ deps, actor, origin }, input) => {
-      await revokeInvitation(deps, actor, input.id, origin);
+      await runUnit(deps, revokeInvitation, { actor, origin, invitationId: input.id });
       return { revoked: true };
     },
   }),
@@ -35,7 +36,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: { schema: z.object({ id: z.string().max(64), role: z.string().max(16) }), invalidBody: invalid },
     run: async ({ deps, actor, origin }, input) => {
-      const member = await changeRole(deps, actor, input.id, input.role, origin);
+      const member = await runUnit(deps, changeRole, { actor, origin, userId: input.id, role: input.role });
       return { id: member.id, role: member.role };
     },
   }),
@@ -45,7 +46,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: byId,
     run: async ({ deps, actor, origin }, input) => {
-      await removeMember(deps, actor, input.id, origin);
+      await runUnit(deps, removeMember, { actor, origin, userId: input.id });
       return { removed: true };
     },
   }),
@@ -55,7 +56,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: { schema: z.object({ kind: z.string().max(16) }), invalidBody: invalid },
     run: async ({ deps, actor, origin }, input) => {
-      const issued = await createApiKey(deps, actor, input.kind, origin);
+      const issued = await runUnit(deps, createApiKey, { actor, origin, kind: input.kind });
       return { public_id: issued.publicId, secret: issued.secret, kind: issued.kind };
     },
   }),
@@ -65,7 +66,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: byPublicId,
     run: async ({ deps, actor, origin }, input) => {
-      const revoked = await revokeApiKey(deps, actor, input.public_id, origin);
+      const revoked = await runUnit(deps, revokeApiKey, { actor, origin, publicId: input.public_id });
       return { public_id: revoked.publicId, revoked_at: revoked.revokedAt };
     },
   }),
@@ -75,7 +76,7 @@ export const TEAM_ACTIONS = {
     auditedByService: true,
     input: byPublicId,
     run: async ({ deps, actor, origin }, input) => {
-      const rotated = await rotateApiKey(deps, actor, input.public_id, origin);
+      const rotated = await runUnit(deps, rotateApiKey, { actor, origin, publicId: input.public_id });
       return { revoked: rotated.revoked.publicId, public_id: rotated.issued.publicId, secret: rotated.issued.secret, kind: rotated.revoked.kind };
     },
   }),

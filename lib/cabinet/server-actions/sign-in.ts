@@ -6,8 +6,8 @@ import { TICKET_COOKIE } from "@/lib/cabinet/auth-options";
 import { currentOrigin } from "@/lib/cabinet/request-origin";
 import { getConfig } from "@/lib/config/env";
 import { isAppError } from "@/lib/errors";
-import { confirmEnrolment } from "@/lib/services/cabinet/enrolment";
-import { checkPassword, type IssuedTicket } from "@/lib/services/cabinet/sign-in";
+import { checkPassword, confirmEnrolment } from "@/lib/cabinet/sign-in";
+import type { IssuedTicket } from "@/lib/services/cabinet/sign-in";
 
 export type StepResult<T = object> = ({ ok: true } & T) | { ok: false; code: string; message: string };
 

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { getConfig } from "@/lib/config/env";
 import { getSecretBox } from "@/lib/crypto/master-key";
+import { createAppDeps } from "@/lib/deps/app-deps";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { defineAction } from "../command-kit";
 import { cliActor, requireCabinetUser } from "../lookups";
 import { withCliDatabase } from "../open-database";
@@ -21,11 +23,8 @@ export function registerUserCommands(program: Command): void {
       withCliDatabase(async (db) => {
         const { resetSignIn } = await import("@/lib/services/cabinet/reset-sign-in");
         const found = await requireCabinetUser(db, options.email);
-        const reset = await resetSignIn(
-          { db, secretBox: getSecretBox(), config: getConfig(), now: () => new Date() },
-          { userId: found.id, shouldReplacePassword: options.keepPassword !== true },
-          cliActor(),
-        );
+        const deps = createAppDeps(getConfig(), db, getSecretBox());
+        const reset = await runUnit(deps, resetSignIn, { userId: found.id, shouldReplacePassword: options.keepPassword !== true, operator: cliActor() });
         const json = {
           user_id: reset.userId,
           merchant_id: reset.merchantId,

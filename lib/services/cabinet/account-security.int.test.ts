@@ -2,15 +2,16 @@ import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { ENROLMENT_DEADLINE_MS } from "@/lib/domain/cabinet/enrolment-deadline";
 import { runCabinetAction } from "@/lib/cabinet/run-action";
+import { checkPassword, completeSignIn, confirmEnrolment } from "@/lib/cabinet/sign-in";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
+import { expireUnenrolledUsers } from "@/lib/jobs/handlers/expire-enrolments";
 import { createStore, movingClock, newEmail, newStore, randomOrigin, refusalCodeOf, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
 import { getTestDb, getTestSecretBox } from "@/lib/testing/harness";
 import { PENDING_KEY_LIFETIME_MS } from "./authenticator-reset";
-import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
-import { expireUnenrolledUsers } from "./expire-enrolments";
+import { showEnrolmentKey } from "./enrolment";
 import { openTotpSecret } from "./second-factor";
 import { resolveSession, type CabinetActor } from "./sessions";
-import { checkPassword, completeSignIn } from "./sign-in";
 import { acceptInvitation, inviteMember, listTeam } from "./team";
 import { insertCabinetUser, preparePassword } from "./users";
 
@@ -202,9 +203,9 @@ describe("cabinet account security", () => {
     const clock = movingClock();
     const owner = await enrolledOwner(clock);
     const email = newEmail("late").toLowerCase();
-    await inviteMember(clock.deps, owner.actor, { email, role: "finance" }, owner.from);
+    await runUnit(clock.deps, inviteMember, { actor: owner.actor, origin: owner.from, email, role: "finance" });
     const token = (await db().outboundEmail.findFirstOrThrow({ where: { recipient: email } })).text.match(/\/cabinet\/invite\/([A-Za-z0-9_-]+)/)![1];
-    const joined = await acceptInvitation(clock.deps, { token, password: TEST_PASSWORD }, owner.from);
+    const joined = await runUnit(clock.deps, acceptInvitation, { token, password: TEST_PASSWORD, origin: owner.from });
 
     // Just before the deadline the password still leads to enrolment; the ticket does not outlive the deadline.
     clock.advance(ENROLMENT_DEADLINE_MS - 60_000);
@@ -226,10 +227,10 @@ describe("cabinet account security", () => {
     ]);
 
     // The owner invites the address again: accepting replaces the expired account, which then enrols.
-    await inviteMember(clock.deps, owner.actor, { email, role: "viewer" }, owner.from);
+    await runUnit(clock.deps, inviteMember, { actor: owner.actor, origin: owner.from, email, role: "viewer" });
     const again = (await db().outboundEmail.findFirstOrThrow({ where: { recipient: email }, orderBy: { createdAt: "desc" } })).text.match(/\/cabinet\/invite\/([A-Za-z0-9_-]+)/)![1];
     expect(again).not.toBe(token);
-    const rejoined = await acceptInvitation(clock.deps, { token: again, password: NEW_PASSWORD }, owner.from);
+    const rejoined = await runUnit(clock.deps, acceptInvitation, { token: again, password: NEW_PASSWORD, origin: owner.from });
     expect(rejoined.userId).not.toBe(joined.userId);
     expect(await db().cabinetUser.findUnique({ where: { id: joined.userId } })).toBeNull();
     const fresh = await checkPassword(clock.deps, { email, password: NEW_PASSWORD }, owner.from);
@@ -237,7 +238,7 @@ describe("cabinet account security", () => {
     expect((await confirmEnrolment(clock.deps, { ticket: fresh.token, code: await clock.nextCode(key.secret) }, owner.from)).recoveryCodes).toHaveLength(10);
 
     // Enrolled, the address is a member again: inviting it is refused as for any member.
-    expect(await refusalCodeOf(inviteMember(clock.deps, owner.actor, { email, role: "viewer" }, owner.from))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(runUnit(clock.deps, inviteMember, { actor: owner.actor, origin: owner.from, email, role: "viewer" }))).toBe("cabinet.email_taken");
   });
 
   it("deletes accounts past the deadline in the periodic job, keeping enrolled ones and a store's only owner", async () => {
@@ -257,7 +258,7 @@ describe("cabinet account security", () => {
 
     const job = PERIODIC_JOBS.find((candidate) => candidate.name === "cabinet.expire-enrolment")!;
     expect(job.everySeconds).toBeLessThanOrEqual(3600);
-    expect(await expireUnenrolledUsers(db(), now)).toBeGreaterThanOrEqual(2);
+    expect(await expireUnenrolledUsers({ db: db(), now: () => now })).toBeGreaterThanOrEqual(2);
     const remaining = await db().cabinetUser.findMany({ where: { merchantId: { in: [store.merchantId, abandoned.merchantId] } }, select: { id: true, email: true } });
     expect(remaining.map((user) => user.id).sort()).toEqual(
       [store.owner.actor.userId, recent.id, (await db().cabinetUser.findUniqueOrThrow({ where: { email: abandoned.ownerEmail.toLowerCase() } })).id].sort(),
@@ -267,7 +268,7 @@ describe("cabinet account security", () => {
     expect(expiredAudit.map((row) => row.userId).sort()).toEqual([late.id, lateOwner.id].sort());
     expect(expiredAudit.find((row) => row.userId === late.id)?.detail).toMatchObject({ email: late.email, role: "admin" });
     // A second run finds nothing more of these stores.
-    await expireUnenrolledUsers(db(), now);
+    await expireUnenrolledUsers({ db: db(), now: () => now });
     expect(await db().cabinetUser.count({ where: { merchantId: { in: [store.merchantId, abandoned.merchantId] } } })).toBe(3);
   });
 });

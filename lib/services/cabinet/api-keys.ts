@@ -3,10 +3,11 @@ import { issueApiKey, type IssuedApiKey } from "@/lib/auth/api-keys";
 import { isApiKeyKind, type ApiKeyKind } from "@/lib/auth/api-key-identity";
 import type { Db, Tx } from "@/lib/db/client";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
-import { withTransaction } from "@/lib/db/transaction";
+import { afterCommit } from "@/lib/db/transaction";
+import { unitOf, type UnitOfWork } from "@/lib/deps/unit-of-work";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
-import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
+import type { RequestOrigin } from "./cabinet-deps";
 import type { CabinetActor } from "./sessions";
 
 // The cabinet's API keys page: list, create, revoke, rotate. Who may call these is the caller's
@@ -33,75 +34,77 @@ export async function listApiKeys(db: Db | Tx, merchantId: string): Promise<ApiK
   return keys.map(toApiKeyView);
 }
 
+/** Who acts on the store's keys, and from where (each unit writes its own audit row). */
+export interface KeyRequest {
+  actor: CabinetActor;
+  origin: RequestOrigin;
+}
+
 /** Issues a key of a kind (unified, payment or payout) to the actor's store; the secret is in the answer only. */
-export async function createApiKey(deps: CabinetDeps, actor: CabinetActor, kind: string, origin: RequestOrigin): Promise<IssuedApiKey> {
-  if (!isApiKeyKind(kind)) throw new AppError("cabinet.bad_request", "An API key's kind is unified, payment or payout.");
-  const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
+export const createApiKey: UnitOfWork<KeyRequest & { kind: string }, KeyRequest & { kind: ApiKeyKind }, IssuedApiKey> = {
+  prepare: async (_deps, request) => {
+    if (!isApiKeyKind(request.kind)) throw new AppError("cabinet.bad_request", "An API key's kind is unified, payment or payout.");
+    return { ...request, kind: request.kind };
+  },
+  execute: async (tx, deps, { actor, origin, kind }) => {
     // The key answers to the user who made it: four eyes know it as theirs.
     const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind, `user:${actor.userId}`);
     await recordAudit(
       tx,
       { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "api_key.created", outcome: "success", origin, detail: { publicId: issued.publicId, kind } },
-      now,
+      deps.now(),
     );
     return issued;
-  });
-}
+  },
+};
 
 /**
  * Revokes a key of the actor's store: requests signed with it fail from the commit on. Revoking a
  * key that is already revoked changes nothing and answers it as it is (a repeated click).
  */
-export async function revokeApiKey(deps: CabinetDeps, actor: CabinetActor, publicId: string, origin: RequestOrigin): Promise<ApiKeyView> {
+export const revokeApiKey = unitOf(async (tx, deps, { actor, origin, publicId }: KeyRequest & { publicId: string }): Promise<ApiKeyView> => {
   const now = deps.now();
-  const revoked = await withTransaction(deps.db, async (tx) => {
-    const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
-    if (!(await takeKeyOutOfService(tx, key.id, now))) return toApiKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id } }));
-    await recordAudit(
-      tx,
-      { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "api_key.revoked", outcome: "success", origin, detail: { publicId: key.publicId, kind: key.kind } },
-      now,
-    );
-    return { ...toApiKeyView(key), revokedAt: now };
-  });
-  forgetKeptApiKeys();
-  return revoked;
-}
+  const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
+  afterCommit(tx, forgetKeptApiKeys);
+  if (!(await takeKeyOutOfService(tx, key.id, now))) return toApiKeyView(await tx.apiKey.findUniqueOrThrow({ where: { id: key.id } }));
+  await recordAudit(
+    tx,
+    { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "api_key.revoked", outcome: "success", origin, detail: { publicId: key.publicId, kind: key.kind } },
+    now,
+  );
+  return { ...toApiKeyView(key), revokedAt: now };
+});
 
 /**
  * Replaces a live key of the actor's store by a new one of the same kind, in one transaction. The
  * old key stops at once — there is no overlap — so the integrator switches to the new secret when
  * they rotate. Of racing rotations of one key, one wins; the others find it revoked.
  */
-export async function rotateApiKey(deps: CabinetDeps, actor: CabinetActor, publicId: string, origin: RequestOrigin): Promise<RotatedApiKey> {
+export const rotateApiKey = unitOf(async (tx, deps, { actor, origin, publicId }: KeyRequest & { publicId: string }): Promise<RotatedApiKey> => {
   const now = deps.now();
-  const rotated = await withTransaction(deps.db, async (tx) => {
-    const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
-    const kind = key.kind;
-    if (!isApiKeyKind(kind) || !(await takeKeyOutOfService(tx, key.id, now))) {
-      throw new AppError("cabinet.not_found", "No live API key of your store has this public id: a revoked key cannot be rotated.");
-    }
-    // The new secret is shown to the user who rotates: from now on it is theirs.
-    const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind, `user:${actor.userId}`);
-    await recordAudit(
-      tx,
-      {
-        merchantId: actor.merchantId,
-        userId: actor.userId,
-        actorEmail: actor.email,
-        action: "api_key.rotated",
-        outcome: "success",
-        origin,
-        detail: { publicId: key.publicId, newPublicId: issued.publicId, kind },
-      },
-      now,
-    );
-    return { revoked: { ...toApiKeyView(key), revokedAt: now }, issued };
-  });
-  forgetKeptApiKeys();
-  return rotated;
-}
+  const key = await findMerchantKeyOrThrow(tx, actor.merchantId, publicId);
+  const kind = key.kind;
+  if (!isApiKeyKind(kind) || !(await takeKeyOutOfService(tx, key.id, now))) {
+    throw new AppError("cabinet.not_found", "No live API key of your store has this public id: a revoked key cannot be rotated.");
+  }
+  // The new secret is shown to the user who rotates: from now on it is theirs.
+  const issued = await issueApiKey(tx, deps.secretBox, actor.merchantId, kind, `user:${actor.userId}`);
+  await recordAudit(
+    tx,
+    {
+      merchantId: actor.merchantId,
+      userId: actor.userId,
+      actorEmail: actor.email,
+      action: "api_key.rotated",
+      outcome: "success",
+      origin,
+      detail: { publicId: key.publicId, newPublicId: issued.publicId, kind },
+    },
+    now,
+  );
+  afterCommit(tx, forgetKeptApiKeys);
+  return { revoked: { ...toApiKeyView(key), revokedAt: now }, issued };
+});
 
 function toApiKeyView(key: ApiKey): ApiKeyView {
   return { publicId: key.publicId, kind: key.kind as ApiKeyKind, createdAt: key.createdAt, revokedAt: key.revokedAt };

@@ -1,15 +1,17 @@
 import { randomUUID } from "node:crypto";
 import QRCode from "qrcode";
+import type { CabinetUser } from "@/generated/prisma/client";
 import { newRecoveryCodes } from "@/lib/auth/one-time-tokens";
 import { matchTotp, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { AppDeps } from "@/lib/deps/app-deps";
+import { unitOf, type UnitOfWork } from "@/lib/deps/unit-of-work";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
 import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
 import { recoveryCodeHash, totpSealContext } from "./second-factor";
-import { actorOf, beginAttempt, failAttempt, findLiveTicket, issueTicket, useTicket, type IssuedTicket } from "./sign-in";
+import { findLiveTicket, issueTicket, recordFailedAttempt, useTicket, type AdmittedAttempt, type IssuedTicket, type Refused } from "./sign-in";
 import { giveAttemptBack } from "./throttle";
 
 /** The issuer an authenticator app shows beside the account. */
@@ -54,16 +56,23 @@ export interface ConfirmedEnrolment {
   ticket: IssuedTicket;
 }
 
-/** Confirms the key with a code from the app: TOTP is on, recovery codes are made, the enrol ticket is spent. */
-export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<ConfirmedEnrolment> {
-  const now = deps.now();
-  const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["enrol"], now);
+/** An `enrol` ticket's user and the key the ticket showed, or `cabinet.bad_ticket` when it showed none. */
+export async function findEnrolmentKey(deps: Pick<AppDeps, "db" | "secretBox">, ticketToken: string, now: Date) {
+  const { ticket, user } = await findLiveTicket(deps.db, ticketToken, ["enrol"], now);
   const secret = ticket.enrolmentSecretCiphertext ? deps.secretBox.open(ticket.enrolmentSecretCiphertext, enrolmentSealContext(ticket.id)) : null;
   if (!secret) throw new AppError("cabinet.bad_ticket", "Open the enrolment page again to get your key.");
-  const lockIfWrong = await beginAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now);
-  const step = await matchTotp(secret, input.code.trim(), now, null);
-  if (step === null) return failAttempt(deps, actorOf(user), "two_factor.enrolled", origin, now, "cabinet.bad_code", lockIfWrong);
-  return withTransaction(deps.db, async (tx) => {
+  return { ticket, user, secret };
+}
+
+/**
+ * Confirms the key with a code from the app (an attempt counted by beginAttempt): TOTP is on,
+ * recovery codes are made, the enrol ticket is spent.
+ */
+export const enrolAuthenticator: UnitOfWork<EnrolmentRequest, EnrolmentRequest & { step: bigint | null }, ConfirmedEnrolment | Refused> = {
+  prepare: async (_deps, request) => ({ ...request, step: await matchTotp(request.secret, request.code.trim(), request.attempt.now, null) }),
+  execute: async (tx, deps, { attempt, taken, ticket, user, secret, step }) => {
+    const { origin, now } = attempt;
+    if (step === null) return recordFailedAttempt(tx, deps, attempt, "cabinet.bad_code", taken);
     await useTicket(tx, ticket.id, now);
     // The ticket's key becomes the user's, sealed to the user.
     const { count } = await tx.cabinetUser.updateMany({
@@ -73,11 +82,18 @@ export async function confirmEnrolment(deps: CabinetDeps, input: { ticket: strin
     if (count !== 1) throw new AppError("cabinet.bad_ticket");
     // The user's other tickets were made for a user without TOTP: none of them may show the key now.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
-    await giveAttemptBack(tx, lockIfWrong.source, now);
+    await giveAttemptBack(tx, taken.source, now);
     const recoveryCodes = await replaceRecoveryCodes(tx, deps.secretBox, user.id, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "two_factor.enrolled", outcome: "success", origin }, now);
     return { recoveryCodes, ticket: await issueTicket(tx, user.id, "enrolled", now) };
-  });
+  },
+};
+
+interface EnrolmentRequest extends AdmittedAttempt {
+  ticket: { id: string };
+  user: CabinetUser;
+  secret: string;
+  code: string;
 }
 
 /** A new set of ten recovery codes; the old ones stop working. Returns them in clear, once. */
@@ -89,11 +105,9 @@ export async function replaceRecoveryCodes(tx: Tx, box: SecretBox, userId: strin
 }
 
 /** New recovery codes for a signed-in user (the old ones stop working), shown once. */
-export async function regenerateRecoveryCodes(deps: CabinetDeps, actor: { userId: string; merchantId: string; email: string }, origin: RequestOrigin): Promise<string[]> {
+export const regenerateRecoveryCodes = unitOf(async (tx, deps, { actor, origin }: { actor: { userId: string; merchantId: string; email: string }; origin: RequestOrigin }): Promise<string[]> => {
   const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
-    const codes = await replaceRecoveryCodes(tx, deps.secretBox, actor.userId, now);
-    await recordAudit(tx, { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "two_factor.recovery_codes_regenerated", outcome: "success", origin }, now);
-    return codes;
-  });
-}
+  const codes = await replaceRecoveryCodes(tx, deps.secretBox, actor.userId, now);
+  await recordAudit(tx, { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "two_factor.recovery_codes_regenerated", outcome: "success", origin }, now);
+  return codes;
+});

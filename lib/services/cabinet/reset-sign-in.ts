@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "@/lib/auth/passwords";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { enrolmentDeadline } from "@/lib/domain/cabinet/enrolment-deadline";
 import { queueEmail } from "@/lib/email/outbox";
 import { signInResetEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
 import { recordAudit } from "./audit-log";
-import type { CabinetDeps } from "./cabinet-deps";
 import { endAllSessions } from "./sessions";
 import { forgetAllAccountFailures } from "./throttle";
 
@@ -19,6 +18,20 @@ export interface SignInReset {
   /** The new password in clear, shown once to the operator; null when the password was kept. */
   password: string | null;
   /** The user enrols TOTP again by then, or is refused as any user who never enrolled. */
+  enrolBy: Date;
+}
+
+export interface SignInResetRequest {
+  userId: string;
+  shouldReplacePassword: boolean;
+  /** Who resets (the operator), as the audit log names the actor. */
+  operator: string;
+}
+
+interface PreparedReset extends SignInResetRequest {
+  password: string | null;
+  passwordHash: string | null;
+  now: Date;
   enrolBy: Date;
 }
 
@@ -37,16 +50,18 @@ function newPassword(): string {
  * own. The user is e-mailed (never the password: the operator hands it over) and the store's audit
  * log names the operator as the actor.
  */
-export async function resetSignIn(deps: CabinetDeps, input: { userId: string; shouldReplacePassword: boolean }, operator: string): Promise<SignInReset> {
-  const password = input.shouldReplacePassword ? newPassword() : null;
-  // scrypt takes a while: outside the transaction.
-  const passwordHash = password === null ? null : await hashPassword(password);
-  const now = deps.now();
-  const enrolBy = enrolmentDeadline(now);
-  return withTransaction(deps.db, async (tx) => {
+export const resetSignIn: UnitOfWork<SignInResetRequest, PreparedReset, SignInReset> = {
+  prepare: async (deps, request) => {
+    const password = request.shouldReplacePassword ? newPassword() : null;
+    // scrypt takes a while: outside the transaction.
+    const passwordHash = password === null ? null : await hashPassword(password);
+    const now = deps.now();
+    return { ...request, password, passwordHash, now, enrolBy: enrolmentDeadline(now) };
+  },
+  execute: async (tx, deps, { userId, operator, password, passwordHash, now, enrolBy }) => {
     // Conditional on the user still being on the team: a member removed meanwhile stays removed.
     const { count } = await tx.cabinetUser.updateMany({
-      where: { id: input.userId, disabledAt: null },
+      where: { id: userId, disabledAt: null },
       data: {
         totpSecretCiphertext: null,
         totpEnabledAt: null,
@@ -57,7 +72,7 @@ export async function resetSignIn(deps: CabinetDeps, input: { userId: string; sh
       },
     });
     if (count !== 1) throw new AppError("cabinet.not_found", "The user is no longer on its store's team.");
-    const user = await tx.cabinetUser.findUniqueOrThrow({ where: { id: input.userId } });
+    const user = await tx.cabinetUser.findUniqueOrThrow({ where: { id: userId } });
     await tx.cabinetRecoveryCode.deleteMany({ where: { userId: user.id } });
     // A ticket opened before (a code step, an enrolment with a key of its own) dies with the old state.
     await tx.cabinetSignInTicket.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: now } });
@@ -79,5 +94,5 @@ export async function resetSignIn(deps: CabinetDeps, input: { userId: string; sh
       now,
     );
     return { userId: user.id, merchantId: user.merchantId, email: user.email, role: user.role, endedSessions, password, enrolBy };
-  });
-}
+  },
+};

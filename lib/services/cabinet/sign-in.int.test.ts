@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { createStore, movingClock, randomOrigin, refusalCodeOf, signInFirstTime, TEST_PASSWORD, type MovingClock } from "@/lib/testing/cabinet";
 import { getTestDb } from "@/lib/testing/harness";
 import { resolveSession, revokeSession } from "./sessions";
-import { confirmEnrolment, showEnrolmentKey } from "./enrolment";
-import { checkPassword, completeSignIn, describeTicket } from "./sign-in";
-import { confirmFreshCode } from "./step-up";
+import { checkPassword, completeSignIn, confirmEnrolment, confirmFreshCode } from "@/lib/cabinet/sign-in";
+import { showEnrolmentKey } from "./enrolment";
+import { describeTicket } from "./sign-in";
 import { withTransaction } from "@/lib/db/transaction";
 import { accountAlertKey, accountFromAddressKey, accountKey, forgetAllAccountFailures } from "./throttle";
 

@@ -3,13 +3,13 @@ import type { CabinetUser } from "@/generated/prisma/client";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { TxDeps, UnitOfWork } from "@/lib/deps/unit-of-work";
 import { isEnrolmentExpired } from "@/lib/domain/cabinet/enrolment-deadline";
 import { queueEmail } from "@/lib/email/outbox";
 import { accountUnderAttackEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
 import { recordAudit, type AuditAction } from "./audit-log";
-import type { CabinetDeps, RequestOrigin } from "./cabinet-deps";
+import type { RequestOrigin } from "./cabinet-deps";
 import { openSession, type CabinetActor } from "./sessions";
 import { takeSecondFactor } from "./second-factor";
 import { activeLockUntil, forgetAccountFailures, giveAttemptBack, KNOWN_ADDRESS_MS, takeAttempt, type AttemptSource } from "./throttle";
@@ -65,66 +65,125 @@ export async function sourceOf(db: Db | Tx, actor: AttemptActor, origin: Request
   return { email: actor.email, ipAddress: origin.ipAddress, isKnownAddress: signedInFromHere !== null };
 }
 
+/** One attempt (a password, a code): whose, recorded under which action, from where, when. */
+export interface Attempt {
+  actor: AttemptActor;
+  action: AuditAction;
+  origin: RequestOrigin;
+  now: Date;
+}
+
 /**
- * The first step: e-mail and password. Right → a ticket for the second step (a code, or TOTP
- * enrolment when the user has none yet). Every attempt is counted against the e-mail and the
- * address before the password is checked (a right one gives it back); an e-mail that names nobody
- * is counted and locked the same way, and takes as long.
+ * A refusal whose records must stay (a failed attempt, a lock-out): the unit that records it
+ * returns it, and its entry point throws it once the records committed — thrown inside the
+ * unit, it would roll them back.
  */
-export async function checkPassword(deps: CabinetDeps, input: { email: string; password: string }, origin: RequestOrigin): Promise<IssuedTicket> {
-  const now = deps.now();
+export interface Refused {
+  refusal: AppError;
+}
+
+export const refuse = (refusal: AppError): Refused => ({ refusal });
+
+export function isRefused(result: unknown): result is Refused {
+  return typeof result === "object" && result !== null && "refusal" in result;
+}
+
+/** An attempt counted (beginAttempt) and the answer to check: what its settling unit takes. */
+export interface AdmittedAttempt {
+  attempt: Attempt;
+  taken: TakenAttempt;
+}
+
+/**
+ * Whom an e-mail and password sign in as: the user, or an e-mail that names nobody — counted and
+ * locked the same way (see passPassword).
+ */
+export async function findSignInAccount(db: Db, typedEmail: string): Promise<{ user: CabinetUser | null; actor: AttemptActor }> {
   // PostgreSQL text cannot hold a NUL: such an e-mail names nobody, and is kept as U+FFFD.
-  const email = normalizeEmail(input.email).replaceAll("\u0000", "\ufffd");
-  const user = email === "" ? null : await deps.db.cabinetUser.findUnique({ where: { email } });
-  const actor = user ? actorOf(user) : { merchantId: null, userId: null, email };
-  const lockIfWrong = await beginAttempt(deps, actor, "sign_in.password", origin, now);
-  if (!user || user.disabledAt) {
-    decoyHash ??= hashPassword(randomUUID());
-    await verifyPassword(input.password, await decoyHash);
-    return failAttempt(deps, actor, "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong, "unknown_user");
-  }
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
-    return failAttempt(deps, actorOf(user), "sign_in.password", origin, now, "cabinet.bad_credentials", lockIfWrong);
-  }
-  if (isEnrolmentExpired(user, now)) {
-    // Told only to whoever knows the password: a wrong one answers as for anyone else.
-    await withTransaction(deps.db, async (tx) => {
-      await giveAttemptBack(tx, lockIfWrong.source, now);
+  const email = normalizeEmail(typedEmail).replaceAll("\u0000", "\ufffd");
+  const user = email === "" ? null : await db.cabinetUser.findUnique({ where: { email } });
+  return { user, actor: user ? actorOf(user) : { merchantId: null, userId: null, email } };
+}
+
+type PasswordVerdict =
+  | { verdict: "unknown_user" }
+  | { verdict: "wrong" }
+  | { verdict: "expired"; user: CabinetUser }
+  | { verdict: "right"; user: CabinetUser; rehashed: string | null };
+
+/**
+ * The first step: e-mail and password, counted (beginAttempt) before the password is checked.
+ * Right → a ticket for the second step (a code, or TOTP enrolment when the user has none yet),
+ * and the attempt given back. An e-mail that names nobody fails as a wrong password does, and
+ * takes as long.
+ */
+export const passPassword: UnitOfWork<AdmittedAttempt & { user: CabinetUser | null; password: string }, AdmittedAttempt & PasswordVerdict, IssuedTicket | Refused> = {
+  prepare: async (_deps, { user, password, ...admitted }) => {
+    if (!user || user.disabledAt) {
+      decoyHash ??= hashPassword(randomUUID());
+      await verifyPassword(password, await decoyHash);
+      return { ...admitted, verdict: "unknown_user" };
+    }
+    if (!(await verifyPassword(password, user.passwordHash))) return { ...admitted, verdict: "wrong" };
+    if (isEnrolmentExpired(user, admitted.attempt.now)) return { ...admitted, verdict: "expired", user };
+    // Hashed with weaker parameters than today's: the right password is at hand to hash it anew.
+    return { ...admitted, verdict: "right", user, rehashed: needsRehash(user.passwordHash) ? await hashPassword(password) : null };
+  },
+  execute: async (tx, deps, plan) => {
+    const { attempt, taken } = plan;
+    const { origin, now } = attempt;
+    if (plan.verdict === "unknown_user") return recordFailedAttempt(tx, deps, attempt, "cabinet.bad_credentials", taken, "unknown_user");
+    if (plan.verdict === "wrong") return recordFailedAttempt(tx, deps, attempt, "cabinet.bad_credentials", taken);
+    const { user } = plan;
+    if (plan.verdict === "expired") {
+      // Told only to whoever knows the password: a wrong one answers as for anyone else.
+      await giveAttemptBack(tx, taken.source, now);
       await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "refused", origin, detail: { reason: "cabinet.enrolment_expired" } }, now);
-    });
-    throw new AppError("cabinet.enrolment_expired");
-  }
-  const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
-  // Hashed with weaker parameters than today's: the right password is at hand to hash it anew.
-  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
-  return withTransaction(deps.db, async (tx) => {
-    if (rehashed) await tx.cabinetUser.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: rehashed } });
+      return refuse(new AppError("cabinet.enrolment_expired"));
+    }
+    const purpose: TicketPurpose = user.totpEnabledAt ? "code" : "enrol";
+    if (plan.rehashed) await tx.cabinetUser.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash: plan.rehashed } });
     // A right password gives its attempt back, but does not forget earlier failures: only a completed sign-in does.
-    await giveAttemptBack(tx, lockIfWrong.source, now);
+    await giveAttemptBack(tx, taken.source, now);
     const ticket = await issueTicket(tx, user.id, purpose, now);
     await recordAudit(tx, { merchantId: user.merchantId, userId: user.id, actorEmail: user.email, action: "sign_in.password", outcome: "success", origin, detail: { next: purpose } }, now);
     return ticket;
-  });
+  },
+};
+
+/** The second step's ticket and code, and — for a `code` ticket — the attempt counted for the code. */
+export interface SessionRequest {
+  attempt: Attempt;
+  ticket: { id: string; purpose: string };
+  user: CabinetUser;
+  code: string;
+  /** Null for an `enrolled` ticket, which takes no code. */
+  taken: TakenAttempt | null;
 }
 
 /**
  * The second step: a ticket and a code (TOTP or recovery) become a session. An `enrolled`
- * ticket — issued when enrolment was just confirmed with a code — needs none.
+ * ticket — issued when enrolment was just confirmed with a code — needs none, but is refused
+ * (and that recorded) while the account or the address is locked.
  */
-export async function completeSignIn(deps: CabinetDeps, input: { ticket: string; code: string }, origin: RequestOrigin): Promise<CabinetActor> {
-  const now = deps.now();
-  const { ticket, user } = await findLiveTicket(deps.db, input.ticket, ["code", "enrolled"], now);
-  let method: "totp" | "recovery_code" | "enrolment" = "enrolment";
-  let taken: TakenAttempt | null = null;
-  if (ticket.purpose === "code") {
-    const lockIfWrong = (taken = await beginAttempt(deps, actorOf(user), "sign_in.code", origin, now));
-    const passed = await takeSecondFactor(deps.db, deps.secretBox, user, input.code, now);
-    if (!passed) return failAttempt(deps, actorOf(user), "sign_in.code", origin, now, "cabinet.bad_code", lockIfWrong);
-    method = passed;
-  } else {
-    await refuseWhileLocked(deps, actorOf(user), "sign_in.code", origin, now);
-  }
-  return withTransaction(deps.db, async (tx) => {
+export const openSessionWithCode: UnitOfWork<SessionRequest, SessionRequest & { lock: Date | null }, CabinetActor | Refused> = {
+  prepare: async (deps, request) => {
+    const { attempt, taken } = request;
+    const lock = taken ? null : await activeLockUntil(deps.db, await sourceOf(deps.db, attempt.actor, attempt.origin, attempt.now), attempt.now);
+    return { ...request, lock };
+  },
+  execute: async (tx, deps, { attempt, ticket, user, code, taken, lock }) => {
+    const { origin, now } = attempt;
+    if (lock) {
+      await recordLockedOut(tx, attempt, null);
+      return refuse(lockedError(lock, now));
+    }
+    let method: "totp" | "recovery_code" | "enrolment" = "enrolment";
+    if (taken) {
+      const passed = await takeSecondFactor(tx, deps.secretBox, user, code, now);
+      if (!passed) return recordFailedAttempt(tx, deps, attempt, "cabinet.bad_code", taken);
+      method = passed;
+    }
     await useTicket(tx, ticket.id, now);
     const actor = await openSession(tx, user, origin, now);
     if (taken) await giveAttemptBack(tx, taken.source, now);
@@ -135,8 +194,8 @@ export async function completeSignIn(deps: CabinetDeps, input: { ticket: string;
       now,
     );
     return actor;
-  });
-}
+  },
+};
 
 export async function issueTicket(db: Db | Tx, userId: string, purpose: TicketPurpose, now: Date): Promise<IssuedTicket> {
   const token = newBearerToken();
@@ -168,10 +227,6 @@ export async function useTicket(tx: Tx, ticketId: string, now: Date): Promise<vo
   if (count !== 1) throw new AppError("cabinet.bad_ticket");
 }
 
-/**
- * Admits an attempt (counted before its password or code is checked), or refuses it — and records
- * that — while the account or the address is locked. Returns the lock it brings about if wrong.
- */
 /** What an admitted attempt brings about should it turn out wrong. */
 export interface TakenAttempt {
   lockIfWrong: Date | null;
@@ -181,57 +236,54 @@ export interface TakenAttempt {
   source: AttemptSource;
 }
 
-export async function beginAttempt(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<TakenAttempt> {
-  const source = await sourceOf(deps.db, actor, origin, now);
-  const admission = await takeAttempt(deps.db, source, now);
-  if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, alertsUserIfWrong: admission.alertsUserIfWrong, source };
-  await recordLockedOut(deps, actor, action, origin, now, admission.lockedBy);
-  throw lockedError(admission.lockedUntil, now);
-}
+/**
+ * Admits an attempt, counted and committed before its password or code is checked, or refuses
+ * it — and records that — while the account or the address is locked. The attempt's settling
+ * unit gives it back when right, or records it failed (recordFailedAttempt).
+ */
+export const beginAttempt: UnitOfWork<Attempt, Attempt & { source: AttemptSource }, TakenAttempt | Refused> = {
+  prepare: async (deps, attempt) => ({ ...attempt, source: await sourceOf(deps.db, attempt.actor, attempt.origin, attempt.now) }),
+  execute: async (tx, _deps, { source, ...attempt }) => {
+    const admission = await takeAttempt(tx, source, attempt.now);
+    if (admission.admitted) return { lockIfWrong: admission.lockIfWrong, alertsUserIfWrong: admission.alertsUserIfWrong, source };
+    await recordLockedOut(tx, attempt, admission.lockedBy);
+    return refuse(lockedError(admission.lockedUntil, attempt.now));
+  },
+};
 
-/** For a step that takes no code: refuses (and records) it while the account or the address is locked. */
-async function refuseWhileLocked(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date): Promise<void> {
-  const lock = await activeLockUntil(deps.db, await sourceOf(deps.db, actor, origin, now), now);
-  if (!lock) return;
-  await recordLockedOut(deps, actor, action, origin, now, null);
-  throw lockedError(lock, now);
-}
-
-async function recordLockedOut(deps: CabinetDeps, actor: AttemptActor, action: AuditAction, origin: RequestOrigin, now: Date, by: string | null): Promise<void> {
+async function recordLockedOut(tx: Tx, { actor, action, origin, now }: Attempt, by: string | null): Promise<void> {
   await recordAudit(
-    deps.db,
+    tx,
     { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "sign_in.locked", outcome: "refused", origin, detail: { attempted: action, by } },
     now,
   );
 }
 
 /**
- * Records a wrong password or code (already counted when it was admitted) and throws: the lock
- * this attempt brought about, or the plain refusal.
+ * Records a wrong password or code (already counted when it was admitted) and returns the
+ * refusal to throw once that committed: the lock this attempt brought about, or the plain one.
  */
-export async function failAttempt(
-  deps: CabinetDeps,
-  actor: AttemptActor,
-  action: AuditAction,
-  origin: RequestOrigin,
-  now: Date,
+export async function recordFailedAttempt(
+  tx: Tx,
+  deps: Pick<TxDeps, "config">,
+  { actor, action, origin, now }: Attempt,
   code: "cabinet.bad_credentials" | "cabinet.bad_code" | "cabinet.wrong_password",
   taken: TakenAttempt,
   reason: string = code,
-): Promise<never> {
+): Promise<Refused> {
   const audit = { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, origin };
-  await recordAudit(deps.db, { ...audit, action, outcome: "failure", detail: { reason } }, now);
+  await recordAudit(tx, { ...audit, action, outcome: "failure", detail: { reason } }, now);
   if (taken.alertsUserIfWrong && actor.userId !== null) {
     // Once per day of attempts at most (the alert's window): its user learns what is going on, even
     // when the guesses come from an address the user signed in from (a NAT, an office) and so slow nothing down.
-    await queueEmail(deps.db, deps.config, { merchantId: actor.merchantId, recipient: actor.email, ...accountUnderAttackEmail({ email: actor.email, at: now }) }, now);
+    await queueEmail(tx, deps.config, { merchantId: actor.merchantId, recipient: actor.email, ...accountUnderAttackEmail({ email: actor.email, at: now }) }, now);
   }
   const lockIfWrong = taken.lockIfWrong;
   if (lockIfWrong) {
-    await recordAudit(deps.db, { ...audit, action: "sign_in.locked", outcome: "failure", detail: { after: action } }, now);
-    throw lockedError(lockIfWrong, now);
+    await recordAudit(tx, { ...audit, action: "sign_in.locked", outcome: "failure", detail: { after: action } }, now);
+    return refuse(lockedError(lockIfWrong, now));
   }
-  throw new AppError(code);
+  return refuse(new AppError(code));
 }
 
 /** Which step a ticket leads to (for the sign-in page to render), or null when it leads nowhere any more. */

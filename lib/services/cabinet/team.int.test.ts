@@ -2,15 +2,17 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createStore, movingClock, newEmail, openSessionFor, refusalCodeOf, TEST_ORIGIN, TEST_PASSWORD } from "@/lib/testing/cabinet";
 import { getTestDb, makeTestDeps } from "@/lib/testing/harness";
-import type { CabinetDeps } from "./cabinet-deps";
+import type { ApiDeps } from "@/lib/api/deps";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { resolveSession, type CabinetActor } from "./sessions";
-import { checkPassword, findLiveTicket } from "./sign-in";
+import { checkPassword } from "@/lib/cabinet/sign-in";
+import { findLiveTicket } from "./sign-in";
 import { acceptInvitation, changeRole, describeInvitation, INVITATION_LIFETIME_MS, inviteMember, listTeam, removeMember, revokeInvitation } from "./team";
 
 // The team: invitations by e-mail (one live per address, a week long, taken once), role changes,
 // removals, the last-owner guard under races, and isolation between merchants.
 
-const deps = (): CabinetDeps => makeTestDeps();
+const deps = () => makeTestDeps();
 
 /** A merchant with its owner, signed in (a session row exists). */
 async function newStore(name = "Team shop") {
@@ -27,15 +29,15 @@ async function invitationToken(email: string): Promise<string> {
 }
 
 /** Invites, accepts and signs in a member with a role. */
-async function addMember(context: CabinetDeps, actor: CabinetActor, role: string): Promise<CabinetActor> {
+async function addMember(context: ApiDeps, actor: CabinetActor, role: string): Promise<CabinetActor> {
   const email = newEmail(role);
-  await inviteMember(context, actor, { email, role }, TEST_ORIGIN);
-  await acceptInvitation(context, { token: await invitationToken(email), password: TEST_PASSWORD }, TEST_ORIGIN);
+  await runUnit(context, inviteMember, { actor: actor, origin: TEST_ORIGIN, email, role });
+  await runUnit(context, acceptInvitation, { token: await invitationToken(email), password: TEST_PASSWORD, origin: TEST_ORIGIN });
   return openSessionFor(email);
 }
 
-async function promoteToOwner(context: CabinetDeps, owner: CabinetActor, member: CabinetActor): Promise<CabinetActor> {
-  await changeRole(context, owner, member.userId, "owner", TEST_ORIGIN);
+async function promoteToOwner(context: ApiDeps, owner: CabinetActor, member: CabinetActor): Promise<CabinetActor> {
+  await runUnit(context, changeRole, { actor: owner, origin: TEST_ORIGIN, userId: member.userId, role: "owner" });
   return { ...member, role: "owner" };
 }
 
@@ -51,21 +53,21 @@ describe("cabinet team", () => {
     const context = deps();
     const second = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "admin"));
     const [toRemove, toDemote] = [newEmail("Removed").toLowerCase(), newEmail("Demoted").toLowerCase()];
-    await inviteMember(context, second, { email: toRemove, role: "admin" }, TEST_ORIGIN);
+    await runUnit(context, inviteMember, { actor: second, origin: TEST_ORIGIN, email: toRemove, role: "admin" });
     const removedToken = await invitationToken(toRemove);
     expect(await describeInvitation(context, removedToken)).toMatchObject({ email: toRemove, role: "admin" });
 
-    await changeRole(context, store.owner, second.userId, "admin", TEST_ORIGIN);
+    await runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: second.userId, role: "admin" });
     expect(await refusalCodeOf(describeInvitation(context, removedToken))).toBe("cabinet.bad_invitation");
-    expect(await refusalCodeOf(acceptInvitation(context, { token: removedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(context, acceptInvitation, { token: removedToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
 
     // Made owner again, the link works again; removed, it dies for good.
-    await changeRole(context, store.owner, second.userId, "owner", TEST_ORIGIN);
-    await inviteMember(context, second, { email: toDemote, role: "viewer" }, TEST_ORIGIN);
+    await runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: second.userId, role: "owner" });
+    await runUnit(context, inviteMember, { actor: second, origin: TEST_ORIGIN, email: toDemote, role: "viewer" });
     const demotedToken = await invitationToken(toDemote);
     expect(await describeInvitation(context, demotedToken)).toMatchObject({ role: "viewer" });
-    await removeMember(context, store.owner, second.userId, TEST_ORIGIN);
-    expect(await refusalCodeOf(acceptInvitation(context, { token: demotedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    await runUnit(context, removeMember, { actor: store.owner, origin: TEST_ORIGIN, userId: second.userId });
+    expect(await refusalCodeOf(runUnit(context, acceptInvitation, { token: demotedToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
     expect(await getTestDb().cabinetUser.count({ where: { email: { in: [toRemove, toDemote] } } })).toBe(0);
   });
 
@@ -73,7 +75,7 @@ describe("cabinet team", () => {
     const store = await newStore("Invite shop");
     const context = deps();
     const email = newEmail("Finance").toUpperCase();
-    const invitation = await inviteMember(context, store.owner, { email: ` ${email} `, role: "finance" }, TEST_ORIGIN);
+    const invitation = await runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: ` ${email} `, role: "finance" });
     expect(invitation).toMatchObject({ email: email.toLowerCase(), role: "finance", invitedByEmail: store.owner.email });
     expect(invitation.expiresAt.getTime() - invitation.createdAt.getTime()).toBe(INVITATION_LIFETIME_MS);
 
@@ -90,10 +92,10 @@ describe("cabinet team", () => {
     expect(await describeInvitation(context, token)).toEqual({ email: email.toLowerCase(), role: "finance", merchantName: "Invite shop", expiresAt: invitation.expiresAt });
     expect((await listTeam(getTestDb(), store.merchantId, context.now())).invitations).toEqual([omitUrl(invitation)]);
 
-    expect(await refusalCodeOf(acceptInvitation(context, { token, password: "short" }, TEST_ORIGIN))).toBe("cabinet.weak_password");
-    const joined = await acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN);
+    expect(await refusalCodeOf(runUnit(context, acceptInvitation, { token, password: "short", origin: TEST_ORIGIN }))).toBe("cabinet.weak_password");
+    const joined = await runUnit(context, acceptInvitation, { token, password: TEST_PASSWORD, origin: TEST_ORIGIN });
     expect(joined).toMatchObject({ merchantId: store.merchantId, email: email.toLowerCase(), role: "finance" });
-    expect(await refusalCodeOf(acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(context, acceptInvitation, { token, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
     expect(await refusalCodeOf(describeInvitation(context, token))).toBe("cabinet.bad_invitation");
 
     const ticket = await checkPassword(context, { email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.9.9.9" });
@@ -119,9 +121,9 @@ describe("cabinet team", () => {
     const store = await newStore();
     const context = deps();
     const email = newEmail("racer");
-    await inviteMember(context, store.owner, { email, role: "viewer" }, TEST_ORIGIN);
+    await runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email, role: "viewer" });
     const token = await invitationToken(email);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN)));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => runUnit(context, acceptInvitation, { token, password: TEST_PASSWORD, origin: TEST_ORIGIN })));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     for (const result of results) {
       if (result.status === "rejected") expect(result.reason).toMatchObject({ code: "cabinet.bad_invitation" });
@@ -134,13 +136,13 @@ describe("cabinet team", () => {
     const [first, second] = await Promise.all([newStore(), newStore()]);
     const context = deps();
     const email = newEmail("wanted");
-    await inviteMember(context, first.owner, { email, role: "viewer" }, TEST_ORIGIN);
+    await runUnit(context, inviteMember, { actor: first.owner, origin: TEST_ORIGIN, email, role: "viewer" });
     const firstToken = await invitationToken(email);
-    await inviteMember(context, second.owner, { email, role: "admin" }, TEST_ORIGIN);
+    await runUnit(context, inviteMember, { actor: second.owner, origin: TEST_ORIGIN, email, role: "admin" });
     const secondToken = await invitationToken(email);
     const results = await Promise.allSettled([
-      acceptInvitation(context, { token: firstToken, password: TEST_PASSWORD }, TEST_ORIGIN),
-      acceptInvitation(context, { token: secondToken, password: TEST_PASSWORD }, TEST_ORIGIN),
+      runUnit(context, acceptInvitation, { token: firstToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }),
+      runUnit(context, acceptInvitation, { token: secondToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }),
     ]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.bad_invitation" } });
@@ -151,22 +153,22 @@ describe("cabinet team", () => {
     const store = await newStore();
     const clock = movingClock();
     const lateEmail = newEmail("late");
-    await inviteMember(clock.deps, store.owner, { email: lateEmail, role: "viewer" }, TEST_ORIGIN);
+    await runUnit(clock.deps, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: lateEmail, role: "viewer" });
     const lateToken = await invitationToken(lateEmail);
 
     const revokedEmail = newEmail("revoked");
-    const revoked = await inviteMember(clock.deps, store.owner, { email: revokedEmail, role: "admin" }, TEST_ORIGIN);
+    const revoked = await runUnit(clock.deps, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: revokedEmail, role: "admin" });
     const revokedToken = await invitationToken(revokedEmail);
-    await revokeInvitation(clock.deps, store.owner, revoked.id, TEST_ORIGIN);
+    await runUnit(clock.deps, revokeInvitation, { actor: store.owner, origin: TEST_ORIGIN, invitationId: revoked.id });
     expect(await refusalCodeOf(describeInvitation(clock.deps, revokedToken))).toBe("cabinet.bad_invitation");
-    expect(await refusalCodeOf(acceptInvitation(clock.deps, { token: revokedToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
-    expect(await refusalCodeOf(revokeInvitation(clock.deps, store.owner, revoked.id, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(clock.deps, acceptInvitation, { token: revokedToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(clock.deps, revokeInvitation, { actor: store.owner, origin: TEST_ORIGIN, invitationId: revoked.id }))).toBe("cabinet.bad_invitation");
 
     const twiceEmail = newEmail("twice");
-    const firstInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "viewer" }, TEST_ORIGIN);
+    const firstInvitation = await runUnit(clock.deps, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: twiceEmail, role: "viewer" });
     const firstToken = await invitationToken(twiceEmail);
     clock.advance(1_000);
-    const secondInvitation = await inviteMember(clock.deps, store.owner, { email: twiceEmail, role: "finance" }, TEST_ORIGIN);
+    const secondInvitation = await runUnit(clock.deps, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: twiceEmail, role: "finance" });
     const secondToken = await invitationToken(twiceEmail);
     expect(secondToken).not.toBe(firstToken);
     expect(await refusalCodeOf(describeInvitation(clock.deps, firstToken))).toBe("cabinet.bad_invitation");
@@ -182,7 +184,7 @@ describe("cabinet team", () => {
     // A week after the first invitations, and a little less after the replacing one.
     clock.advance(INVITATION_LIFETIME_MS - 500);
     expect(await refusalCodeOf(describeInvitation(clock.deps, lateToken))).toBe("cabinet.bad_invitation");
-    expect(await refusalCodeOf(acceptInvitation(clock.deps, { token: lateToken, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(clock.deps, acceptInvitation, { token: lateToken, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
     expect((await listTeam(getTestDb(), store.merchantId, clock.deps.now())).invitations.map((invitation) => invitation.email)).toEqual([twiceEmail]);
     expect(await refusalCodeOf(describeInvitation(clock.deps, ""))).toBe("cabinet.bad_invitation");
     expect(await refusalCodeOf(describeInvitation(clock.deps, "not-a-token"))).toBe("cabinet.bad_invitation");
@@ -197,17 +199,17 @@ describe("cabinet team", () => {
     const context = deps();
     // Another store's user is invited as anyone: the answer says nothing; the e-mail carries no
     // link, and the link the inviter got leads nowhere, with a used link's answer.
-    const invited = await inviteMember(context, store.owner, { email: other.owner.email, role: "viewer" }, TEST_ORIGIN);
+    const invited = await runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: other.owner.email, role: "viewer" });
     expect(invited).toMatchObject({ email: other.owner.email.toLowerCase(), role: "viewer", url: expect.stringContaining("/cabinet/invite/") });
     const mail = await getTestDb().outboundEmail.findFirstOrThrow({ where: { recipient: other.owner.email.toLowerCase(), merchantId: store.merchantId } });
     expect(mail.text).not.toContain("/cabinet/invite/");
     expect(mail.text).toContain("already has an account");
     const token = decodeURIComponent(invited.url.split("/cabinet/invite/")[1]);
-    expect(await refusalCodeOf(acceptInvitation(context, { token, password: TEST_PASSWORD }, TEST_ORIGIN))).toBe("cabinet.bad_invitation");
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: store.owner.email.toUpperCase(), role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: "not an address", role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("boss"), role: "owner" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: newEmail("who"), role: "superuser" }, TEST_ORIGIN))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(runUnit(context, acceptInvitation, { token, password: TEST_PASSWORD, origin: TEST_ORIGIN }))).toBe("cabinet.bad_invitation");
+    expect(await refusalCodeOf(runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: store.owner.email.toUpperCase(), role: "viewer" }))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: "not an address", role: "viewer" }))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: newEmail("boss"), role: "owner" }))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: newEmail("who"), role: "superuser" }))).toBe("cabinet.bad_request");
     // The refused ones left nothing; the other store's address has its invitation, pending, never usable.
     expect(await getTestDb().cabinetInvitation.findMany({ where: { merchantId: store.merchantId }, select: { email: true, acceptedAt: true } })).toEqual([{ email: other.owner.email.toLowerCase(), acceptedAt: null }]);
   });
@@ -217,24 +219,24 @@ describe("cabinet team", () => {
     const context = deps();
     const member = await addMember(context, store.owner, "viewer");
 
-    expect(await changeRole(context, store.owner, member.userId, "admin", TEST_ORIGIN)).toMatchObject({ id: member.userId, role: "admin" });
+    expect(await runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: member.userId, role: "admin" })).toMatchObject({ id: member.userId, role: "admin" });
     expect(await resolveSession(getTestDb(), member.sessionId, new Date())).toMatchObject({ role: "admin" });
-    expect(await refusalCodeOf(changeRole(context, store.owner, member.userId, "emperor", TEST_ORIGIN))).toBe("cabinet.bad_request");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: member.userId, role: "emperor" }))).toBe("cabinet.bad_request");
     // An admin's request that got past a caller's check is still refused: owners run the team.
     const admin = { ...member, role: "admin" as const };
-    expect(await refusalCodeOf(changeRole(context, admin, admin.userId, "owner", TEST_ORIGIN))).toBe("cabinet.forbidden");
-    expect(await refusalCodeOf(removeMember(context, admin, store.owner.userId, TEST_ORIGIN))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: admin, origin: TEST_ORIGIN, userId: admin.userId, role: "owner" }))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: admin, origin: TEST_ORIGIN, userId: store.owner.userId }))).toBe("cabinet.forbidden");
 
-    expect(await refusalCodeOf(changeRole(context, store.owner, store.owner.userId, "admin", TEST_ORIGIN))).toBe("cabinet.last_owner");
-    expect(await refusalCodeOf(removeMember(context, store.owner, store.owner.userId, TEST_ORIGIN))).toBe("cabinet.last_owner");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: store.owner.userId, role: "admin" }))).toBe("cabinet.last_owner");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: store.owner, origin: TEST_ORIGIN, userId: store.owner.userId }))).toBe("cabinet.last_owner");
 
     const coOwner = await promoteToOwner(context, store.owner, member);
     expect(await activeOwners(store.merchantId)).toBe(2);
     // With two owners, one may step down; then the other is the last.
-    await changeRole(context, store.owner, store.owner.userId, "finance", TEST_ORIGIN);
-    expect(await refusalCodeOf(changeRole(context, coOwner, coOwner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.last_owner");
+    await runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: store.owner.userId, role: "finance" });
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: coOwner, origin: TEST_ORIGIN, userId: coOwner.userId, role: "viewer" }))).toBe("cabinet.last_owner");
     // The demoted former owner can no longer change the team.
-    expect(await refusalCodeOf(changeRole(context, store.owner, coOwner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: coOwner.userId, role: "viewer" }))).toBe("cabinet.forbidden");
 
     const audit = await getTestDb().cabinetAuditEvent.findMany({ where: { merchantId: store.merchantId, action: "team.role_changed" } });
     expect(audit).toHaveLength(3);
@@ -251,8 +253,8 @@ describe("cabinet team", () => {
       const store = await newStore();
       const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
       const results = await Promise.allSettled([
-        removeMember(context, store.owner, coOwner.userId, TEST_ORIGIN),
-        removeMember(context, coOwner, store.owner.userId, TEST_ORIGIN),
+        runUnit(context, removeMember, { actor: store.owner, origin: TEST_ORIGIN, userId: coOwner.userId }),
+        runUnit(context, removeMember, { actor: coOwner, origin: TEST_ORIGIN, userId: store.owner.userId }),
       ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       // The loser was removed by the winner, or (if it read first) would leave no owner.
@@ -263,8 +265,8 @@ describe("cabinet team", () => {
       const store = await newStore();
       const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
       const results = await Promise.allSettled([
-        changeRole(context, store.owner, store.owner.userId, "admin", TEST_ORIGIN),
-        removeMember(context, coOwner, coOwner.userId, TEST_ORIGIN),
+        runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: store.owner.userId, role: "admin" }),
+        runUnit(context, removeMember, { actor: coOwner, origin: TEST_ORIGIN, userId: coOwner.userId }),
       ]);
       expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
       expect(results.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "cabinet.last_owner" } });
@@ -279,17 +281,17 @@ describe("cabinet team", () => {
     const otherSession = await openSessionFor(member.email);
     const ticket = await checkPassword(context, { email: member.email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.7.7.7" });
 
-    await removeMember(context, store.owner, member.userId, TEST_ORIGIN);
+    await runUnit(context, removeMember, { actor: store.owner, origin: TEST_ORIGIN, userId: member.userId });
     expect(await resolveSession(getTestDb(), member.sessionId, new Date())).toBeNull();
     expect(await resolveSession(getTestDb(), otherSession.sessionId, new Date())).toBeNull();
     expect(await resolveSession(getTestDb(), store.owner.sessionId, new Date())).not.toBeNull();
     expect(await refusalCodeOf(findLiveTicket(getTestDb(), ticket.token, ["enrol"], new Date()))).toBe("cabinet.bad_ticket");
     expect(await refusalCodeOf(checkPassword(context, { email: member.email, password: TEST_PASSWORD }, { ...TEST_ORIGIN, ipAddress: "10.7.7.8" }))).toBe("cabinet.bad_credentials");
     // Removed already: nothing left to remove or change.
-    expect(await refusalCodeOf(removeMember(context, store.owner, member.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(changeRole(context, store.owner, member.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: store.owner, origin: TEST_ORIGIN, userId: member.userId }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: store.owner, origin: TEST_ORIGIN, userId: member.userId, role: "viewer" }))).toBe("cabinet.not_found");
     // A removed address stays taken (addresses are unique across stores).
-    expect(await refusalCodeOf(inviteMember(context, store.owner, { email: member.email, role: "viewer" }, TEST_ORIGIN))).toBe("cabinet.email_taken");
+    expect(await refusalCodeOf(runUnit(context, inviteMember, { actor: store.owner, origin: TEST_ORIGIN, email: member.email, role: "viewer" }))).toBe("cabinet.email_taken");
 
     const team = await listTeam(getTestDb(), store.merchantId, new Date());
     expect(team.members.map((entry) => [entry.email, entry.disabledAt !== null])).toEqual([
@@ -301,10 +303,10 @@ describe("cabinet team", () => {
 
     // A member (and an owner who is not the last) may leave by themselves.
     const leaver = await addMember(context, store.owner, "viewer");
-    await removeMember(context, leaver, leaver.userId, TEST_ORIGIN);
+    await runUnit(context, removeMember, { actor: leaver, origin: TEST_ORIGIN, userId: leaver.userId });
     expect(await resolveSession(getTestDb(), leaver.sessionId, new Date())).toBeNull();
     const coOwner = await promoteToOwner(context, store.owner, await addMember(context, store.owner, "viewer"));
-    await removeMember(context, coOwner, coOwner.userId, TEST_ORIGIN);
+    await runUnit(context, removeMember, { actor: coOwner, origin: TEST_ORIGIN, userId: coOwner.userId });
     expect(await resolveSession(getTestDb(), coOwner.sessionId, new Date())).toBeNull();
     expect(await activeOwners(store.merchantId)).toBe(1);
   });
@@ -314,19 +316,19 @@ describe("cabinet team", () => {
     const theirs = await newStore();
     const context = deps();
     const theirMember = await addMember(context, theirs.owner, "viewer");
-    const theirInvitation = await inviteMember(context, theirs.owner, { email: newEmail("theirs"), role: "admin" }, TEST_ORIGIN);
-    await inviteMember(context, mine.owner, { email: newEmail("mine"), role: "viewer" }, TEST_ORIGIN);
+    const theirInvitation = await runUnit(context, inviteMember, { actor: theirs.owner, origin: TEST_ORIGIN, email: newEmail("theirs"), role: "admin" });
+    await runUnit(context, inviteMember, { actor: mine.owner, origin: TEST_ORIGIN, email: newEmail("mine"), role: "viewer" });
 
-    expect(await refusalCodeOf(changeRole(context, mine.owner, theirMember.userId, "admin", TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(changeRole(context, mine.owner, theirs.owner.userId, "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(removeMember(context, mine.owner, theirMember.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(removeMember(context, mine.owner, theirs.owner.userId, TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(revokeInvitation(context, mine.owner, theirInvitation.id, TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(removeMember(context, mine.owner, "not-a-uuid", TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(changeRole(context, mine.owner, randomUUID(), "viewer", TEST_ORIGIN))).toBe("cabinet.not_found");
-    expect(await refusalCodeOf(revokeInvitation(context, mine.owner, "42", TEST_ORIGIN))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: mine.owner, origin: TEST_ORIGIN, userId: theirMember.userId, role: "admin" }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: mine.owner, origin: TEST_ORIGIN, userId: theirs.owner.userId, role: "viewer" }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: mine.owner, origin: TEST_ORIGIN, userId: theirMember.userId }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: mine.owner, origin: TEST_ORIGIN, userId: theirs.owner.userId }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, revokeInvitation, { actor: mine.owner, origin: TEST_ORIGIN, invitationId: theirInvitation.id }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: mine.owner, origin: TEST_ORIGIN, userId: "not-a-uuid" }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, changeRole, { actor: mine.owner, origin: TEST_ORIGIN, userId: randomUUID(), role: "viewer" }))).toBe("cabinet.not_found");
+    expect(await refusalCodeOf(runUnit(context, revokeInvitation, { actor: mine.owner, origin: TEST_ORIGIN, invitationId: "42" }))).toBe("cabinet.not_found");
     // An actor whose merchant id is not theirs is not on that team.
-    expect(await refusalCodeOf(removeMember(context, { ...mine.owner, merchantId: theirs.merchantId }, theirMember.userId, TEST_ORIGIN))).toBe("cabinet.forbidden");
+    expect(await refusalCodeOf(runUnit(context, removeMember, { actor: { ...mine.owner, merchantId: theirs.merchantId }, origin: TEST_ORIGIN, userId: theirMember.userId }))).toBe("cabinet.forbidden");
 
     const myTeam = await listTeam(getTestDb(), mine.merchantId, new Date());
     expect(myTeam.members.map((member) => member.id)).toEqual([mine.owner.userId]);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hashToken, newBearerToken } from "@/lib/auth/one-time-tokens";
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { enrolmentCutoff, isEnrolmentExpired } from "@/lib/domain/cabinet/enrolment-deadline";
 import { CABINET_ROLES, isCabinetRole, roleAllows, type CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { queueEmail } from "@/lib/email/outbox";
@@ -71,6 +71,22 @@ export interface JoinedMember {
   role: InvitableRole;
 }
 
+/** Who changes the team, and from where (each unit writes its own audit row). */
+export interface TeamRequest {
+  actor: CabinetActor;
+  origin: RequestOrigin;
+}
+
+/** An invitation checked and made up before its transaction: its token is shown once. */
+interface Invitation extends TeamRequest {
+  email: string;
+  role: InvitableRole;
+  token: string;
+  id: string;
+  now: Date;
+  expiresAt: Date;
+}
+
 /** The members of a merchant (removed ones included, flagged) and its pending invitations. */
 export async function listTeam(db: Db | Tx, merchantId: string, now: Date): Promise<TeamView> {
   const [users, invitations] = await Promise.all([
@@ -104,21 +120,16 @@ export async function listTeam(db: Db | Tx, merchantId: string, now: Date): Prom
  * transaction. A new invitation to an address replaces the pending one of the same store.
  * Returns the invitation with its link (shown to the inviter once; only the hash is kept).
  */
-export async function inviteMember(
-  deps: CabinetDeps,
-  actor: CabinetActor,
-  input: { email: string; role: string },
-  origin: RequestOrigin,
-): Promise<PendingInvitation & { url: string }> {
-  const now = deps.now();
-  const email = normalizeEmail(input.email);
-  if (!isEmailAddress(email)) throw new AppError("cabinet.bad_request", `"${input.email}" is not an e-mail address.`);
-  const role = input.role;
-  if (!isInvitableRole(role)) throw new AppError("cabinet.bad_request", `An invitation's role is one of ${INVITABLE_ROLES.join(", ")}.`);
-  const token = newBearerToken();
-  const id = randomUUID();
-  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
-  return withTransaction(deps.db, async (tx) => {
+export const inviteMember: UnitOfWork<TeamRequest & { email: string; role: string }, Invitation, PendingInvitation & { url: string }> = {
+  prepare: async (deps, { actor, origin, ...input }) => {
+    const now = deps.now();
+    const email = normalizeEmail(input.email);
+    if (!isEmailAddress(email)) throw new AppError("cabinet.bad_request", `"${input.email}" is not an e-mail address.`);
+    const role = input.role;
+    if (!isInvitableRole(role)) throw new AppError("cabinet.bad_request", `An invitation's role is one of ${INVITABLE_ROLES.join(", ")}.`);
+    return { actor, origin, email, role, token: newBearerToken(), id: randomUUID(), now, expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS) };
+  },
+  execute: async (tx, deps, { actor, origin, email, role, token, id, now, expiresAt }) => {
     const { merchantName } = await lockTeam(tx, actor);
     // Addresses are unique across stores. A member of this store (or a removed one) is refused:
     // the team sees its own. An address of another store is invited as any other, so the inviter
@@ -147,8 +158,8 @@ export async function inviteMember(
     // The link goes back to the inviter once too: the e-mail may be kept in the local mailbox
     // (no SMTP server) or get lost, and the inviter can hand it over another way.
     return { id, email, role, createdAt: now, expiresAt, invitedByEmail: actor.email, url: invitationUrl(deps.config.publicBaseUrl, token) };
-  });
-}
+  },
+};
 
 /** The accept page's link: `<public base URL>/cabinet/invite/<token>`. */
 export function invitationUrl(publicBaseUrl: string, token: string): string {
@@ -166,13 +177,16 @@ export async function describeInvitation(deps: CabinetDeps, token: string): Prom
  * first sign-in). The invitation is taken by a conditional update, so of racing accepts exactly
  * one creates the user and the others answer `cabinet.bad_invitation`.
  */
-export async function acceptInvitation(deps: CabinetDeps, input: { token: string; password: string }, origin: RequestOrigin): Promise<JoinedMember> {
-  // Checked before the slow hash, so a dead link does not cost scrypt; the transaction decides.
-  const found = await findLiveInvitation(deps.db, input.token, deps.now());
-  const passwordHash = await preparePassword(input.password);
-  const now = deps.now();
-  try {
-    return await withTransaction(deps.db, async (tx) => {
+export const acceptInvitation: UnitOfWork<{ token: string; password: string; origin: RequestOrigin }, Acceptance, JoinedMember> = {
+  prepare: async (deps, input) => {
+    // Checked before the slow hash, so a dead link does not cost scrypt; the transaction decides.
+    const found = await findLiveInvitation(deps.db, input.token, deps.now());
+    const passwordHash = await preparePassword(input.password);
+    return { found, passwordHash, origin: input.origin };
+  },
+  execute: async (tx, deps, { found, passwordHash, origin }) => {
+    const now = deps.now();
+    try {
       // The row lock of this update makes a concurrent accept (or revoke) wait, then find it taken.
       const { count } = await tx.cabinetInvitation.updateMany({
         where: { id: found.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
@@ -190,21 +204,31 @@ export async function acceptInvitation(deps: CabinetDeps, input: { token: string
         now,
       );
       return { userId: user.id, merchantId: user.merchantId, email: user.email, role };
-    });
-  } catch (error) {
-    // The address has an account already (another store's, or one that won a race of two stores'
-    // invitations: the unique index lets one user in): the same answer as a used link, so the
-    // link's holder learns nothing of other stores.
-    if (isUniqueViolation(error) || (error instanceof AppError && error.code === "cabinet.email_taken")) throw new AppError("cabinet.bad_invitation");
-    throw error;
-  }
+    } catch (error) {
+      // The address has an account already (another store's, or one that won a race of two stores'
+      // invitations: the unique index lets one user in): the same answer as a used link, so the
+      // link's holder learns nothing of other stores. Either way the transaction rolls back.
+      if (isUniqueViolation(error) || (error instanceof AppError && error.code === "cabinet.email_taken")) throw new AppError("cabinet.bad_invitation");
+      throw error;
+    }
+  },
+};
+
+/** An invitation found live, and the chosen password hashed, before the accepting transaction. */
+interface Acceptance {
+  found: Awaited<ReturnType<typeof findLiveInvitation>>;
+  passwordHash: string;
+  origin: RequestOrigin;
 }
 
 /** Revokes a pending invitation of the actor's store; its link stops working at once. */
-export async function revokeInvitation(deps: CabinetDeps, actor: CabinetActor, invitationId: string, origin: RequestOrigin): Promise<void> {
-  if (!isUuid(invitationId)) throw new AppError("cabinet.not_found");
-  const now = deps.now();
-  await withTransaction(deps.db, async (tx) => {
+export const revokeInvitation: UnitOfWork<TeamRequest & { invitationId: string }, TeamRequest & { invitationId: string }, void> = {
+  prepare: async (_deps, request) => {
+    if (!isUuid(request.invitationId)) throw new AppError("cabinet.not_found");
+    return request;
+  },
+  execute: async (tx, deps, { actor, origin, invitationId }) => {
+    const now = deps.now();
     await lockTeam(tx, actor);
     const invitation = await tx.cabinetInvitation.findFirst({ where: { id: invitationId, merchantId: actor.merchantId } });
     if (!invitation) throw new AppError("cabinet.not_found");
@@ -216,19 +240,22 @@ export async function revokeInvitation(deps: CabinetDeps, actor: CabinetActor, i
       { merchantId: actor.merchantId, userId: actor.userId, actorEmail: actor.email, action: "team.invitation_revoked", outcome: "success", origin, detail: { invitationId: invitation.id, email: invitation.email } },
       now,
     );
-  });
-}
+  },
+};
 
 /**
  * Gives a member of the actor's store another role. Making an owner, and changing an owner's
  * role, is for owners only. The last active owner cannot step down (`cabinet.last_owner`). The
  * member's sessions stay: each request reads the role afresh, so the change applies at once.
  */
-export async function changeRole(deps: CabinetDeps, actor: CabinetActor, userId: string, role: string, origin: RequestOrigin): Promise<TeamMember> {
-  if (!isCabinetRole(role)) throw new AppError("cabinet.bad_request", `A role is one of ${CABINET_ROLES.join(", ")}.`);
-  if (!isUuid(userId)) throw new AppError("cabinet.not_found");
-  const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
+export const changeRole: UnitOfWork<TeamRequest & { userId: string; role: string }, TeamRequest & { userId: string; role: CabinetRole }, TeamMember> = {
+  prepare: async (_deps, { role, ...request }) => {
+    if (!isCabinetRole(role)) throw new AppError("cabinet.bad_request", `A role is one of ${CABINET_ROLES.join(", ")}.`);
+    if (!isUuid(request.userId)) throw new AppError("cabinet.not_found");
+    return { ...request, role };
+  },
+  execute: async (tx, deps, { actor, origin, userId, role }) => {
+    const now = deps.now();
     const { actorRole } = await lockTeam(tx, actor);
     const target = await tx.cabinetUser.findFirst({ where: { id: userId, merchantId: actor.merchantId, disabledAt: null } });
     if (!target) throw new AppError("cabinet.not_found");
@@ -244,18 +271,21 @@ export async function changeRole(deps: CabinetDeps, actor: CabinetActor, userId:
       now,
     );
     return toTeamMember(updated, now);
-  });
-}
+  },
+};
 
 /**
  * Removes a member of the actor's store (possibly the actor): the user is disabled, not deleted,
  * so the audit log keeps their name; their sessions end, and their pending sign-in tickets die
  * with them (findLiveTicket refuses a disabled user). The last active owner cannot be removed.
  */
-export async function removeMember(deps: CabinetDeps, actor: CabinetActor, userId: string, origin: RequestOrigin): Promise<void> {
-  if (!isUuid(userId)) throw new AppError("cabinet.not_found");
-  const now = deps.now();
-  await withTransaction(deps.db, async (tx) => {
+export const removeMember: UnitOfWork<TeamRequest & { userId: string }, TeamRequest & { userId: string }, void> = {
+  prepare: async (_deps, request) => {
+    if (!isUuid(request.userId)) throw new AppError("cabinet.not_found");
+    return request;
+  },
+  execute: async (tx, deps, { actor, origin, userId }) => {
+    const now = deps.now();
     const { actorRole } = await lockTeam(tx, actor);
     const target = await tx.cabinetUser.findFirst({ where: { id: userId, merchantId: actor.merchantId, disabledAt: null } });
     if (!target) throw new AppError("cabinet.not_found");
@@ -278,8 +308,8 @@ export async function removeMember(deps: CabinetDeps, actor: CabinetActor, userI
       },
       now,
     );
-  });
-}
+  },
+};
 
 function isInvitableRole(value: string): value is InvitableRole {
   return (INVITABLE_ROLES as readonly string[]).includes(value);

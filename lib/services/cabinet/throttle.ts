@@ -1,5 +1,4 @@
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
 import { admitAttempt, releaseAttempt, type ThrottlePolicy, type ThrottleState } from "@/lib/domain/cabinet/throttle";
 
 export type { ThrottlePolicy } from "@/lib/domain/cabinet/throttle";
@@ -98,39 +97,38 @@ export type AttemptAdmission =
 
 /**
  * Admits one attempt (a password, a code) before it is checked, counting it against the account
- * and the address in one transaction, or refuses it while either is locked (counting nothing).
- * `lockIfWrong` is the lock this attempt brings about should it turn out wrong.
+ * and the address, or refuses it while either is locked (counting nothing). Its transaction
+ * commits the count before the attempt is checked. `lockIfWrong` is the lock this attempt brings
+ * about should it turn out wrong.
  */
-export async function takeAttempt(db: Db, source: AttemptSource, now: Date): Promise<AttemptAdmission> {
-  return withTransaction(db, async (tx) => {
-    const keys = keysOf(source);
-    const states = await lockRows(
-      tx,
-      keys.map(({ key }) => key),
-      now,
-    );
-    const admissions = keys.map(({ key, policy, kind }) => {
-      const state = states.get(key)!;
-      // A count-only key is never locked, whatever its row says.
-      return { key, kind, policy, admission: admitAttempt(isCountOnly(kind) ? { ...state, lockedUntil: null } : state, policy, now) };
-    });
-    const refused = admissions.find(({ admission }) => !admission.admitted);
-    if (refused && !refused.admission.admitted) return { admitted: false, lockedUntil: refused.admission.lockedUntil, lockedBy: refused.kind } as const;
-    let lockIfWrong: Date | null = null;
-    let alertsUserIfWrong = false;
-    for (const { key, kind, policy, admission } of admissions) {
-      if (!admission.admitted) continue;
-      if (isCountOnly(kind)) {
-        await saveState(tx, key, { ...admission.next, lockedUntil: null });
-        // The fifth of its window, and only the fifth: once per day of attempts.
-        if (admission.next.failures === policy.maxFailures) alertsUserIfWrong = true;
-        continue;
-      }
-      await saveState(tx, key, admission.next);
-      if (admission.lockIfWrong && (!lockIfWrong || admission.lockIfWrong > lockIfWrong)) lockIfWrong = admission.lockIfWrong;
-    }
-    return { admitted: true, lockIfWrong, alertsUserIfWrong } as const;
+export async function takeAttempt(tx: Tx, source: AttemptSource, now: Date): Promise<AttemptAdmission> {
+  const keys = keysOf(source);
+  const states = await lockRows(
+    tx,
+    keys.map(({ key }) => key),
+    now,
+  );
+  const admissions = keys.map(({ key, policy, kind }) => {
+    const state = states.get(key)!;
+    // A count-only key is never locked, whatever its row says.
+    return { key, kind, policy, admission: admitAttempt(isCountOnly(kind) ? { ...state, lockedUntil: null } : state, policy, now) };
   });
+  const refused = admissions.find(({ admission }) => !admission.admitted);
+  if (refused && !refused.admission.admitted) return { admitted: false, lockedUntil: refused.admission.lockedUntil, lockedBy: refused.kind } as const;
+  let lockIfWrong: Date | null = null;
+  let alertsUserIfWrong = false;
+  for (const { key, kind, policy, admission } of admissions) {
+    if (!admission.admitted) continue;
+    if (isCountOnly(kind)) {
+      await saveState(tx, key, { ...admission.next, lockedUntil: null });
+      // The fifth of its window, and only the fifth: once per day of attempts.
+      if (admission.next.failures === policy.maxFailures) alertsUserIfWrong = true;
+      continue;
+    }
+    await saveState(tx, key, admission.next);
+    if (admission.lockIfWrong && (!lockIfWrong || admission.lockIfWrong > lockIfWrong)) lockIfWrong = admission.lockIfWrong;
+  }
+  return { admitted: true, lockIfWrong, alertsUserIfWrong } as const;
 }
 
 /** A right answer gives its attempt back to the account and the address. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CabinetUser } from "@/generated/prisma/client";
 import { hashPassword } from "@/lib/auth/passwords";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { CabinetRole } from "@/lib/domain/cabinet/permissions";
 import { AppError } from "@/lib/errors";
 import { normalizeEmail } from "./sign-in";
@@ -37,4 +37,9 @@ export async function insertCabinetUser(
   return tx.cabinetUser.create({
     data: { id: randomUUID(), merchantId: input.merchantId, email, passwordHash: input.passwordHash, role: input.role, createdAt: now, enrolmentStartedAt: now, updatedAt: now },
   });
+}
+
+/** A user as the row is now (the signed-in actor's, whose session was just checked). */
+export async function loadCabinetUser(db: Db, userId: string): Promise<CabinetUser> {
+  return db.cabinetUser.findUniqueOrThrow({ where: { id: userId } });
 }
