@@ -10,7 +10,7 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
-import { reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
 
 // A worker process killed in the middle of a 500-payout batch on anvil ("base"): another worker

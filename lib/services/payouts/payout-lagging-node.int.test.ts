@@ -13,7 +13,8 @@ import { createApiDeps } from "@/lib/api/deps";
 import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { sendPayouts } from "./send-payouts";
 
 // A payout on anvil ("polygon") on a database of its own whose worker dies after the node took

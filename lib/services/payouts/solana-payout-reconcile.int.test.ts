@@ -8,7 +8,8 @@ import { mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint"
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import type { ApiDeps } from "@/lib/api/deps";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
 import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
 import { sendPayouts } from "./send-payouts";

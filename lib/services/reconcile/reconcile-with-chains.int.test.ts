@@ -15,7 +15,8 @@ import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database"
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
-import { hasDrift, reconcileWithChains } from "./reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 
 // The books against the chains, on a database of this file's own (a network-wide check must not
 // see other files' work in flight): money in, swept, paid out — reconciled clean; then a phantom
