@@ -15,7 +15,7 @@ import { getChainSender } from "@/lib/chains/registry";
 import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
-import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendAllPayouts } from "./handlers/send-payouts";
 import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
 import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
 import { log } from "@/lib/log";

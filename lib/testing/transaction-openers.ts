@@ -36,7 +36,6 @@ export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
   "lib/services/payouts/create-payouts-in-order.ts",
   "lib/services/payouts/manage-payouts.ts",
   "lib/services/payouts/money-out-thresholds.ts",
-  "lib/services/payouts/send-payouts.ts",
   "lib/services/refunds/create-refund.ts",
   "lib/services/refunds/resolve-payment.ts",
   "lib/services/sandbox/sandbox-operations.ts",

@@ -197,7 +197,7 @@ describe("invoices paid on anvil through the service", () => {
     await scanNetwork(deps, adapter);
 
     // The deposits reach the hot wallet (which needs some ETH of its own for the token sweep's gas).
-    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const { sendPayouts } = await import("@/lib/jobs/handlers/send-payouts");
     await fundHotWallet(deps);
     const sender = await sweepEthereum(deps);
 

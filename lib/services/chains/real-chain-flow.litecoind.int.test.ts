@@ -144,7 +144,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     await scanNetwork(deps, adapter);
     const { getChainSender } = await import("@/lib/chains/registry");
     const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
-    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const { sendPayouts } = await import("@/lib/jobs/handlers/send-payouts");
     const sender = getChainSender(deps.db, deps.config, "litecoin")!;
     await sweepNetwork(deps, "litecoin", sender);
     await node.mine(1);

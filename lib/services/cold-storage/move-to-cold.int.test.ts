@@ -12,7 +12,7 @@ import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
 import { readTableState } from "@/lib/metrics/read-table-state";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";

@@ -15,7 +15,7 @@ import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { createApiDeps } from "@/lib/api/deps";
 import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // "optimism" reached through two endpoints (two proxies in front of one anvil). The first takes
 // the payout's transaction and loses the answer, then stops answering at all: the broadcast is not

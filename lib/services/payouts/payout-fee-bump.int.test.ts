@@ -15,7 +15,7 @@ import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { findPayoutDetail } from "@/lib/services/cabinet/payout-queries";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A payout on anvil ("bsc") on a database of its own signed at the fee of a quiet moment, then
 // the base fee jumps and stays high: the transaction waits unmined, and a second payout signed

@@ -12,7 +12,7 @@ import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
 import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A USDT payout on Solana (litesvm, served through the registry as RPC_SOLANA is) that creates
 // the recipient's token account, on a database of this file's own: the merchant's balance from

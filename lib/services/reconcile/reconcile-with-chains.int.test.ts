@@ -8,7 +8,7 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { withTransaction } from "@/lib/db/transaction";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";

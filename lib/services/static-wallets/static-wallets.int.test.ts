@@ -5,7 +5,7 @@ import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { withTransaction } from "@/lib/db/transaction";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { buildTestEvent } from "@/lib/services/webhooks/send-test-webhook";
 import { RateSourceError } from "@/lib/rates";
 import { randomUUID } from "node:crypto";
