@@ -14,7 +14,7 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getChainSender } from "@/lib/chains/registry";
 import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "./handlers/sweep-deposits";
 import { sendAllPayouts } from "./handlers/send-payouts";
 import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
 import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";

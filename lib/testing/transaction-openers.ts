@@ -26,7 +26,6 @@ export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
   "lib/services/invoices/hosted-invoice.ts",
   "lib/services/invoices/resend-invoice-event.ts",
   "lib/services/merchants/create-merchant.ts",
-  "lib/services/outgoing/send-outgoing.ts",
   "lib/services/payout-links/cancel-payout-link.ts",
   "lib/services/payout-links/claim-payout-link.ts",
   "lib/services/payout-links/create-payout-link.ts",

@@ -16,7 +16,7 @@ import {
   type ColdStorageOptions,
   type HotWalletLimitCheck,
 } from "@/lib/services/cold-storage/move-to-cold";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
+import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
 
 /**
  * Keeps each limited asset's hot wallet at or below the operator's maximum (HOT_WALLET_MAX_*), the

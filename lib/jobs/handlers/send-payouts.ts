@@ -4,7 +4,7 @@ import type { ChainSender } from "@/lib/chains/types";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
 import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
+import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
 import { processDueAutoWithdrawals } from "@/lib/services/payouts/auto-withdraw";
 import { advancePayout, listDuePayouts, openPayoutKey, PAYOUT_TRANSFERS, payoutConfirmations, SENDING_STATUSES, type PayoutSendDeps } from "@/lib/services/payouts/send-payouts";
 import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";

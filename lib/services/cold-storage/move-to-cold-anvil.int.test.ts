@@ -8,7 +8,7 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";

@@ -15,7 +15,7 @@ import { readTableState } from "@/lib/metrics/read-table-state";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { moveExcessToCold } from "@/lib/jobs/handlers/move-to-cold";

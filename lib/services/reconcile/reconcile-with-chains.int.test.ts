@@ -9,7 +9,7 @@ import { postJournal } from "@/lib/ledger/post";
 import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { withTransaction } from "@/lib/db/transaction";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
