@@ -27,7 +27,7 @@ import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { getRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { getPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 import { getAutorefund } from "@/lib/services/refunds/resolve-payment";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { getSplitConfig, listSplitRules } from "@/lib/services/splits/split-rules";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
 import { getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";

@@ -52,7 +52,8 @@ export function registerLedgerCommands(program: Command): void {
       const payoutDays = parseCount(options.payoutDays, "--payout-days", { min: 0, max: 3650 });
       if (options.network !== undefined && !findNetwork(options.network)) throw new CliError("cli.usage", `No network ${options.network}: see GET /v1/currencies`);
       return withCliDatabase(async (db) => {
-        const { reconcileWithChains, hasDrift } = await import("@/lib/services/reconcile/reconcile-with-chains");
+        const { hasDrift } = await import("@/lib/services/reconcile/reconcile-with-chains");
+        const { reconcileWithChains } = await import("@/lib/jobs/handlers/reconcile-with-chains");
         const { verifyConfiguredNodes } = await import("../wallets/wallet-status");
         const config = getConfig();
         await verifyConfiguredNodes(db, config, timeoutMs);

@@ -79,7 +79,7 @@ export function registerWalletsCommands(program: Command): void {
         throw new CliError("cli.usage", `No hot wallet limit${options.network ? ` on ${options.network}` : ""}: set HOT_WALLET_MAX_<NETWORK>_<ASSET> and COLD_ADDRESS_<NETWORK>`);
       }
       return withCliDatabase(async (db) => {
-        const { moveExcessToCold } = await import("@/lib/services/cold-storage/move-to-cold");
+        const { moveExcessToCold } = await import("@/lib/jobs/handlers/move-to-cold");
         const { verifyConfiguredNodes } = await import("../wallets/wallet-status");
         await verifyConfiguredNodes(db, config, timeoutMs);
         const checks = await moveExcessToCold({ db, config, secretBox: getSecretBox(), now: () => new Date() }, { network: options.network, timeoutMs, isDryRun: options.dryRun === true });
@@ -138,7 +138,7 @@ export function registerWalletsCommands(program: Command): void {
       if (!asset) throw new CliError("cli.usage", `No ${options.currency} on ${network.id}: see GET /v1/currencies`);
       const config = getConfig();
       return withCliDatabase(async (db) => {
-        const { bookReturnFromCold } = await import("@/lib/services/cold-storage/return-from-cold");
+        const { bookReturnFromCold } = await import("@/lib/jobs/handlers/return-from-cold");
         const { verifyConfiguredNodes } = await import("../wallets/wallet-status");
         await verifyConfiguredNodes(db, config, timeoutMs);
         const outcome = await bookReturnFromCold(

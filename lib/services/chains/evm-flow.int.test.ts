@@ -74,7 +74,7 @@ async function fundHotWallet(deps: ApiDeps) {
 /** Runs four sweep passes over "ethereum", moving credited deposits into the hot wallet; returns the chain's sender. */
 async function sweepEthereum(deps: ApiDeps) {
   const { getChainSender } = await import("@/lib/chains/registry");
-  const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+  const { sweepNetwork } = await import("@/lib/jobs/handlers/sweep-deposits");
   const sender = getChainSender(deps.db, deps.config, "ethereum")!;
   for (let pass = 0; pass < 4; pass++) await sweepNetwork(deps, "ethereum", sender);
   return sender;
@@ -197,7 +197,7 @@ describe("invoices paid on anvil through the service", () => {
     await scanNetwork(deps, adapter);
 
     // The deposits reach the hot wallet (which needs some ETH of its own for the token sweep's gas).
-    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const { sendPayouts } = await import("@/lib/jobs/handlers/send-payouts");
     await fundHotWallet(deps);
     const sender = await sweepEthereum(deps);
 

@@ -59,7 +59,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
 
     // The sweeper moves the deposit to the hot wallet with a locally signed transaction.
     const { getChainSender } = await import("@/lib/chains/registry");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const { sweepNetwork } = await import("@/lib/jobs/handlers/sweep-deposits");
     const sender = getChainSender(deps.db, deps.config, "litecoin")!;
     await sweepNetwork(deps, "litecoin", sender);
     const sweep = await getTestDb().outgoingTransfer.findFirstOrThrow({ where: { fromAddress: invoice.address } });
@@ -118,7 +118,7 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     for (const outcome of outcomes) expect(outcome.code, outcome.stderr).toBe(0);
     await node.mine(1);
     const { getChainSender } = await import("@/lib/chains/registry");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const { sweepNetwork } = await import("@/lib/jobs/handlers/sweep-deposits");
     await sweepNetwork(deps, "litecoin", getChainSender(deps.db, deps.config, "litecoin")!);
 
     const sweeps = await getTestDb().outgoingTransfer.findMany({ where: { network: "litecoin", fromAddress: { in: invoices.map((invoice) => invoice.address) } } });
@@ -143,8 +143,8 @@ describe("an invoice paid on litecoind -regtest through the service", () => {
     await node.mine(invoice.required_confirmations);
     await scanNetwork(deps, adapter);
     const { getChainSender } = await import("@/lib/chains/registry");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
-    const { sendPayouts } = await import("@/lib/services/payouts/send-payouts");
+    const { sweepNetwork } = await import("@/lib/jobs/handlers/sweep-deposits");
+    const { sendPayouts } = await import("@/lib/jobs/handlers/send-payouts");
     const sender = getChainSender(deps.db, deps.config, "litecoin")!;
     await sweepNetwork(deps, "litecoin", sender);
     await node.mine(1);

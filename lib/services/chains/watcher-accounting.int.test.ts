@@ -7,7 +7,7 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { scanNetwork } from "./scan-network";
 import { getChainSender } from "@/lib/chains/registry";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // How the watcher accounts for what chains do: reorganisations that return a transaction, credits
 // the merchant has already spent, payments on the wrong network, transfers larger than the

@@ -6,13 +6,14 @@ import { useAnvilPerFile } from "@/lib/chains/evm/testing/anvil-per-file";
 import { getChainSender } from "@/lib/chains/registry";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { moveExcessToCold } from "./move-to-cold";
-import { bookReturnFromCold } from "./return-from-cold";
+import { moveExcessToCold } from "@/lib/jobs/handlers/move-to-cold";
+import { bookReturnFromCold } from "@/lib/jobs/handlers/return-from-cold";
 
 // A hot wallet limit on anvil ("bsc"), on a database of its own: BNB paid in and swept to the hot
 // wallet beside an operator's unbooked top-up; with a maximum of 0 the books' share of the hot

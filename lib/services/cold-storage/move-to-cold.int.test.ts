@@ -12,12 +12,14 @@ import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
 import { readTableState } from "@/lib/metrics/read-table-state";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { moveExcessToCold, type ColdStorageDeps } from "./move-to-cold";
+import { moveExcessToCold } from "@/lib/jobs/handlers/move-to-cold";
+import type { ColdStorageDeps } from "./move-to-cold";
 
 // Hot wallet limits on tron's sandbox chain, on a database of this file's own (a pass is
 // network-wide: other files' hot wallet money must not count here): USDT paid in and swept to the

@@ -1,7 +1,6 @@
 import type { GatewayConfig, HotWalletLimit } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
@@ -13,7 +12,6 @@ import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 
@@ -60,77 +58,32 @@ export interface HotWalletLimitCheck {
 }
 
 /** The transfers of this job: moves to cold storage, from the hot wallet only. */
-const COLD_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kinds: ["cold"] });
+export const COLD_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kinds: ["cold"] });
 const LIVE_STATUSES = ["planned", "signed", "broadcast", "seen"];
 /** Fee kept back when the coin pays for its own move: the estimate with room for price moves (as sweeps). */
 const FEE_MARGIN_PERCENT = 150n;
 
-/**
- * Keeps each limited asset's hot wallet at or below the operator's maximum (HOT_WALLET_MAX_*): an
- * idempotent pass over durable state, safe with any number of workers. Per network with limits:
- * transfers to cold storage already on their way are followed (a confirmed one is booked hot →
- * cold with its status); then per asset, unless one is still on its way, the excess (see
- * hotWalletExcess: never what payouts reserve) is planned as ONE outgoing transfer of kind "cold"
- * under the reference `cold:<network>:<asset>:<n>` — the n-th move of that asset, so planners that
- * race or repeat after a crash record it once, and a partial unique index keeps a second from
- * being on its way at the same time; then it is signed, stored and broadcast by the outgoing
- * machinery (lib/services/outgoing), as sweeps and payouts are.
- */
-export async function moveExcessToCold(deps: ColdStorageDeps, options: ColdStorageOptions): Promise<HotWalletLimitCheck[]> {
-  const limits = deps.config.hotWalletLimits.filter((limit) => !options.network || limit.network === options.network);
-  const networks = [...new Set(limits.map((limit) => limit.network))];
-  const checks: HotWalletLimitCheck[] = [];
-  for (const network of networks) {
-    const ofNetwork = limits.filter((limit) => limit.network === network);
-    try {
-      checks.push(...(await moveNetworkExcess(deps, network as NetworkId, ofNetwork, options)));
-    } catch (error) {
-      log.warn("hot wallet limits not checked; the next pass retries", { network, error });
-      checks.push(...ofNetwork.map((limit) => unchecked(limit, `not checked: ${reasonOf(error)}`)));
-    }
-  }
-  if (!options.isDryRun) await recordChecks(deps.db, deps.config.hotWalletLimits, checks, deps.now());
-  return checks;
+/** A network's hot wallet as a move to cold storage leaves it: its chain and its key. */
+export interface HotWallet {
+  sender: ChainSender;
+  hot: SigningKey;
+  chain: ReturnType<typeof addressChainOf>;
+  keyFor(transfer: { fromIndex: number }): SigningKey;
+  /** Confirmations after which a move is final: a payout's. */
+  confirmations: number;
 }
 
-async function moveNetworkExcess(deps: ColdStorageDeps, network: NetworkId, limits: HotWalletLimit[], options: ColdStorageOptions): Promise<HotWalletLimitCheck[]> {
+/** The network's chain and hot wallet key, or null when no chain serves the network. */
+export async function openHotWallet(deps: Pick<ColdStorageDeps, "db" | "secretBox" | "config">, network: NetworkId): Promise<HotWallet | null> {
   const sender = getChainSender(deps.db, deps.config, network);
-  if (!sender) return limits.map((limit) => unchecked(limit, "no chain serves this network"));
+  if (!sender) return null;
   const chain = addressChainOf(deps.config, network);
   const hot = deriveSigningKey((await loadKeyMaterial(deps.db, deps.secretBox)).openSeed(), network, HOT_WALLET_INDEX, chain);
   const keyFor = (transfer: { fromIndex: number }) => {
     if (transfer.fromIndex !== HOT_WALLET_INDEX) throw new Error("moves to cold storage leave from the hot wallet only");
     return hot;
   };
-  const confirmations = payoutConfirmations(network);
-  // Moves already on their way first: one that confirmed is booked and frees its asset for the next.
-  if (!options.isDryRun) await followOutgoingTransfers(deps, network, sender, keyFor, COLD_TRANSFERS(hot.address), confirmations);
-  const checks: HotWalletLimitCheck[] = [];
-  for (const limit of limits) {
-    const cold = await checkColdAddress(deps, network, limit, hot.address, chain);
-    if ("refusal" in cold) {
-      log.error("hot wallet limit not applied: the cold address is refused", { network, currency: limit.currency, coldAddress: limit.coldAddress, reason: cold.refusal });
-      checks.push(unchecked(limit, cold.refusal));
-      continue;
-    }
-    try {
-      checks.push(await checkLimit(deps, sender, hot, { ...limit, coldAddress: cold.address }, options));
-    } catch (error) {
-      log.warn("hot wallet limit not checked; the next pass retries", { network, currency: limit.currency, error });
-      checks.push(unchecked(limit, `not checked: ${reasonOf(error)}`));
-    }
-  }
-  if (!options.isDryRun) {
-    await sendOutgoingTransfers(deps, network, sender, keyFor, COLD_TRANSFERS(hot.address), { replaceAfterSeconds: deps.config.replaceAfterSeconds });
-    // What was just sent may already be final (a sandbox chain that mines at once, a fast node).
-    await followOutgoingTransfers(deps, network, sender, keyFor, COLD_TRANSFERS(hot.address), confirmations);
-    for (const check of checks) {
-      if (!check.transfer) continue;
-      const row = await deps.db.outgoingTransfer.findUnique({ where: { id: check.transfer.id } });
-      if (row) check.transfer = { ...check.transfer, status: row.status, txid: row.txid };
-    }
-  }
-  return checks;
+  return { sender, hot, chain, keyFor, confirmations: payoutConfirmations(network) };
 }
 
 /**
@@ -140,8 +93,8 @@ async function moveNetworkExcess(deps: ColdStorageDeps, network: NetworkId, limi
  * service's own — the hot wallet itself, or a deposit address (the move would come back as
  * somebody's payment).
  */
-async function checkColdAddress(
-  deps: ColdStorageDeps,
+export async function checkColdAddress(
+  deps: Pick<ColdStorageDeps, "db" | "secretBox" | "config">,
   network: NetworkId,
   limit: HotWalletLimit,
   hotAddress: string,
@@ -161,11 +114,15 @@ async function checkColdAddress(
   return { address: validation.normalized };
 }
 
-async function checkLimit(deps: ColdStorageDeps, sender: ChainSender, hot: SigningKey, limit: HotWalletLimit, options: ColdStorageOptions): Promise<HotWalletLimitCheck> {
+/**
+ * The chain's figures of one limited asset, read outside any transaction: the hot wallet's
+ * balance and, when the coin pays for its own move, the fee to keep back.
+ */
+export async function readChainFigures(deps: Pick<ColdStorageDeps, "now">, sender: ChainSender, hot: SigningKey, limit: HotWalletLimit, options: ColdStorageOptions): Promise<ChainFigures> {
   const { network, currency } = limit;
   const nativeSymbol = findNetwork(network)!.nativeSymbol;
   // Anything that changes the hot wallet from here on (a move to cold storage confirming) makes
-  // this chain read stale: the plan below gives way to the next pass then.
+  // this chain read stale: the plan gives way to the next pass then.
   const startedAt = deps.now();
   let chainHeld: bigint | null = null;
   let note = "";
@@ -186,8 +143,12 @@ async function checkLimit(deps: ColdStorageDeps, sender: ChainSender, hot: Signi
       chainHeld = null;
     }
   }
+  return { chainHeld, feeReserve, note, startedAt, isDryRun: options.isDryRun === true };
+}
 
-  const check = await withTransaction(deps.db, (tx) => decideAndPlan(tx, deps, hot, limit, { chainHeld, feeReserve, note, startedAt, isDryRun: options.isDryRun === true }));
+/** What an operator reads of a check: a move planned, or an excess left where it is. */
+export function logCheck(limit: HotWalletLimit, check: HotWalletLimitCheck): void {
+  const { network, currency } = limit;
   if (check.isPlanned) {
     log.info("hot wallet above its limit: the excess is planned to cold storage", {
       network,
@@ -201,10 +162,9 @@ async function checkLimit(deps: ColdStorageDeps, sender: ChainSender, hot: Signi
   } else if (check.excess > 0n && !check.transfer) {
     log.warn("hot wallet above its limit; nothing planned this pass", { network, currency, excess: check.excess, note: check.note });
   }
-  return check;
 }
 
-interface ChainFigures {
+export interface ChainFigures {
   chainHeld: bigint | null;
   feeReserve: bigint;
   note: string;
@@ -213,7 +173,7 @@ interface ChainFigures {
 }
 
 /** The books' figures and the decision, in one transaction with the plan it makes. */
-async function decideAndPlan(tx: Tx, deps: ColdStorageDeps, hot: SigningKey, limit: HotWalletLimit, chain: ChainFigures): Promise<HotWalletLimitCheck> {
+export async function decideAndPlan(tx: Tx, deps: Pick<ColdStorageDeps, "now">, hot: SigningKey, limit: HotWalletLimit, chain: ChainFigures): Promise<HotWalletLimitCheck> {
   const { network, currency } = limit;
   const nativeSymbol = findNetwork(network)!.nativeSymbol;
   const asset = assetKey(currency, network);
@@ -291,7 +251,7 @@ function withTransfer(
   return { ...check, excess: left > 0n ? left : 0n, transfer, isPlanned };
 }
 
-function unchecked(limit: HotWalletLimit, note: string): HotWalletLimitCheck {
+export function unchecked(limit: HotWalletLimit, note: string): HotWalletLimitCheck {
   return {
     network: limit.network,
     currency: limit.currency,
@@ -310,29 +270,27 @@ function unchecked(limit: HotWalletLimit, note: string): HotWalletLimitCheck {
 }
 
 /** Keeps each limited asset's latest check for /metrics and `wallets status`; assets no longer limited are cleared. */
-async function recordChecks(db: Db, limits: readonly HotWalletLimit[], checks: readonly HotWalletLimitCheck[], checkedAt: Date): Promise<void> {
-  await withTransaction(db, async (tx) => {
-    const limited = new Set(limits.map((limit) => assetKey(limit.currency, limit.network)));
-    const existing = await tx.hotWalletLimitCheck.findMany({ select: { network: true, currency: true } });
-    for (const row of existing.filter((row) => !limited.has(assetKey(row.currency, row.network)))) {
-      await tx.hotWalletLimitCheck.deleteMany({ where: { network: row.network, currency: row.currency } });
-    }
-    for (const check of checks) {
-      const data = {
-        checkedAt,
-        maxMinor: check.max.toString(),
-        heldMinor: check.chainHeld === null ? null : (check.chainHeld < check.ledgerHeld ? check.chainHeld : check.ledgerHeld).toString(),
-        reservedMinor: check.reserved.toString(),
-        excessMinor: check.excess.toString(),
-        transferId: check.transfer?.id ?? null,
-        note: check.note.slice(0, 500),
-      };
-      await tx.hotWalletLimitCheck.upsert({ where: { network_currency: { network: check.network, currency: check.currency } }, create: { network: check.network, currency: check.currency, ...data }, update: data });
-    }
-  });
+export async function recordChecks(tx: Tx, limits: readonly HotWalletLimit[], checks: readonly HotWalletLimitCheck[], checkedAt: Date): Promise<void> {
+  const limited = new Set(limits.map((limit) => assetKey(limit.currency, limit.network)));
+  const existing = await tx.hotWalletLimitCheck.findMany({ select: { network: true, currency: true } });
+  for (const row of existing.filter((row) => !limited.has(assetKey(row.currency, row.network)))) {
+    await tx.hotWalletLimitCheck.deleteMany({ where: { network: row.network, currency: row.currency } });
+  }
+  for (const check of checks) {
+    const data = {
+      checkedAt,
+      maxMinor: check.max.toString(),
+      heldMinor: check.chainHeld === null ? null : (check.chainHeld < check.ledgerHeld ? check.chainHeld : check.ledgerHeld).toString(),
+      reservedMinor: check.reserved.toString(),
+      excessMinor: check.excess.toString(),
+      transferId: check.transfer?.id ?? null,
+      note: check.note.slice(0, 500),
+    };
+    await tx.hotWalletLimitCheck.upsert({ where: { network_currency: { network: check.network, currency: check.currency } }, create: { network: check.network, currency: check.currency, ...data }, update: data });
+  }
 }
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   const text = error instanceof Error ? ((error as { shortMessage?: string }).shortMessage ?? error.message) : String(error);
   return text.split("\n")[0].slice(0, 200);
 }

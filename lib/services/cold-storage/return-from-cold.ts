@@ -1,7 +1,6 @@
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
 import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses/validate-address";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
@@ -33,15 +32,25 @@ export type ColdReturnOutcome =
   /** Why it is not booked: the operator corrects and asks again. */
   | { kind: "refused"; reason: string };
 
+/** A return the chain proved, to be booked: what the transaction delivered, under its journal's reference. */
+export interface ProvenColdReturn {
+  kind: "proven";
+  txid: string;
+  asset: string;
+  amount: bigint;
+  reference: string;
+}
+
 /**
- * Books coins the operator sent back from the cold address to the hot wallet (to refill it for
+ * Proves coins the operator sent back from the cold address to the hot wallet (to refill it for
  * payouts), so the books count them in custody again: cold → chain, once per transaction and
  * asset (the journal's reference), for exactly what the chain's own record of the transaction
  * delivered from that address to the hot wallet, once it is as deep as a payout must be, and
  * never more than the books hold in cold storage. Until then reconciliation shows the coins as
- * an unexplained surplus.
+ * an unexplained surplus. Outside any transaction: the chain's record, or why it is not booked
+ * (recordReturnFromCold books a proven one).
  */
-export async function bookReturnFromCold(deps: ColdReturnDeps, request: ColdReturnRequest): Promise<ColdReturnOutcome> {
+export async function proveReturnFromCold(deps: ColdReturnDeps, request: ColdReturnRequest): Promise<ColdReturnOutcome | ProvenColdReturn> {
   const { network, currency, txid } = request;
   if (!findSettlementAsset(currency, network)) return { kind: "refused", reason: `${currency} is not carried on ${network}` };
   const sender = getChainSender(deps.db, deps.config, network);
@@ -68,17 +77,20 @@ export async function bookReturnFromCold(deps: ColdReturnDeps, request: ColdRetu
   const amount = await sender.readDelivered(txid, sent, { toAddress: hot, currency });
   if (amount <= 0n) return { kind: "refused", reason: `the transaction delivered no ${currency} from ${cold.normalized} to the hot wallet ${hot}` };
 
-  return withTransaction(deps.db, async (tx): Promise<ColdReturnOutcome> => {
-    const coldAccount = { owner: PLATFORM, asset, bucket: "cold" as const };
-    await lockAccounts(tx, [{ owner: PLATFORM, asset, bucket: "chain" }, coldAccount], deps.now());
-    // Under the locks: a second booking of the same transaction waits here and then finds the first.
-    const booked = await bookedAmount(tx, reference, asset);
-    if (booked !== null) return { kind: "already_booked", amount: booked, reference };
-    const inCold = -BigInt((await tx.ledgerAccount.findUniqueOrThrow({ where: { owner_asset_bucket: coldAccount }, select: { balance: true } })).balance.toFixed());
-    if (amount > inCold) return { kind: "refused", reason: `the transaction delivered ${amount} (minor units) while the books hold ${inCold} in cold storage: the rest is not the service's to book` };
-    await postJournal(tx, returnedFromColdJournal({ txid, asset, amount }), deps.now());
-    return { kind: "booked", amount, reference };
-  });
+  return { kind: "proven", txid, asset, amount, reference };
+}
+
+/** Books a proven return (cold → chain), under the accounts' locks: once, and never more than the books hold in cold storage. */
+export async function recordReturnFromCold(tx: Tx, deps: Pick<ColdReturnDeps, "now">, { txid, asset, amount, reference }: ProvenColdReturn): Promise<ColdReturnOutcome> {
+  const coldAccount = { owner: PLATFORM, asset, bucket: "cold" as const };
+  await lockAccounts(tx, [{ owner: PLATFORM, asset, bucket: "chain" }, coldAccount], deps.now());
+  // Under the locks: a second booking of the same transaction waits here and then finds the first.
+  const booked = await bookedAmount(tx, reference, asset);
+  if (booked !== null) return { kind: "already_booked", amount: booked, reference };
+  const inCold = -BigInt((await tx.ledgerAccount.findUniqueOrThrow({ where: { owner_asset_bucket: coldAccount }, select: { balance: true } })).balance.toFixed());
+  if (amount > inCold) return { kind: "refused", reason: `the transaction delivered ${amount} (minor units) while the books hold ${inCold} in cold storage: the rest is not the service's to book` };
+  await postJournal(tx, returnedFromColdJournal({ txid, asset, amount }), deps.now());
+  return { kind: "booked", amount, reference };
 }
 
 /** What an earlier booking of the journal `reference` moved into the chain account, or null when there is none. */

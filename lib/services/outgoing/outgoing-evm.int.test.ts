@@ -7,7 +7,7 @@ import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/testing/a
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { spawnSweepWorker } from "@/lib/testing/spawn-worker";

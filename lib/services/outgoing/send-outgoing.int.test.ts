@@ -6,7 +6,7 @@ import type { BroadcastOutcome, ChainSender, SigningKey } from "@/lib/chains/typ
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { getTestDb } from "@/lib/testing/harness";
 import { planOutgoingTransfer } from "./plan-outgoing";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
+import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/jobs/handlers/send-outgoing";
 
 // The outgoing-transfer mechanism on a sandbox chain, with senders wrapped to misbehave the way
 // nodes and networks do. The real-node versions of these (anvil, litecoind) live beside it.

@@ -6,7 +6,6 @@ import { decideOutgoingTransfer, IN_FLIGHT_OUTGOING_STATUSES, type OutgoingFact,
 import { postJournals } from "@/lib/ledger/post";
 import { assetKey, movedToColdJournal, networkFeeJournal, type Journal } from "@/lib/ledger/postings";
 import { log } from "@/lib/log";
-import { withTransaction } from "@/lib/db/transaction";
 
 export interface OutgoingDeps {
   db: Db;
@@ -34,151 +33,121 @@ export interface SendOptions {
   replaceAfterSeconds: number;
 }
 
-function whereOf(only: TransferFilter) {
+export function whereOf(only: TransferFilter) {
   return { ...(only.fromAddress ? { fromAddress: only.fromAddress } : {}), ...(only.kinds ? { kind: { in: [...only.kinds] } } : {}) };
 }
 
 /** How long one worker holds an address's signing lease; a dead worker's successor waits this long. */
 const LEASE_MS = 60_000;
 
-type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]>>;
+export type TransferRow = Awaited<ReturnType<Db["outgoingTransfer"]["findFirstOrThrow"]>>;
 
 /**
- * Signs and broadcasts a network's planned outgoing transfers, crash-safe, any number of workers
- * at once. Per sending address, under a database lease (one worker signs for an address at a
- * time):
- *
- * 1. a transfer signed earlier whose broadcast never got a yes (a crash, no answer) is broadcast
- *    again — the same bytes, never a new signature;
- * 2. then each planned transfer is signed (chain reads outside any database transaction) and its
- *    bytes, txid and the resources they consume (nonce, seqno, outpoints, blockhash, lifetime)
- *    are stored in one transaction that re-checks the lease — only then broadcast.
- *
- * A refusal of the bytes that the chain confirms it never took frees their resources; an answer
- * that settles nothing (no answer, a busy node) stops the address until the next pass, unless the
- * chain proves the bytes can no longer land (then they are replaced, and the purpose planned anew).
+ * The sending addresses of a network with transfers to sign or broadcast (and, when stuck
+ * transactions are replaced, to follow): each is worked under its own lease (takeLease).
  */
-export async function sendOutgoingTransfers(
-  deps: OutgoingDeps,
-  network: string,
-  sender: ChainSender,
-  keyFor: KeyForTransfer,
-  only: TransferFilter = {},
-  options: SendOptions = { replaceAfterSeconds: 0 },
-): Promise<{ broadcast: number }> {
-  const addresses = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: options.replaceAfterSeconds > 0 && sender.bump ? ["planned", "signed", "broadcast", "seen"] : ["planned", "signed"] }, ...whereOf(only) },
+export async function listSendingAddresses(db: Db, network: string, canReplace: boolean, only: TransferFilter): Promise<string[]> {
+  const addresses = await db.outgoingTransfer.findMany({
+    where: { network, status: { in: canReplace ? ["planned", "signed", "broadcast", "seen"] : ["planned", "signed"] }, ...whereOf(only) },
     select: { fromAddress: true },
     distinct: ["fromAddress"],
   });
-  // Every pass is its own lease holder, so two passes in one process exclude each other too.
-  const worker = { ...deps, owner: `${process.pid}:${randomUUID()}` };
-  let broadcast = 0;
-  for (const { fromAddress } of addresses) {
-    if (!(await takeLease(worker, network, fromAddress))) continue; // another worker is on it
-    try {
-      await replaceStuck(worker, network, fromAddress, sender, keyFor, only, options);
-      broadcast += await sendFromAddress(worker, network, fromAddress, sender, keyFor, only);
-    } catch (error) {
-      log.warn("outgoing transfers of an address stopped; the next pass goes on", { network, fromAddress, error });
-    } finally {
-      await deps.db.signerLease.deleteMany({ where: { network, address: fromAddress, owner: worker.owner } });
-    }
-  }
-  return { broadcast };
+  return addresses.map((row) => row.fromAddress);
 }
 
 /** A pass of the sender: the deps plus its name as a lease holder. */
-type Worker = OutgoingDeps & { owner: string };
+export type Worker = OutgoingDeps & { owner: string };
+
+/** A new lease holder: every pass is its own, so two passes in one process exclude each other too. */
+export function newWorker(deps: OutgoingDeps): Worker {
+  return { ...deps, owner: `${process.pid}:${randomUUID()}` };
+}
+
+/** Gives up the address's lease, if this pass still holds it. */
+export async function releaseLease(deps: Worker, network: string, address: string): Promise<void> {
+  await deps.db.signerLease.deleteMany({ where: { network, address, owner: deps.owner } });
+}
 
 /**
- * Transactions of the address broadcast and still unmined after the configured wait are signed
- * again with the same resources and a higher fee (the sender decides whether one is stuck), under
- * the address's lease. The new signing is stored over the row — its `consumes.supersedes` naming
- * every earlier txid, any of which may still be the one mined — before it is broadcast.
+ * Transactions of the address broadcast and still unmined after the configured wait, which the
+ * sender may sign again with the same resources and a higher fee (it decides whether one is
+ * stuck): at most MAX_REPLACEMENTS times each — a few are enough to meet any market, and a
+ * transaction the network will not take (its nodes do not replace) must not burn its change.
  */
-async function replaceStuck(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter, options: SendOptions): Promise<void> {
-  if (!sender.bump || options.replaceAfterSeconds <= 0) return;
+export async function listReplaceable(db: Db, network: string, fromAddress: string, only: TransferFilter): Promise<TransferRow[]> {
+  const waiting = await db.outgoingTransfer.findMany({ where: { network, fromAddress, status: { in: ["broadcast", "seen"] }, ...whereOf(only) }, orderBy: { createdAt: "asc" } });
+  return waiting.filter((transfer) => transfer.replacements < MAX_REPLACEMENTS);
+}
+
+/** The network's blocks in the configured wait before a transaction counts as stuck. */
+export function blocksBeforeReplacing(network: string, options: SendOptions): number {
   const blockTimeMs = findNetwork(network)?.blockTimeMs ?? 1000;
-  const afterBlocks = Math.max(1, Math.ceil((options.replaceAfterSeconds * 1000) / blockTimeMs));
-  const waiting = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: { in: ["broadcast", "seen"] }, ...whereOf(only) }, orderBy: { createdAt: "asc" } });
-  for (const transfer of waiting) {
-    // Each replacement pays at least an eighth more: a few are enough to meet any market, and a
-    // transaction the network will not take (its nodes do not replace) must not burn its change.
-    if (transfer.replacements >= MAX_REPLACEMENTS) continue;
-    const stuck = { txid: transfer.txid!, raw: transfer.rawTransaction!, consumes: parseConsumes(transfer.consumes) };
-    const bumped = await sender.bump(keyFor(transfer), transferOf(transfer), stuck, { afterBlocks });
-    if (!bumped) continue;
-    const isStored = await withTransaction(deps.db, async (tx) => {
-      await holdLease(tx, deps, network, fromAddress);
-      const { count } = await tx.outgoingTransfer.updateMany({
-        where: { id: transfer.id, txid: transfer.txid, status: { in: ["broadcast", "seen"] } },
-        data: {
-          txid: bumped.txid,
-          rawTransaction: bumped.raw,
-          consumes: JSON.stringify(bumped.consumes),
-          feeMinor: bumped.feeMinor.toString(),
-          replacements: { increment: 1 },
-          lastError: `unmined after ${afterBlocks} blocks: replaced with a higher fee`,
-          updatedAt: deps.now(),
-        },
-      });
-      return count === 1;
-    });
-    if (!isStored) continue; // mined or moved on meanwhile
-    log.warn("outgoing transfer stuck unmined; replaced with a higher fee", { network, reference: transfer.reference, stuck: transfer.txid, replacement: bumped.txid });
-    await sender.broadcast({ txid: bumped.txid, raw: bumped.raw });
-  }
+  return Math.max(1, Math.ceil((options.replaceAfterSeconds * 1000) / blockTimeMs));
+}
+
+/** The transaction of a row, as the sender replaces it. */
+export function stuckOf(transfer: TransferRow): { txid: string; raw: string; consumes: ConsumedResources } {
+  return { txid: transfer.txid!, raw: transfer.rawTransaction!, consumes: parseConsumes(transfer.consumes) };
+}
+
+/**
+ * Stores a replacement signing over the row, under the address's lease — its `consumes.supersedes`
+ * naming every earlier txid, any of which may still be the one mined — before it is broadcast.
+ * False when the row moved on meanwhile (mined, or replaced by another).
+ */
+export async function storeReplacement(tx: Tx, deps: Pick<Worker, "owner" | "now">, transfer: TransferRow, bumped: SignedTransaction, afterBlocks: number): Promise<boolean> {
+  await holdLease(tx, deps, transfer.network, transfer.fromAddress);
+  const { count } = await tx.outgoingTransfer.updateMany({
+    where: { id: transfer.id, txid: transfer.txid, status: { in: ["broadcast", "seen"] } },
+    data: {
+      txid: bumped.txid,
+      rawTransaction: bumped.raw,
+      consumes: JSON.stringify(bumped.consumes),
+      feeMinor: bumped.feeMinor.toString(),
+      replacements: { increment: 1 },
+      lastError: `unmined after ${afterBlocks} blocks: replaced with a higher fee`,
+      updatedAt: deps.now(),
+    },
+  });
+  return count === 1;
 }
 
 /** How many times one transfer is replaced with a higher fee at most (about twice its first fee). */
 const MAX_REPLACEMENTS = 5;
 
 /** The transfer a row asks for, as a sender signs it. */
-function transferOf(transfer: TransferRow) {
+export function transferOf(transfer: TransferRow) {
   return { currency: transfer.currency, toAddress: transfer.toAddress, amountMinor: BigInt(transfer.amountMinor.toFixed()), changeAddress: transfer.changeAddress ?? undefined, memo: transfer.memo ?? undefined };
 }
 
 /** Inside a transaction: the address's lease is still this pass's (a pass whose lease lapsed in a long pause must not store), and held on for the next step. */
-async function holdLease(tx: Tx, deps: Worker, network: string, address: string): Promise<void> {
+async function holdLease(tx: Tx, deps: Pick<Worker, "owner" | "now">, network: string, address: string): Promise<void> {
   const [lease] = await tx.$queryRaw<{ owner: string; until: Date }[]>`
     SELECT owner, until FROM signer_leases WHERE network = ${network} AND address = ${address} FOR UPDATE`;
   if (!lease || lease.owner !== deps.owner || lease.until <= deps.now()) throw new Error("signing lease lost before the transaction was stored");
   await tx.signerLease.update({ where: { network_address: { network, address } }, data: { until: new Date(deps.now().getTime() + LEASE_MS) } });
 }
 
-async function sendFromAddress(deps: Worker, network: string, fromAddress: string, sender: ChainSender, keyFor: KeyForTransfer, only: TransferFilter): Promise<number> {
-  let broadcast = 0;
-  // 1. What was signed before goes out first, as it was signed.
-  const signed = await deps.db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "signed", ...whereOf(only) }, orderBy: { createdAt: "asc" } });
-  for (const transfer of signed) {
-    const outcome = await broadcastStored(deps, transfer, sender, keyFor);
-    if (outcome === "stop") return broadcast;
-    if (outcome === "accepted") broadcast++;
-  }
-  // 2. Then the planned ones, one at a time: each signing sees the one before.
-  const planned = await deps.db.outgoingTransfer.findMany({
+/** The address's transfers signed before whose broadcast never got a yes: they go out first, as they were signed. */
+export async function listSignedTransfers(db: Db, network: string, fromAddress: string, only: TransferFilter): Promise<TransferRow[]> {
+  return db.outgoingTransfer.findMany({ where: { network, fromAddress, status: "signed", ...whereOf(only) }, orderBy: { createdAt: "asc" } });
+}
+
+/** The address's planned transfers due for signing, oldest first: each signing sees the one before. */
+export async function listPlannedTransfers(deps: OutgoingDeps, network: string, fromAddress: string, only: TransferFilter): Promise<TransferRow[]> {
+  return deps.db.outgoingTransfer.findMany({
     where: { network, fromAddress, status: "planned", OR: [{ retryAt: null }, { retryAt: { lte: deps.now() } }], ...whereOf(only) },
     orderBy: { createdAt: "asc" },
   });
-  for (const transfer of planned) {
-    const stored = await signAndStore(deps, transfer, sender, keyFor);
-    if (stored === "refused") continue; // this one cannot go (a bad recipient, funds short for it); the next may
-    if (stored === "wait") return broadcast;
-    const outcome = await broadcastStored(deps, stored, sender, keyFor);
-    if (outcome === "stop") return broadcast;
-    if (outcome === "accepted") broadcast++;
-  }
-  return broadcast;
 }
 
 /**
- * Signs a planned transfer and stores it with its resources. "refused": the chain's rules refuse
- * it (for good: it is failed; for want of funds: it stays planned until `retryAt`; either way
- * nothing was signed, and the next transfer may go); "wait": a passing failure (a node error),
- * the address waits for the next pass.
+ * Signs a planned transfer, outside any transaction (storeSignedTransfer stores it before it is
+ * broadcast). "refused": the chain's rules refuse it (for good: it is failed; for want of funds:
+ * it stays planned until `retryAt`; either way nothing was signed, and the next transfer may go);
+ * "wait": a passing failure (a node error), the address waits for the next pass.
  */
-async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<TransferRow | "refused" | "wait"> {
+export async function signTransfer(deps: OutgoingDeps, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<SignedTransaction | "refused" | "wait"> {
   const inFlight = await deps.db.outgoingTransfer.findMany({
     where: { network: transfer.network, fromAddress: transfer.fromAddress, status: { in: [...IN_FLIGHT_OUTGOING_STATUSES] } },
     select: { txid: true, consumes: true },
@@ -212,28 +181,34 @@ async function signAndStore(deps: Worker, transfer: TransferRow, sender: ChainSe
     await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { lastError: `identical to the transaction of ${twin.reference}; waits for fresh chain state`, updatedAt: deps.now() } });
     return "wait";
   }
-  return withTransaction(deps.db, async (tx) => {
-    // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may
-    // also sign; held on, a long run of transfers from one address keeps its lease.
-    await holdLease(tx, deps, transfer.network, transfer.fromAddress);
-    const stored = await applyFact(tx, transfer, { kind: "signed" }, deps.now(), {
-      txid: signed.txid,
-      rawTransaction: signed.raw,
-      consumes: JSON.stringify(signed.consumes),
-      nonce: signed.consumes.nonce ?? null,
-      seqno: signed.consumes.seqno ?? null,
-      feeMinor: signed.feeMinor.toString(),
-      attempts: { increment: 1 },
-      lastError: "",
-      isShortOfFunds: false,
-      retryAt: null,
-    });
-    if (!stored) throw new Error(`outgoing transfer ${transfer.id} was no longer planned`);
-    // The database holds each coin for one transaction: a second spender fails on the key.
-    const outpoints = signed.consumes.outpoints ?? [];
-    if (outpoints.length) await tx.outgoingOutpoint.createMany({ data: outpoints.map((outpoint) => ({ network: transfer.network, outpoint, transferId: transfer.id })) });
-    return stored;
+  return signed;
+}
+
+/**
+ * Stores a signing with the resources it consumes (nonce, seqno, outpoints, blockhash, lifetime),
+ * re-checking the address's lease: only then may it be broadcast.
+ */
+export async function storeSignedTransfer(tx: Tx, deps: Pick<Worker, "owner" | "now">, transfer: TransferRow, signed: SignedTransaction): Promise<TransferRow> {
+  // Still ours: a worker whose lease lapsed (a long pause) must not store what a successor may
+  // also sign; held on, a long run of transfers from one address keeps its lease.
+  await holdLease(tx, deps, transfer.network, transfer.fromAddress);
+  const stored = await applyFact(tx, transfer, { kind: "signed" }, deps.now(), {
+    txid: signed.txid,
+    rawTransaction: signed.raw,
+    consumes: JSON.stringify(signed.consumes),
+    nonce: signed.consumes.nonce ?? null,
+    seqno: signed.consumes.seqno ?? null,
+    feeMinor: signed.feeMinor.toString(),
+    attempts: { increment: 1 },
+    lastError: "",
+    isShortOfFunds: false,
+    retryAt: null,
   });
+  if (!stored) throw new Error(`outgoing transfer ${transfer.id} was no longer planned`);
+  // The database holds each coin for one transaction: a second spender fails on the key.
+  const outpoints = signed.consumes.outpoints ?? [];
+  if (outpoints.length) await tx.outgoingOutpoint.createMany({ data: outpoints.map((outpoint) => ({ network: transfer.network, outpoint, transferId: transfer.id })) });
+  return stored;
 }
 
 /** The wait before signing again what the address could not fund: 10 s doubling, at most a minute. */
@@ -247,7 +222,7 @@ function shortOfFundsBackoffMs(tries: number): number {
  * back leaves that count, so a later refusal ("nonce too low" from a node that lags) is never
  * believed on its own.
  */
-async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<"accepted" | "refused" | "stop"> {
+export async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender: ChainSender, keyFor: KeyForTransfer): Promise<"accepted" | "refused" | "stop"> {
   await deps.db.outgoingTransfer.update({ where: { id: transfer.id }, data: { broadcasts: { increment: 1 }, updatedAt: deps.now() } });
   const outcome = await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
   if (outcome.kind === "accepted") {
@@ -281,54 +256,55 @@ async function broadcastStored(deps: OutgoingDeps, transfer: TransferRow, sender
   return "refused";
 }
 
+/** What was broadcast and is not final yet, oldest first. */
+export async function listLiveTransfers(db: Db, network: string, only: TransferFilter): Promise<TransferRow[]> {
+  return db.outgoingTransfer.findMany({ where: { network, status: { in: ["broadcast", "seen"] }, ...whereOf(only) }, orderBy: { createdAt: "asc" } });
+}
+
+/** A final on-chain outcome of a transfer, to be settled with its fee in one transaction (settleOutgoingTransfer). */
+export interface Settlement {
+  fact: OutgoingFact;
+  chargedFeeMinor: bigint | undefined;
+  data: Record<string, unknown>;
+}
+
 /**
- * Follows what was broadcast until it is final: confirmed (the fee the chain charged is booked),
- * reverted (its fee is booked, nothing moved), or dead — absent from the chain and provably
- * unable to land (then, and only then, its purpose may be sent anew). A transaction the chain
- * lost that can still land is broadcast again, the same bytes.
+ * Follows one broadcast transfer, outside any transaction: the outcome to settle when it is final —
+ * confirmed (the fee the chain charged is booked) or reverted (its fee is booked, nothing moved) —
+ * else null, having recorded what changed: in a block but not deep enough yet, pending, or dead —
+ * absent from the chain and provably unable to land (then, and only then, its purpose may be sent
+ * anew). A transaction the chain lost that can still land is broadcast again, the same bytes.
  */
-export async function followOutgoingTransfers(
+export async function followTransfer(
   deps: OutgoingDeps,
-  network: string,
+  transfer: TransferRow,
   sender: ChainSender,
   keyFor: KeyForTransfer,
-  only: TransferFilter = {},
   /** Confirmations after which a transaction in a block is final (before that it is `seen`). */
-  confirmations = 1,
-): Promise<{ confirmed: number }> {
-  const live = await deps.db.outgoingTransfer.findMany({
-    where: { network, status: { in: ["broadcast", "seen"] }, ...whereOf(only) },
-    orderBy: { createdAt: "asc" },
-  });
-  let confirmed = 0;
-  for (const transfer of live) {
-    try {
-      const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
-      // An earlier signing the fee bump replaced is the one mined: that is the transaction that went out.
-      const landed = state.landedTxid ? { txid: state.landedTxid } : {};
-      if (state.state === "confirmed" && state.confirmations >= Math.max(confirmations, 1)) {
-        if (await settle(deps, transfer, { kind: "confirmed" }, state.feeMinor, landed)) confirmed++;
-      } else if (state.state === "confirmed") {
-        // In a block, not deep enough yet: a reorganisation could still take it out.
-        if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
-      } else if (state.state === "failed") {
-        const isRefusedByRecipient = state.isRefusedByRecipient === true;
-        const lastError = isRefusedByRecipient ? "the recipient refused the transfer on chain (it bounced back)" : "the transfer failed on chain";
-        await settle(deps, transfer, { kind: "reverted" }, state.feeMinor, { isRefusedByRecipient, lastError, ...landed });
-        log.error("outgoing transfer failed on chain; nothing moved but its fee", { network, reference: transfer.reference, txid: transfer.txid, isRefusedByRecipient });
-      } else if (state.state === "pending") {
-        if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
-      } else if (!(await isProvablyDead(transfer, sender, keyFor))) {
-        await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
-      } else {
-        await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { lastError: "dropped by the chain and can no longer land" });
-        log.warn("outgoing transfer dropped for good; its purpose may be sent anew", { network, reference: transfer.reference, txid: transfer.txid });
-      }
-    } catch (error) {
-      log.warn("could not follow an outgoing transfer; the next pass tries again", { network, reference: transfer.reference, error });
-    }
+  confirmations: number,
+): Promise<Settlement | null> {
+  const state = await sender.getTransaction(transfer.txid!, sentRecordOf(transfer));
+  // An earlier signing the fee bump replaced is the one mined: that is the transaction that went out.
+  const landed = state.landedTxid ? { txid: state.landedTxid } : {};
+  if (state.state === "confirmed" && state.confirmations >= Math.max(confirmations, 1)) {
+    return { fact: { kind: "confirmed" }, chargedFeeMinor: state.feeMinor, data: landed };
+  } else if (state.state === "confirmed") {
+    // In a block, not deep enough yet: a reorganisation could still take it out.
+    if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
+  } else if (state.state === "failed") {
+    const isRefusedByRecipient = state.isRefusedByRecipient === true;
+    const lastError = isRefusedByRecipient ? "the recipient refused the transfer on chain (it bounced back)" : "the transfer failed on chain";
+    log.error("outgoing transfer failed on chain; nothing moved but its fee", { network: transfer.network, reference: transfer.reference, txid: transfer.txid, isRefusedByRecipient });
+    return { fact: { kind: "reverted" }, chargedFeeMinor: state.feeMinor, data: { isRefusedByRecipient, lastError, ...landed } };
+  } else if (state.state === "pending") {
+    if (transfer.status !== "seen") await applyFact(deps.db, transfer, { kind: "pending" }, deps.now());
+  } else if (!(await isProvablyDead(transfer, sender, keyFor))) {
+    await sender.broadcast({ txid: transfer.txid!, raw: transfer.rawTransaction! });
+  } else {
+    await applyFact(deps.db, transfer, { kind: "dead" }, deps.now(), { lastError: "dropped by the chain and can no longer land" });
+    log.warn("outgoing transfer dropped for good; its purpose may be sent anew", { network: transfer.network, reference: transfer.reference, txid: transfer.txid });
   }
-  return { confirmed };
+  return null;
 }
 
 /**
@@ -342,25 +318,23 @@ async function isProvablyDead(transfer: TransferRow, sender: ChainSender, keyFor
   return (await sender.getTransaction(transfer.txid!, sentRecordOf(transfer))).state === "unknown";
 }
 
-/** A final on-chain outcome and, in the same transaction, the fee the chain took, once. */
-async function settle(deps: OutgoingDeps, transfer: TransferRow, fact: OutgoingFact, chargedFeeMinor: bigint | undefined, data: Record<string, unknown> = {}): Promise<boolean> {
+/** A final on-chain outcome and, in the same transaction, the fee the chain took, once. False when another worker settled it. */
+export async function settleOutgoingTransfer(tx: Tx, deps: Pick<OutgoingDeps, "now">, transfer: TransferRow, { fact, chargedFeeMinor, data }: Settlement): Promise<boolean> {
   const nativeSymbol = findNetwork(transfer.network)?.nativeSymbol ?? "";
   // The receipt's fee where the chain reports one, else the exact or bounded fee fixed at signing.
   const fee = chargedFeeMinor ?? (transfer.feeMinor === null ? 0n : BigInt(transfer.feeMinor.toFixed()));
-  return withTransaction(deps.db, async (tx) => {
-    const settled = await applyFact(tx, transfer, fact, deps.now(), { ...data, feeMinor: fee.toString() });
-    if (!settled) return false; // another worker settled it
-    const journals: Journal[] = [];
-    if (fee > 0n) journals.push(networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }));
-    // A move to cold storage has no purpose row of its own to book it later: its arrival is booked
-    // with the status that says so, whichever pass follows it.
-    if (transfer.kind === "cold" && settled.status === "confirmed") {
-      journals.push(movedToColdJournal({ transferId: transfer.id, asset: assetKey(transfer.currency, transfer.network), amount: BigInt(transfer.amountMinor.toFixed()) }));
-    }
-    // One posting of both: the accounts they share are locked once, in the ledger's order.
-    await postJournals(tx, journals, deps.now());
-    return true;
-  });
+  const settled = await applyFact(tx, transfer, fact, deps.now(), { ...data, feeMinor: fee.toString() });
+  if (!settled) return false; // another worker settled it
+  const journals: Journal[] = [];
+  if (fee > 0n) journals.push(networkFeeJournal({ transferId: transfer.id, asset: assetKey(nativeSymbol, transfer.network), fee }));
+  // A move to cold storage has no purpose row of its own to book it later: its arrival is booked
+  // with the status that says so, whichever pass follows it.
+  if (transfer.kind === "cold" && settled.status === "confirmed") {
+    journals.push(movedToColdJournal({ transferId: transfer.id, asset: assetKey(transfer.currency, transfer.network), amount: BigInt(transfer.amountMinor.toFixed()) }));
+  }
+  // One posting of both: the accounts they share are locked once, in the ledger's order.
+  await postJournals(tx, journals, deps.now());
+  return true;
 }
 
 /**
@@ -397,8 +371,8 @@ export async function withdrawPlannedTransfer(tx: Tx, reference: string, now: Da
   return (await tx.outgoingTransfer.findUniqueOrThrow({ where: { reference } })).status as OutgoingStatus;
 }
 
-/** Takes (or renews) the signing lease of an address; false while another worker holds it. */
-async function takeLease(deps: Worker, network: string, address: string): Promise<boolean> {
+/** Takes (or renews) the signing lease of an address, in one statement; false while another worker holds it. */
+export async function takeLease(deps: Worker, network: string, address: string): Promise<boolean> {
   const now = deps.now();
   const until = new Date(now.getTime() + LEASE_MS);
   const rows = await deps.db.$queryRaw<{ owner: string }[]>`

@@ -4,7 +4,7 @@ import { getChainSender } from "@/lib/chains/registry";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { blockAddress, unblockAddress } from "@/lib/services/compliance/screening";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { fundMerchant } from "@/lib/testing/funding";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { spawnTestWorker } from "@/lib/testing/spawn-worker";

@@ -5,7 +5,7 @@ import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { blockAddress, unblockAddress } from "@/lib/services/compliance/screening";
-import { sendAllPayouts } from "./send-payouts";
+import { sendAllPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Auto-withdraw on the tron sandbox chain: net deposits in a configured asset go out once they
 // mature, once, screened; amounts below the threshold stay on the balance.

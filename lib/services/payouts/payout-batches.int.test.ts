@@ -4,7 +4,7 @@ import { processOneBatch } from "@/lib/jobs/handlers/process-batches";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { makeFundedMerchant } from "@/lib/testing/funding";
 import { addApiKey, callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 const TRON_ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
 const element = (orderId: string, amount = "10", overrides: Record<string, unknown> = {}) => ({ amount, currency: "USDT", network: "tron", address: TRON_ADDRESS, order_id: orderId, ...overrides });

@@ -8,7 +8,7 @@ import { createSnapshotRateProvider, RateSourceError, type RateProvider } from "
 import { fundMerchant, makeFundedMerchant } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { quoteConversion } from "@/lib/services/money-out/payout-conversion";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // from_currency: a TRX payout funded from the merchant's USDT on tron (the sandbox rate table:
 // TRX at 0.275 USD, USDT at 1), converted in the payout's own transaction.

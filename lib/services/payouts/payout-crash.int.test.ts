@@ -10,8 +10,8 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeTestDeps } from "@/lib/testing/harness";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
-import { reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { sendPayouts } from "./send-payouts";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A worker process killed in the middle of a 500-payout batch on anvil ("base"): another worker
 // finishes the batch and the sending, and every payout reaches its recipient exactly once.

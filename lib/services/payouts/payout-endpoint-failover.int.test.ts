@@ -9,12 +9,13 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { createGatewayMetrics } from "@/lib/metrics/registry";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { createApiDeps } from "@/lib/api/deps";
 import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // "optimism" reached through two endpoints (two proxies in front of one anvil). The first takes
 // the payout's transaction and loses the answer, then stops answering at all: the broadcast is not

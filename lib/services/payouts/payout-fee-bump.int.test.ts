@@ -6,7 +6,8 @@ import { getChainSender } from "@/lib/chains/registry";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { makeMerchantFundedOnAnvil } from "@/lib/testing/funding";
 import { createApiDeps } from "@/lib/api/deps";
 import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
@@ -14,7 +15,7 @@ import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { findPayoutDetail } from "@/lib/services/payouts/find-payout-detail";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A payout on anvil ("bsc") on a database of its own signed at the fee of a quiet moment, then
 // the base fee jumps and stays high: the transaction waits unmined, and a second payout signed

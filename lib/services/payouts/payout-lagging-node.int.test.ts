@@ -13,8 +13,9 @@ import { createApiDeps } from "@/lib/api/deps";
 import { callSigned, getTestSecretBox, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { spawnPayoutWorker } from "@/lib/testing/spawn-worker";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
-import { sendPayouts } from "./send-payouts";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A payout on anvil ("polygon") on a database of its own whose worker dies after the node took
 // its transaction and before the answer was recorded; the next worker reaches the chain through

@@ -11,10 +11,11 @@ import { readTableState } from "@/lib/metrics/read-table-state";
 import { createApiDeps } from "@/lib/api/deps";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { callSigned, getTestSecretBox, makeMerchant, makeTestConfig } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A payout on litecoind -regtest whose transaction the miner leaves out (a fee market that rose):
 // after GATEWAY_REPLACE_AFTER_SECONDS of blocks it is replaced by fee (BIP125) over the same

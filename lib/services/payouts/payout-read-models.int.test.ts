@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { collect, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, payInvoice } from "@/lib/testing/funding";
 import { addApiKey, callSigned, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";

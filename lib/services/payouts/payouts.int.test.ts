@@ -11,7 +11,7 @@ import { PLATFORM } from "@/lib/ledger/postings";
 import { addApiKey, callSigned, getTestDb, getTestSecretBox, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { makeFundedMerchant, payInvoice } from "@/lib/testing/funding";
 import { createPayout } from "./create-payout";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Payouts on sandbox chains (tron for USDT, ton for memos): every rule and error of POST
 // /v1/payout and the designed operations around it, then the way out on chain.

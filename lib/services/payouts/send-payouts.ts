@@ -2,22 +2,16 @@ import type { Payout } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
 import { findNetwork, findSettlementAsset, minimumConfirmations, type NetworkId } from "@/lib/catalogue";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
-import { addressChainOf, getChainSender } from "@/lib/chains/registry";
+import { addressChainOf } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
-import type { ChainSender } from "@/lib/chains/types";
+import type { SigningKey } from "@/lib/chains/types";
 import { factsToCatchUp, type PayoutFact, type TransferProgress } from "@/lib/domain/payout/transition";
 import { log } from "@/lib/log";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { applyPayoutFact } from "./apply-payout-fact";
-import { processDueAutoWithdrawals } from "./auto-withdraw";
-import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
-import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
-import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
 
 export interface PayoutSendDeps {
   db: Db;
@@ -36,54 +30,20 @@ function backoffMs(waits: number, isShortOfFunds: boolean): number {
   return Math.min(10_000 * 2 ** Math.min(waits, 16), isShortOfFunds ? 60_000 : 600_000);
 }
 
-const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
+/** Payouts on their way: their network's pass has work. */
+export const SENDING_STATUSES = ["approved", "broadcasting", "sent"];
 /** This job's transfers: payouts, from the hot wallet (sweeps and their gas are the sweeper's). */
-const PAYOUT_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kinds: ["payout"] });
+export const PAYOUT_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kinds: ["payout"] });
 
-/**
- * One pass of a network's payouts, idempotent over durable state (any number of workers): each
- * approved payout gets its on-chain transfer planned from the hot wallet; the network's
- * outgoing transfers are signed, broadcast and followed (lib/services/outgoing: bytes stored
- * before broadcast, never signed twice); then each payout catches up with its transfer —
- * broadcasting, sent, confirmed (the reserve paid out), or, when the transfer was refused or
- * died, another attempt after a backoff (waiting without limit while the hot wallet is short of
- * funds), or failed with its reserve released after repeated refusals.
- */
-/** A pass over every network that has payouts on their way (networks without a sender wait). */
-export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
-  // Matured credits that auto-withdraw rules send out, automatic refunds and external partners'
-  // split shares whose window ended become payouts first (internal shares go to the partner).
-  await processDueAutoWithdrawals(deps);
-  await processAutorefunds(deps);
-  await releaseDueSplitShares(deps);
-  const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
-  const total = { planned: 0, confirmed: 0 };
-  for (const { network } of networks) {
-    const sender = getChainSender(deps.db, deps.config, network);
-    if (!sender) continue;
-    try {
-      const pass = await sendPayouts(deps, network as NetworkId, sender);
-      total.planned += pass.planned;
-      total.confirmed += pass.confirmed;
-    } catch (error) {
-      log.warn("payout pass failed; the next pass retries", { network, error });
-    }
-  }
-  return total;
-}
-
-export async function sendPayouts(deps: PayoutSendDeps, network: NetworkId, sender: ChainSender): Promise<{ planned: number; confirmed: number }> {
+/** The network's hot wallet key, the only one payouts are sent from. */
+export async function openPayoutKey(deps: Pick<PayoutSendDeps, "db" | "secretBox" | "config">, network: NetworkId): Promise<{ hot: SigningKey; keyFor(transfer: { fromIndex: number }): SigningKey }> {
   const keys = await loadKeyMaterial(deps.db, deps.secretBox);
   const hot = deriveSigningKey(keys.openSeed(), network, HOT_WALLET_INDEX, addressChainOf(deps.config, network));
   const keyFor = (transfer: { fromIndex: number }) => {
     if (transfer.fromIndex !== HOT_WALLET_INDEX) throw new Error("payouts are sent from the hot wallet only");
     return hot;
   };
-  const first = await advancePayouts(deps, network, hot.address);
-  await sendOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address), { replaceAfterSeconds: deps.config.replaceAfterSeconds });
-  await followOutgoingTransfers(deps, network, sender, keyFor, PAYOUT_TRANSFERS(hot.address), payoutConfirmations(network));
-  const second = await advancePayouts(deps, network, hot.address);
-  return { planned: first.planned + second.planned, confirmed: first.confirmed + second.confirmed };
+  return { hot, keyFor };
 }
 
 /**
@@ -98,37 +58,32 @@ export function payoutConfirmations(network: NetworkId): number {
 /** Payouts advanced per pass (oldest first); the rest wait for the next pass. */
 const ADVANCE_LIMIT = 2000;
 
-async function advancePayouts(deps: PayoutSendDeps, network: NetworkId, hotAddress: string): Promise<{ planned: number; confirmed: number }> {
-  // Only payouts with something to do: a transfer to plan, a transfer that moved on, a wait to show.
-  const due = await deps.db.$queryRaw<{ id: string }[]>`
+/** The network's payouts with something to do (oldest first): a transfer to plan, a transfer that moved on, a wait to show. */
+export async function listDuePayouts(db: Db, network: NetworkId, now: Date): Promise<string[]> {
+  const due = await db.$queryRaw<{ id: string }[]>`
     SELECT p.id::text AS id FROM payouts p
     LEFT JOIN outgoing_transfers t ON t.reference = 'payout:' || p.id::text || ':send:' || p.attempt::text
     WHERE p.network = ${network} AND p.status IN ('approved', 'broadcasting', 'sent') AND (
-         (t.id IS NULL AND p.status = 'approved' AND p.next_attempt_at <= ${deps.now()})
+         (t.id IS NULL AND p.status = 'approved' AND p.next_attempt_at <= ${now})
       OR (t.status = 'signed' AND p.status = 'approved')
       OR (t.status IN ('broadcast', 'seen') AND p.status <> 'sent')
       OR t.status IN ('confirmed', 'failed', 'replaced')
       OR (t.status IN ('planned', 'signed') AND t.last_error <> ''
           AND p.wait_reason <> left(CASE WHEN t.is_short_of_funds THEN ${SHORT_OF_FUNDS_PREFIX} || t.last_error ELSE t.last_error END, 500)))
     ORDER BY p.created_at LIMIT ${ADVANCE_LIMIT}`;
-  let planned = 0;
-  let confirmed = 0;
-  for (const { id } of due) {
-    try {
-      const outcome = await withTransaction(deps.db, (tx) => advancePayout(tx, id, hotAddress, deps.now()));
-      if (outcome === "planned") planned++;
-      if (outcome === "confirmed") confirmed++;
-    } catch (error) {
-      log.warn("payout not advanced; the next pass retries", { network, payoutId: id, error });
-    }
-  }
-  return { planned, confirmed };
+  return due.map((row) => row.id);
 }
 
-type Advance = "planned" | "confirmed" | "moved" | "unchanged";
+export type Advance = "planned" | "confirmed" | "moved" | "unchanged";
 
-/** One payout, under its row lock (a payout another worker holds is skipped this pass). */
-async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date): Promise<Advance> {
+/**
+ * One payout, under its row lock (a payout another worker holds is skipped this pass): its
+ * transfer planned from the hot wallet, or the payout caught up with its transfer — broadcasting,
+ * sent, confirmed (the reserve paid out), or, when the transfer was refused or died, another
+ * attempt after a backoff (waiting without limit while the hot wallet is short of funds), or
+ * failed with its reserve released after repeated refusals.
+ */
+export async function advancePayout(tx: Tx, id: string, hotAddress: string, now: Date): Promise<Advance> {
   const [locked] = await tx.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM payouts WHERE id = ${id}::uuid AND status IN ('approved', 'broadcasting', 'sent') FOR UPDATE SKIP LOCKED`;
   if (!locked) return "unchanged";

@@ -8,10 +8,11 @@ import { mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint"
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import type { ApiDeps } from "@/lib/api/deps";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
 import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // A USDT payout on Solana (litesvm, served through the registry as RPC_SOLANA is) that creates
 // the recipient's token account, on a database of this file's own: the merchant's balance from

@@ -12,7 +12,7 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { readTableState } from "@/lib/metrics/read-table-state";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Merchant payouts on a real Solana runtime (litesvm): the merchant's balance comes from an
 // invoice paid on the sandbox solana chain, the money sits in the service's hot wallet on

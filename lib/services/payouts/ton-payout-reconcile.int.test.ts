@@ -14,10 +14,11 @@ import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import type { ApiDeps } from "@/lib/api/deps";
-import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 import { callSigned, makeMerchant, type TestMerchant } from "@/lib/testing/harness";
 import { useServedInProcessChains } from "@/lib/testing/served-in-process-chains";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Toncoin payouts served end to end by @ton/sandbox through the registry (RPC_TON), on a database
 // of this file's own: the merchant's balance from an invoice paid there, one payout paid and one

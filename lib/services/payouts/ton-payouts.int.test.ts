@@ -16,7 +16,7 @@ import type { ChainSender } from "@/lib/chains/types";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Merchant payouts on a real TON emulator (@ton/sandbox): a Toncoin payout and a USDT jetton
 // payout leave the hot wallet exactly once, the recipient's balance grows by exactly the

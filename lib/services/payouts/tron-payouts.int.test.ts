@@ -13,7 +13,7 @@ import { createSecretBox } from "@/lib/crypto/secret-box";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";
-import { sendPayouts } from "./send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Payouts on Tron through the whole service — payout, outgoing transfer, the Tron sender — with
 // the node played by recorded conversations (lib/chains/tron/testing/fixtures: no Tron node runs here).

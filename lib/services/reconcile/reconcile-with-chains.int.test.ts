@@ -8,14 +8,15 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { postJournal } from "@/lib/ledger/post";
 import { assetKey, PLATFORM } from "@/lib/ledger/postings";
 import { withTransaction } from "@/lib/db/transaction";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";
 import { runCli } from "@/lib/cli/testing/cli-process";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { listWalletStatus } from "@/lib/cli/wallets/wallet-status";
-import { hasDrift, reconcileWithChains } from "./reconcile-with-chains";
+import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
+import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";
 
 // The books against the chains, on a database of this file's own (a network-wide check must not
 // see other files' work in flight): money in, swept, paid out — reconciled clean; then a phantom

@@ -1,7 +1,6 @@
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
 import { findNetwork, listNetworks, listSettlementAssets, type NetworkId } from "@/lib/catalogue";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
@@ -80,22 +79,26 @@ export function hasDrift(row: ReconciledAsset): boolean {
 }
 
 /**
- * Every network a chain serves (or the one named), each asset the service ever touched there;
- * the results are kept (recordReconciliation) and drift is logged as an error for the operator.
- * The books are never changed.
+ * Every network a chain serves (or the one named), each asset the service ever touched there,
+ * read from the chains (outside any transaction): the rows, and the networks they cover (to be
+ * kept with recordReconciliation, drift logged with logDrift). The books are never changed.
  */
-export async function reconcileWithChains(deps: ReconcileDeps, options: ReconcileOptions & { network?: string }): Promise<ReconciledAsset[]> {
+export async function readReconciliation(deps: ReconcileDeps, options: ReconcileOptions & { network?: string }): Promise<{ rows: ReconciledAsset[]; networks: string[] }> {
   const rows: ReconciledAsset[] = [];
-  const reconciled: string[] = [];
+  const networks: string[] = [];
   for (const network of listNetworks()) {
     if (options.network && network.id !== options.network) continue;
     const sender = getChainSender(deps.db, deps.config, network.id);
     if (!sender) continue;
     const hot = hotWalletAddress(await loadKeyMaterial(deps.db, deps.secretBox), network.id as NetworkId, addressChainOf(deps.config, network.id));
     rows.push(...(await reconcileNetwork(deps.db, network.id, sender, hot, options)));
-    reconciled.push(network.id);
+    networks.push(network.id);
   }
-  await recordReconciliation(deps.db, rows, reconciled, options.now);
+  return { rows, networks };
+}
+
+/** Drift is logged as an error for the operator. */
+export function logDrift(rows: readonly ReconciledAsset[]): void {
   for (const row of rows.filter(hasDrift)) {
     log.error("reconciliation with the chain found drift", {
       network: row.network,
@@ -108,7 +111,6 @@ export async function reconcileWithChains(deps: ReconcileDeps, options: Reconcil
       note: row.note,
     });
   }
-  return rows;
 }
 
 interface Holding {
@@ -275,23 +277,21 @@ async function checkDeadTransfers(db: Db, network: string, currency: string, sen
  * Keeps each asset's latest result for /metrics and `wallets status`; assets of the networks
  * reconciled that no longer produce a row (nothing held, nothing moving) are cleared.
  */
-export async function recordReconciliation(db: Db, rows: readonly ReconciledAsset[], networks: readonly string[], checkedAt: Date): Promise<void> {
-  await withTransaction(db, async (tx) => {
-    await tx.chainReconciliation.deleteMany({ where: { network: { in: [...networks] } } });
-    await tx.chainReconciliation.createMany({
-      data: rows.map((row) => ({
-        network: row.network,
-        currency: row.currency,
-        checkedAt,
-        chainMinor: row.chain === null ? null : row.chain.toString(),
-        ledgerMinor: row.ledger.toString(),
-        shortfallMinor: row.shortfall.toString(),
-        surplusMinor: row.surplus.toString(),
-        unprovenPayouts: row.unprovenPayouts.length,
-        landedDeadTransfers: row.landedDeadTransfers.length,
-        isDrift: hasDrift(row),
-        note: row.note,
-      })),
-    });
+export async function recordReconciliation(tx: Tx, rows: readonly ReconciledAsset[], networks: readonly string[], checkedAt: Date): Promise<void> {
+  await tx.chainReconciliation.deleteMany({ where: { network: { in: [...networks] } } });
+  await tx.chainReconciliation.createMany({
+    data: rows.map((row) => ({
+      network: row.network,
+      currency: row.currency,
+      checkedAt,
+      chainMinor: row.chain === null ? null : row.chain.toString(),
+      ledgerMinor: row.ledger.toString(),
+      shortfallMinor: row.shortfall.toString(),
+      surplusMinor: row.surplus.toString(),
+      unprovenPayouts: row.unprovenPayouts.length,
+      landedDeadTransfers: row.landedDeadTransfers.length,
+      isDrift: hasDrift(row),
+      note: row.note,
+    })),
   });
 }

@@ -3,7 +3,7 @@ import { getChainSender } from "@/lib/chains/registry";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Refunds on the tron sandbox chain (the payer's address is known there) and on bitcoin's
 // (UTXO: no payer address, so the refund names one).

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { fundMerchant } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendAllPayouts } from "@/lib/jobs/handlers/send-payouts";
 
 // Payments that ended underpaid or overpaid: settled once by /v1/payment/resolve (accept or
 // refund), or by themselves with autorefund.

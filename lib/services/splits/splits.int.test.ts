@@ -5,7 +5,7 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { blockAddress, unblockAddress } from "@/lib/services/compliance/screening";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";

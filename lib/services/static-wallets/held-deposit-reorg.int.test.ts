@@ -4,7 +4,7 @@ import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { fundMerchant } from "@/lib/testing/funding";
 import { addApiKey, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 

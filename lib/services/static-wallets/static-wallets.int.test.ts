@@ -5,7 +5,7 @@ import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { withTransaction } from "@/lib/db/transaction";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { buildTestEvent } from "@/lib/services/webhooks/send-test-webhook";
 import { RateSourceError } from "@/lib/rates";
 import { randomUUID } from "node:crypto";
@@ -337,7 +337,7 @@ describe("static wallet deposits", () => {
     await deposit(merchant, wallet, "40");
     await callSigned("/v1/wallet/block", { uuid: wallet.uuid }, merchant);
     await deposit(merchant, wallet, "15");
-    const { sweepNetwork } = await import("@/lib/services/sweeps/sweep-deposits");
+    const { sweepNetwork } = await import("@/lib/jobs/handlers/sweep-deposits");
     await sweepNetwork(deps, "tron", getChainSender(deps.db, deps.config, "tron")!);
     const sweep = await getTestDb().outgoingTransfer.findFirstOrThrow({ where: { reference: `sweep:${wallet.uuid}:0` } });
     expect(sweep).toMatchObject({ kind: "sweep", fromAddress: wallet.address, coveredMinor: expect.anything() });

@@ -7,7 +7,7 @@ import { createSolanaSender } from "@/lib/chains/solana/solana-sender";
 import { deployTestMint, mintTestTokens, tokensOf } from "@/lib/chains/solana/testing/test-mint";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sweepNetwork } from "./sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { parseAmount } from "@/lib/domain/money/amount";
 
 const SOL = 1_000_000_000n;

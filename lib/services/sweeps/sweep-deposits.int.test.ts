@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sweepNetwork } from "./sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 
 // On bitcoin's sandbox chain: the litecoind suites sweep "litecoin" on a real node at the same time.
 describe("sweeping on a sandbox chain", () => {

@@ -8,7 +8,6 @@ import { addressChainOf } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import type { ChainSender, SigningKey } from "@/lib/chains/types";
 import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
-import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { log } from "@/lib/log";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 
@@ -19,7 +18,8 @@ export interface SweepDeps {
   now(): Date;
 }
 
-const SWEEP_TRANSFERS = { kinds: ["sweep", "gas"] };
+/** The sweeper's own transfers; payouts from the hot wallet are the payout job's. */
+export const SWEEP_TRANSFERS = { kinds: ["sweep", "gas"] };
 
 /** Gas sent for a token sweep: the estimate with room for price moves. */
 const GAS_MARGIN_PERCENT = 150n;
@@ -33,36 +33,19 @@ function isGivenUp(status: string): boolean {
   return status === "failed" || status === "replaced";
 }
 
-interface Keys {
+export interface Keys {
   key(index: number): SigningKey;
   /** Derived on first use: a pass with nothing to sweep derives no key (two BIP32 derivations per network every 30 s). */
   hot(): SigningKey;
 }
 
-async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
+/** The network's deposit keys and its hot wallet key, derived on demand. */
+export async function keysFor(deps: SweepDeps, network: NetworkId): Promise<Keys> {
   const material = await loadKeyMaterial(deps.db, deps.secretBox);
   const chain = addressChainOf(deps.config, network);
   const seed = material.openSeed();
   let hot: SigningKey | undefined;
   return { key: (index) => deriveSigningKey(seed, network, index, chain), hot: () => (hot ??= deriveSigningKey(seed, network, HOT_WALLET_INDEX, chain)) };
-}
-
-/**
- * Moves credited deposits from their invoice and static wallet addresses to the network's hot wallet, as one
- * idempotent pass over durable state: plans the transfers that are due (each under a unique
- * reference, so two workers plan once), then sends and follows them as outgoing transfers
- * (lib/services/outgoing: signed bytes stored before broadcast, the fee the chain took booked).
- * A token sweep on an account-based network, where the address pays gas in the native coin,
- * first gets that gas from the hot wallet.
- */
-export async function sweepNetwork(deps: SweepDeps, network: NetworkId, sender: ChainSender): Promise<{ planned: number; sent: number; confirmed: number }> {
-  const keys = await keysFor(deps, network);
-  const keyFor = (transfer: { fromIndex: number }) => (transfer.fromIndex === HOT_WALLET_INDEX ? keys.hot() : keys.key(transfer.fromIndex));
-  const planned = await planSweeps(deps, network, sender, keys);
-  // The sweeper's own transfers; payouts from the hot wallet are the payout job's.
-  const { broadcast: sent } = await sendOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS, { replaceAfterSeconds: deps.config.replaceAfterSeconds });
-  const { confirmed } = await followOutgoingTransfers(deps, network, sender, keyFor, SWEEP_TRANSFERS);
-  return { planned, sent, confirmed };
 }
 
 /** A deposit address the sweeper empties: an invoice's, or a static wallet's (whose deposits keep coming). */
@@ -76,7 +59,13 @@ interface DepositAddress {
   credited: Prisma.ChainTransferWhereInput;
 }
 
-async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSender, keys: Keys): Promise<number> {
+/**
+ * Plans the sweeps that are due, each under a unique reference (so two workers plan once): credited
+ * deposits move from their invoice and static wallet addresses to the network's hot wallet; a token
+ * sweep on an account-based network, where the address pays gas in the native coin, first gets
+ * that gas from the hot wallet. Returns how many were planned.
+ */
+export async function planSweeps(deps: SweepDeps, network: NetworkId, sender: ChainSender, keys: Keys): Promise<number> {
   const nativeSymbol = findNetwork(network)?.nativeSymbol ?? "";
   const invoices = await deps.db.invoice.findMany({
     where: { network, isFinal: true, settledMinor: { gt: 0 }, address: { not: null }, addressIndex: { not: null } },

@@ -9,7 +9,7 @@ import { deployTestJetton } from "@/lib/chains/ton/testing/test-jetton";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { sweepNetwork } from "./sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 
 // The sweeper against @ton/sandbox: a jetton deposit needs TON at its (undeployed) wallet, which the hot wallet sends first.
 describe("sweeping jettons on @ton/sandbox", () => {

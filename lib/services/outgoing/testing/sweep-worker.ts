@@ -12,7 +12,7 @@ import { createSecretBox } from "@/lib/crypto/secret-box";
 import { getChainSender } from "@/lib/chains/registry";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import type { NetworkId } from "@/lib/catalogue";
-import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
+import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { runWorker } from "@/lib/testing/run-worker";
 
 async function main(): Promise<void> {

@@ -15,7 +15,7 @@ import { verifyChains } from "@/lib/services/chains/verify-chains";
 import type { NetworkId } from "@/lib/catalogue";
 import { createRateProviderFromConfig } from "@/lib/rates/create-rate-provider-from-config";
 import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
-import { sendPayouts } from "@/lib/services/payouts/send-payouts";
+import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { runWorker } from "@/lib/testing/run-worker";
 
 async function main(): Promise<void> {
