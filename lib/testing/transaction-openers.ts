@@ -40,7 +40,6 @@ export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
   "lib/services/payouts/money-out-thresholds.ts",
   "lib/services/payouts/send-payouts.ts",
   "lib/services/reconcile/reconcile-with-chains.ts",
-  "lib/services/refunds/create-refund.ts",
   "lib/services/refunds/resolve-payment.ts",
   "lib/services/sandbox/sandbox-operations.ts",
   "lib/services/splits/split-rules.ts",
