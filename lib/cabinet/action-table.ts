@@ -57,7 +57,7 @@ export function defineCabinetUnit<Schema extends z.ZodType, Args, Plan, Result>(
   const { unit, args, answer, ...entry } = spec;
   const work: CabinetWork = (context, input, finish) =>
     runUnit(context.deps, unit, args(context, input as z.output<Schema>), async (tx, result) => {
-      const answered = answer ? answer(result) : result;
+      const answered = answer ? await answer(result) : result;
       await finish(tx, answered);
       return answered;
     });

@@ -44,6 +44,4 @@ export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
   "lib/services/sandbox/sandbox-operations.ts",
   "lib/services/splits/split-rules.ts",
   "lib/services/splits/split-shares.ts",
-  "lib/services/static-wallets/refund-blocked-wallet.ts",
-  "lib/services/static-wallets/static-wallets.ts",
 ];

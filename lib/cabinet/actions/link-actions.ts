@@ -12,7 +12,7 @@ import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocke
 import { blockStaticWallet, createStaticWallet } from "@/lib/services/static-wallets/static-wallets";
 import { CREATE_STATIC_WALLET_INPUT, WALLET_LOOKUP_INPUT } from "@/lib/api/requests/static-wallet";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
+import { defineCabinetAction, defineCabinetUnit, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
 const walletById = { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string() }) };
@@ -60,29 +60,32 @@ export const LINK_ACTIONS = {
       toPayoutLinkObject(await cancelPayoutLink(deps, actor.merchantId, input.link_id), { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { status: string }).status === "cancelled" ? "cancelled" : "cancel_answered_claimed" }),
   }),
-  "static_wallet.create": defineCabinetAction({
+  "static_wallet.create": defineCabinetUnit({
     permission: "links",
     audit: "static_wallet.changed",
     input: CREATE_STATIC_WALLET_INPUT,
-    run: async ({ deps, actor }, input) => toStaticWallet(await createStaticWallet(deps, actor.merchantId, input)),
+    unit: createStaticWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input }),
+    answer: toStaticWallet,
     describe: (_input, result) => ({ wallet: (result as { uuid: string }).uuid, change: "created" }),
   }),
-  "static_wallet.block": defineCabinetAction({
+  "static_wallet.block": defineCabinetUnit({
     permission: "links",
     audit: "static_wallet.changed",
     input: walletById,
-    run: async ({ deps, actor }, input) => toStaticWallet(await blockStaticWallet(deps, actor.merchantId, { uuid: input.uuid })),
+    unit: blockStaticWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, lookup: { uuid: input.uuid } }),
+    answer: toStaticWallet,
     describe: (input) => ({ wallet: input.uuid, change: "blocked" }),
   }),
-  "static_wallet.refund_blocked": defineCabinetAction({
+  "static_wallet.refund_blocked": defineCabinetUnit({
     // It sends the held deposits out to the address given, through the payout machinery: money, and a fresh code.
     permission: "money",
     audit: "static_wallet.changed",
     input: { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string(), address: optionalText }), fieldErrors: { uuid: "wallet.bad_uuid", address: "wallet.no_address" } },
-    run: async ({ deps, actor }, input) => {
-      const { wallet, refunds } = await refundBlockedWallet(deps, actor.merchantId, { uuid: input.uuid, address: input.address }, { actor: userActor(actor.userId) });
-      return { ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) };
-    },
+    unit: refundBlockedWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input: { uuid: input.uuid, address: input.address }, actor: userActor(actor.userId) }),
+    answer: async ({ wallet, refunds }) => ({ ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) }),
     describe: (input, result) => ({ wallet: input.uuid, change: "refund_blocked", refunds: (result as { refunds: unknown[] }).refunds.length }),
   }),
 } satisfies Record<string, CabinetActionEntry>;

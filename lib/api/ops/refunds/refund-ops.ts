@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { runUnit } from "@/lib/deps/unit-of-work";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
@@ -91,7 +90,7 @@ export const setRefundFeeConfigOp = defineOperation({
 });
 
 /** Designed: /v1/payment/resolve — settles an underpaid or overpaid payment once. */
-export const resolvePaymentOp = defineOperation({
+export const resolvePaymentOp = defineWork({
   schema: z.object({
     uuid: z.string().optional().describe("The payment; give `uuid` or `order_id`."),
     order_id: z.string().optional().describe("The payment's `order_id`, when `uuid` is not given."),
@@ -131,14 +130,12 @@ export const resolvePaymentOp = defineOperation({
     },
     refund: { ...REFUND_EXAMPLE, amount: "5", receive_amount: "5", payment_uuid: PAYMENT_EXAMPLE.uuid, order_id: PAYMENT_EXAMPLE.order_id, created_at: "2026-01-01T00:41:12.500Z" },
   },
-  handle: async (input, context) => {
-    // Projected after the commit: the payment's projection renders its QR code.
-    const { invoice, refund } = await runUnit(context.deps, resolvePayment, { merchantId: merchantOf(context), input, actor: actorOf(context) });
-    return {
-      payment: { ...(await context.deps.presentInvoice(invoice)), resolution: invoice.resolution },
-      refund: refund ? toRefundObject(refund, invoice) : null,
-    };
-  },
+  unit: resolvePayment,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: async ({ invoice, refund }, context) => ({
+    payment: { ...(await context.deps.presentInvoice(invoice)), resolution: invoice.resolution },
+    refund: refund ? toRefundObject(refund, invoice) : null,
+  }),
 });
 
 const AUTOREFUND_SCHEMA = z
