@@ -17,7 +17,7 @@ import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
 import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
-import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
+import { expireAndReapPayoutLinks } from "./handlers/expire-payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";

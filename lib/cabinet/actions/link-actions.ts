@@ -37,13 +37,14 @@ export const LINK_ACTIONS = {
     run: async ({ deps, actor }, input) => toPaymentLinkObject(await togglePaymentLink(deps, actor.merchantId, input), deps.config.publicBaseUrl, deps.now()),
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { is_active: boolean }).is_active ? "enabled" : "disabled" }),
   }),
-  "payout_link.create": defineCabinetAction({
+  "payout_link.create": defineCabinetUnit({
     // A payout link reserves money from the balance for whoever holds its URL: money, and a fresh code.
     permission: "money",
     audit: "payout_link.changed",
     input: CREATE_PAYOUT_LINK_INPUT,
-    run: async ({ deps, actor }, input) => {
-      const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input, { actor: userActor(actor.userId) });
+    unit: createPayoutLink,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+    answer: async ({ link, claimToken }, { deps }) => {
       const object = toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl });
       // The claim URL is answered here only (its token is stored hashed): with its QR code for the page to show once.
       // Rendered uncached, not through qrCodeOf: the claim URL carries the token, shown once, that must not stay in memory.
@@ -52,12 +53,13 @@ export const LINK_ACTIONS = {
     // Never the token: the link's id only.
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: "created" }),
   }),
-  "payout_link.cancel": defineCabinetAction({
+  "payout_link.cancel": defineCabinetUnit({
     permission: "money",
     audit: "payout_link.changed",
     input: { schema: z.object({ link_id: z.string() }), invalidBody: "payoutlink.bad_request", fieldErrors: { link_id: "payoutlink.bad_id" } },
-    run: async ({ deps, actor }, input) =>
-      toPayoutLinkObject(await cancelPayoutLink(deps, actor.merchantId, input.link_id), { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
+    unit: cancelPayoutLink,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, linkId: input.link_id }),
+    answer: (link, { deps }) => toPayoutLinkObject(link, { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { status: string }).status === "cancelled" ? "cancelled" : "cancel_answered_claimed" }),
   }),
   "static_wallet.create": defineCabinetUnit({
