@@ -45,7 +45,7 @@ interface CabinetUnitSpec<Schema extends z.ZodType, Args, Plan, Result> extends 
   unit: UnitOfWork<Args, Plan, Result>;
   args(context: CabinetActionContext, input: z.output<Schema>): Args;
   /** What the action answers, from the unit's result (in its transaction). */
-  answer?(result: Result): unknown;
+  answer?(result: Result, context: CabinetActionContext): unknown;
 }
 
 export function defineCabinetAction<Schema extends z.ZodType>(entry: CabinetActionEntry<Schema>): CabinetActionEntry {
@@ -57,7 +57,7 @@ export function defineCabinetUnit<Schema extends z.ZodType, Args, Plan, Result>(
   const { unit, args, answer, ...entry } = spec;
   const work: CabinetWork = (context, input, finish) =>
     runUnit(context.deps, unit, args(context, input as z.output<Schema>), async (tx, result) => {
-      const answered = answer ? answer(result) : result;
+      const answered = answer ? await answer(result, context) : result;
       await finish(tx, answered);
       return answered;
     });

@@ -17,7 +17,7 @@ import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "./handlers/sweep-deposits";
 import { sendAllPayouts } from "./handlers/send-payouts";
 import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
-import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
+import { expireAndReapPayoutLinks } from "./handlers/expire-payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";

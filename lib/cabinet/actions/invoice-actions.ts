@@ -6,7 +6,7 @@ import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { toRefundObject } from "@/lib/api/serialize/payout";
 import { resolvePayment } from "@/lib/services/refunds/resolve-payment";
-import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
+import { defineCabinetAction, defineCabinetUnit, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
 // Each input below is the API operation's own (same fields, same codes): the invoice page sends a
@@ -46,14 +46,13 @@ export const resendInvoiceWebhook = defineCabinetAction({
  * POST /v1/payment/refund: the same rules and codes; the refund's creator is the cabinet user.
  * Sensitive (a fresh code): it sends money to any address.
  */
-export const createInvoiceRefund = defineCabinetAction({
+export const createInvoiceRefund = defineCabinetUnit({
   permission: "money",
   audit: "refund.created",
   input: CREATE_REFUND_INPUT,
-  run: async ({ deps, actor }, input) => {
-    const { refund, payment } = await createRefund(deps, actor.merchantId, input, { actor: userActor(actor.userId) });
-    return toRefundObject(refund, payment);
-  },
+  unit: createRefund,
+  args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+  answer: ({ refund, payment }) => toRefundObject(refund, payment),
   describe: (_input, result) => {
     const refund = result as ReturnType<typeof toRefundObject>;
     return { payment: refund.payment_uuid, refund: refund.uuid, amount: refund.amount, currency: refund.currency, network: refund.network };
@@ -66,14 +65,13 @@ export const createInvoiceRefund = defineCabinetAction({
  * code): a refund sends money to any address, and an accepted underpayment sends invoice.paid.
  * A refund it makes names the user as its creator.
  */
-export const resolveInvoicePayment = defineCabinetAction({
+export const resolveInvoicePayment = defineCabinetUnit({
   permission: "money",
   audit: "payment.resolved",
   input: RESOLVE_PAYMENT_INPUT,
-  run: async ({ deps, actor }, input) => {
-    const { invoice, refund } = await resolvePayment(deps, actor.merchantId, input, userActor(actor.userId));
-    return { uuid: invoice.id, payment_status: invoice.status, resolution: invoice.resolution, refund: refund ? toRefundObject(refund, invoice) : null };
-  },
+  unit: resolvePayment,
+  args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+  answer: ({ invoice, refund }) => ({ uuid: invoice.id, payment_status: invoice.status, resolution: invoice.resolution, refund: refund ? toRefundObject(refund, invoice) : null }),
   describe: (_input, result) => {
     const resolved = result as { uuid: string; resolution: string | null; refund: ReturnType<typeof toRefundObject> | null };
     return { payment: resolved.uuid, resolution: resolved.resolution, refund: resolved.refund?.uuid ?? null, amount: resolved.refund?.amount ?? null };

@@ -12,7 +12,7 @@ import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocke
 import { blockStaticWallet, createStaticWallet } from "@/lib/services/static-wallets/static-wallets";
 import { CREATE_STATIC_WALLET_INPUT, WALLET_LOOKUP_INPUT } from "@/lib/api/requests/static-wallet";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { defineCabinetAction, type CabinetActionEntry } from "../action-table";
+import { defineCabinetAction, defineCabinetUnit, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
 const walletById = { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string() }) };
@@ -37,13 +37,14 @@ export const LINK_ACTIONS = {
     run: async ({ deps, actor }, input) => toPaymentLinkObject(await togglePaymentLink(deps, actor.merchantId, input), deps.config.publicBaseUrl, deps.now()),
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { is_active: boolean }).is_active ? "enabled" : "disabled" }),
   }),
-  "payout_link.create": defineCabinetAction({
+  "payout_link.create": defineCabinetUnit({
     // A payout link reserves money from the balance for whoever holds its URL: money, and a fresh code.
     permission: "money",
     audit: "payout_link.changed",
     input: CREATE_PAYOUT_LINK_INPUT,
-    run: async ({ deps, actor }, input) => {
-      const { link, claimToken } = await createPayoutLink(deps, actor.merchantId, input, { actor: userActor(actor.userId) });
+    unit: createPayoutLink,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+    answer: async ({ link, claimToken }, { deps }) => {
       const object = toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl });
       // The claim URL is answered here only (its token is stored hashed): with its QR code for the page to show once.
       // Rendered uncached, not through qrCodeOf: the claim URL carries the token, shown once, that must not stay in memory.
@@ -52,37 +53,41 @@ export const LINK_ACTIONS = {
     // Never the token: the link's id only.
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: "created" }),
   }),
-  "payout_link.cancel": defineCabinetAction({
+  "payout_link.cancel": defineCabinetUnit({
     permission: "money",
     audit: "payout_link.changed",
     input: { schema: z.object({ link_id: z.string() }), invalidBody: "payoutlink.bad_request", fieldErrors: { link_id: "payoutlink.bad_id" } },
-    run: async ({ deps, actor }, input) =>
-      toPayoutLinkObject(await cancelPayoutLink(deps, actor.merchantId, input.link_id), { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
+    unit: cancelPayoutLink,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, linkId: input.link_id }),
+    answer: (link, { deps }) => toPayoutLinkObject(link, { publicBaseUrl: deps.config.publicBaseUrl, now: deps.now() }),
     describe: (_input, result) => ({ link: (result as { link_id: string }).link_id, change: (result as { status: string }).status === "cancelled" ? "cancelled" : "cancel_answered_claimed" }),
   }),
-  "static_wallet.create": defineCabinetAction({
+  "static_wallet.create": defineCabinetUnit({
     permission: "links",
     audit: "static_wallet.changed",
     input: CREATE_STATIC_WALLET_INPUT,
-    run: async ({ deps, actor }, input) => toStaticWallet(await createStaticWallet(deps, actor.merchantId, input)),
+    unit: createStaticWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input }),
+    answer: toStaticWallet,
     describe: (_input, result) => ({ wallet: (result as { uuid: string }).uuid, change: "created" }),
   }),
-  "static_wallet.block": defineCabinetAction({
+  "static_wallet.block": defineCabinetUnit({
     permission: "links",
     audit: "static_wallet.changed",
     input: walletById,
-    run: async ({ deps, actor }, input) => toStaticWallet(await blockStaticWallet(deps, actor.merchantId, { uuid: input.uuid })),
+    unit: blockStaticWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, lookup: { uuid: input.uuid } }),
+    answer: toStaticWallet,
     describe: (input) => ({ wallet: input.uuid, change: "blocked" }),
   }),
-  "static_wallet.refund_blocked": defineCabinetAction({
+  "static_wallet.refund_blocked": defineCabinetUnit({
     // It sends the held deposits out to the address given, through the payout machinery: money, and a fresh code.
     permission: "money",
     audit: "static_wallet.changed",
     input: { ...WALLET_LOOKUP_INPUT, schema: z.object({ uuid: z.string(), address: optionalText }), fieldErrors: { uuid: "wallet.bad_uuid", address: "wallet.no_address" } },
-    run: async ({ deps, actor }, input) => {
-      const { wallet, refunds } = await refundBlockedWallet(deps, actor.merchantId, { uuid: input.uuid, address: input.address }, { actor: userActor(actor.userId) });
-      return { ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) };
-    },
+    unit: refundBlockedWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input: { uuid: input.uuid, address: input.address }, actor: userActor(actor.userId) }),
+    answer: async ({ wallet, refunds }) => ({ ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) }),
     describe: (input, result) => ({ wallet: input.uuid, change: "refund_blocked", refunds: (result as { refunds: unknown[] }).refunds.length }),
   }),
 } satisfies Record<string, CabinetActionEntry>;

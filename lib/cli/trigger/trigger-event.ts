@@ -16,6 +16,7 @@ import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { createStaticWallet } from "@/lib/services/static-wallets/static-wallets";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { CliError } from "../cli-error";
 import { pause } from "../lookups";
 import { TRIGGERABLE_EVENTS } from "./triggerable-events";
@@ -126,7 +127,7 @@ function parseAssetAmount(scene: Scene, fallback: string): bigint {
 
 async function triggerWalletEvent(scene: Scene): Promise<TriggerOutcome> {
   const amount = parseAssetAmount(scene, "10");
-  const wallet = await createStaticWallet(scene.deps, scene.input.merchantId, { currency: scene.asset.symbol, network: scene.network, order_id: `trigger-${randomUUID()}` });
+  const wallet = await runUnit(scene.deps, createStaticWallet, { merchantId: scene.input.merchantId, input: { currency: scene.asset.symbol, network: scene.network, order_id: `trigger-${randomUUID()}` } });
   await deposit(scene, wallet.address, amount);
   // Wallet events are about the credited deposit: wait for any wallet.paid of this wallet's address.
   const transfer = await waitForTransfer(scene, wallet.address);

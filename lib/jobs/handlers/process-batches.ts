@@ -116,7 +116,8 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
   },
   refund: async (deps, batch, _idx, request) => {
     // Found again when run anew: by (payment, address, amount), as a repeated refund call is.
-    const { refund, payment } = await createRefund(deps, batch.merchantId, parseInput(CREATE_REFUND_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });
+    const plan = await createRefund.prepare(deps, { merchantId: batch.merchantId, input: parseInput(CREATE_REFUND_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
+    const { refund, payment } = await withTransaction(deps.db, (tx) => createRefund.execute(tx, deps, plan), { turn: createRefund.turnOf(plan) });
     return toRefundObject(refund, payment);
   },
   payout: async (deps, batch, _idx, request) => {

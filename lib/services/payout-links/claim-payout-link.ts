@@ -4,7 +4,7 @@ import type { PayoutLink } from "@/generated/prisma/client";
 import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";
 import type { Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { AppError, isAppError } from "@/lib/errors";
 import { lockAccounts } from "@/lib/ledger/post";
@@ -13,58 +13,86 @@ import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { checkAddressOn, sendsMemo } from "@/lib/services/money-out/payout-destination";
 import { quoteFee } from "@/lib/services/money-out/payout-terms";
-import { inBalanceTurn } from "@/lib/services/money-out/record-new-payout";
+import { balanceTurn } from "@/lib/services/money-out/record-new-payout";
 import { writePayout, type PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
 import { findPayoutLinkByToken, lockLink, releaseClaim, type PayoutLinkDeps } from "./payout-link-records";
 import type { claimSchema } from "@/lib/api/requests/payout-link";
 
-/**
- * spec: POST /v1/claim/{token}. The first address binds the link: funded → claiming (a
- * transaction of its own), then — after the address is screened and the fee quoted — one
- * transaction makes the payout (`order_id` `payoutlink:<link_id>`, the fee from the amount)
- * take the link's reserve over and marks the link claimed. A repeat with the same address answers
- * that payout; another address is `payoutlink.claim_in_progress`. A claim that cannot finish
- * (blocked address, no rate) puts the link back to funded.
- */
-export async function claimPayoutLink(deps: PayoutLinkDeps, token: string, input: z.output<typeof claimSchema>): Promise<PayoutLink> {
-  const found = await findPayoutLinkByToken(deps, token);
-  const address = (input.address ?? "").trim();
-  if (address === "") throw new AppError("payoutlink.no_address");
-  const network = found.network as NetworkId;
-  const normalized = checkAddressOn(network, address, addressChainOf(deps.config, network));
-  const memo = input.memo === undefined ? null : input.memo;
-  if (memo !== null && !sendsMemo(network)) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
-  if (memo !== null && memo.length > 120) throw new AppError("payout.memo_too_long");
+/** A claim call: the link's token and where it is to be paid. */
+export interface ClaimRequest {
+  token: string;
+  input: z.output<typeof claimSchema>;
+}
 
-  const begun = await withTransaction(deps.db, async (tx) => {
-    const link = await lockLink(tx, found.id);
+/** The address (and memo) a claim binds the link to, checked before the database. */
+export interface ClaimBinding {
+  linkId: string;
+  address: string;
+  memo: string | null;
+}
+
+/**
+ * spec: POST /v1/claim/{token}, two units its entry point runs in turn. The first address binds
+ * the link: funded → claiming (this unit, a transaction of its own); then, after the address is
+ * screened and the fee quoted, finishPayoutLinkClaim makes the payout (`order_id`
+ * `payoutlink:<link_id>`, the fee from the amount), which takes the link's reserve over, and marks
+ * the link claimed. A repeat with the same address answers that payout (a claimed link needs no
+ * second unit); another address is `payoutlink.claim_in_progress`.
+ */
+export const beginPayoutLinkClaim = {
+  async prepare(deps: PayoutLinkDeps, { token, input }: ClaimRequest): Promise<ClaimBinding> {
+    const found = await findPayoutLinkByToken(deps, token);
+    const address = (input.address ?? "").trim();
+    if (address === "") throw new AppError("payoutlink.no_address");
+    const network = found.network as NetworkId;
+    const normalized = checkAddressOn(network, address, addressChainOf(deps.config, network));
+    const memo = input.memo === undefined ? null : input.memo;
+    if (memo !== null && !sendsMemo(network)) throw new AppError("payout.memo_unsupported", `${network} transfers carry no memo.`);
+    if (memo !== null && memo.length > 120) throw new AppError("payout.memo_too_long");
+    return { linkId: found.id, address: normalized, memo };
+  },
+  async execute(tx: Tx, deps: Pick<PayoutLinkDeps, "now">, { linkId, address, memo }: ClaimBinding): Promise<PayoutLink> {
+    const link = await lockLink(tx, linkId);
     if (link.status === "claimed" || link.status === "claiming") {
-      if (link.claimAddress !== normalized) throw new AppError("payoutlink.claim_in_progress", "The link is bound to the address it was first claimed with.");
+      if (link.claimAddress !== address) throw new AppError("payoutlink.claim_in_progress", "The link is bound to the address it was first claimed with.");
       return link;
     }
     if (link.status === "cancelled") throw new AppError("payoutlink.cancelled");
     if (link.status === "expired" || link.expiresAt <= deps.now()) throw new AppError("payoutlink.expired");
-    return tx.payoutLink.update({ where: { id: link.id }, data: { status: "claiming", claimAddress: normalized, claimMemo: memo, claimingAt: deps.now(), updatedAt: deps.now() } });
-  });
-  if (begun.status === "claimed") return begun;
+    return tx.payoutLink.update({ where: { id: link.id }, data: { status: "claiming", claimAddress: address, claimMemo: memo, claimingAt: deps.now(), updatedAt: deps.now() } });
+  },
+} satisfies UnitOfWork<ClaimRequest, ClaimBinding, PayoutLink>;
 
-  let fee: bigint;
-  try {
-    await assertNotGatewayAddress(deps, { network, address: normalized }, "payoutlink.destination_internal");
-    await screenDestination(deps, { network, address: normalized });
-    fee = await quoteFee(deps, { asset: findSettlementAsset(begun.currency, network)! });
-  } catch (error) {
-    // Not bound to an address it cannot be paid to: the recipient may try another.
-    if (isAppError(error)) await releaseClaim(deps.db, begun, deps.now());
-    throw error;
-  }
-  const finished = await inBalanceTurn(begun.merchantId, assetKey(begun.currency, network), () =>
-    withTransaction(deps.db, (tx) => finishClaim(tx, deps, begun.id, fee)),
-  );
-  if (finished === "below_fee") {
-    await releaseClaim(deps.db, begun, deps.now());
-    throw new AppError("payout.amount_below_fee", "The payout fee now exceeds the link's amount; try again later.");
-  }
+/**
+ * The claim's second unit, for a link its first bound (still `claiming`): the address is checked
+ * and screened and the fee quoted, then the payout is made in the balance's turn (finishClaim). A
+ * claim that cannot finish (a blocked address, no rate, a fee above the amount) puts the link back
+ * to funded, so that the recipient may try another address; claimedLinkOrThrow says why.
+ */
+export const finishPayoutLinkClaim = {
+  async prepare(deps: PayoutLinkDeps, begun: PayoutLink): Promise<{ begun: PayoutLink; fee: bigint }> {
+    const network = begun.network as NetworkId;
+    try {
+      await assertNotGatewayAddress(deps, { network, address: begun.claimAddress! }, "payoutlink.destination_internal");
+      await screenDestination(deps, { network, address: begun.claimAddress! });
+      return { begun, fee: await quoteFee(deps, { asset: findSettlementAsset(begun.currency, network)! }) };
+    } catch (error) {
+      // Not bound to an address it cannot be paid to: the recipient may try another.
+      if (isAppError(error)) await releaseClaim(deps.db, begun, deps.now());
+      throw error;
+    }
+  },
+  turnOf: ({ begun }: { begun: PayoutLink }) => balanceTurn(begun.merchantId, assetKey(begun.currency, begun.network)),
+  async execute(tx: Tx, deps: PayoutWriterDeps, { begun, fee }: { begun: PayoutLink; fee: bigint }): Promise<PayoutLink | "below_fee"> {
+    const finished = await finishClaim(tx, deps, begun.id, fee);
+    if (finished === "below_fee") await releaseClaim(tx, begun, deps.now());
+    return finished;
+  },
+} satisfies UnitOfWork<PayoutLink, { begun: PayoutLink; fee: bigint }, PayoutLink | "below_fee">;
+
+/** The claimed link, or `payout.amount_below_fee` for a claim whose fee outgrew the amount (its address released). */
+export function claimedLinkOrThrow(finished: PayoutLink | "below_fee"): PayoutLink {
+  if (finished === "below_fee") throw new AppError("payout.amount_below_fee", "The payout fee now exceeds the link's amount; try again later.");
   return finished;
 }
 

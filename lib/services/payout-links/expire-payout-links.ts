@@ -1,60 +1,40 @@
-import type { PayoutLink } from "@/generated/prisma/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
 import { CLAIMING_TIMEOUT_MS } from "@/lib/domain/payout-link/link-status";
-import { log } from "@/lib/log";
-import { endFundedLink, getMerchantPayoutLinkOrThrow, lockLink, type PayoutLinkDeps } from "./payout-link-records";
+import { endFundedLink, lockLink } from "./payout-link-records";
 
-/**
- * Periodic job (every 60 s): funded links past their term expire, their reserve returned once;
- * claims stuck in `claiming` over 15 minutes (a crash between binding the address and making the
- * payout, which commits with `claimed`) are put back to funded.
- */
-export async function expireAndReapPayoutLinks(deps: Pick<PayoutLinkDeps, "db" | "now">, limit = 500): Promise<{ expired: number; reaped: number }> {
-  const now = deps.now();
-  const due = await deps.db.payoutLink.findMany({ where: { status: "funded", expiresAt: { lte: now } }, select: { id: true }, take: limit });
-  let expired = 0;
-  for (const { id } of due) {
-    try {
-      const ended = await withTransaction(deps.db, async (tx) => {
-        const link = await lockLink(tx, id);
-        if (link.status !== "funded" || link.expiresAt > now) return false; // claimed or cancelled meanwhile
-        await endFundedLink(tx, link, "expired", now);
-        return true;
-      });
-      if (ended) expired++;
-    } catch (error) {
-      log.warn("payout link not expired; the next pass retries", { linkId: id, error });
-    }
-  }
-  const cutoff = new Date(now.getTime() - CLAIMING_TIMEOUT_MS);
-  const stuck = await deps.db.payoutLink.findMany({ where: { status: "claiming", claimingAt: { lte: cutoff } }, select: { id: true }, take: limit });
-  let reaped = 0;
-  for (const { id } of stuck) {
-    try {
-      // A claim's payout and its `claimed` commit together: one still claiming has no payout, and
-      // goes back to funded for the recipient to claim again.
-      const didReap = await withTransaction(deps.db, async (tx) => {
-        const link = await lockLink(tx, id);
-        if (link.status !== "claiming" || !link.claimingAt || link.claimingAt > cutoff) return false; // finished, or claimed anew meanwhile
-        await tx.payoutLink.update({ where: { id }, data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now } });
-        return true;
-      });
-      if (didReap) {
-        reaped++;
-        log.warn("payout link claim stuck in claiming put back to funded", { linkId: id });
-      }
-    } catch (error) {
-      log.warn("payout link not reaped; the next pass retries", { linkId: id, error });
-    }
-  }
-  return { expired, reaped };
+/** Funded links whose term has passed at `now`, for the expiry pass (lib/jobs/handlers/expire-payout-links). */
+export async function listLinksPastTerm(db: Db, now: Date, limit: number): Promise<string[]> {
+  const due = await db.payoutLink.findMany({ where: { status: "funded", expiresAt: { lte: now } }, select: { id: true }, take: limit });
+  return due.map((link) => link.id);
 }
 
-/** The sandbox's `POST /v1/sandbox/expire` with a link_id: the term treated as reached, the expiry run. */
-export async function expirePayoutLinkNow(deps: PayoutLinkDeps, merchantId: string, linkId: string): Promise<PayoutLink> {
-  const link = await getMerchantPayoutLinkOrThrow(deps, merchantId, linkId);
-  const now = deps.now();
-  if (link.status === "funded") await deps.db.payoutLink.updateMany({ where: { id: link.id, status: "funded" }, data: { expiresAt: now } });
-  await expireAndReapPayoutLinks({ db: deps.db, now: () => now });
-  return deps.db.payoutLink.findUniqueOrThrow({ where: { id: link.id } });
+/** A funded link past its term expires, its reserve returned once; false when it was claimed or cancelled meanwhile. */
+export async function expirePayoutLink(tx: Tx, id: string, now: Date): Promise<boolean> {
+  const link = await lockLink(tx, id);
+  if (link.status !== "funded" || link.expiresAt > now) return false;
+  await endFundedLink(tx, link, "expired", now);
+  return true;
+}
+
+/** When a claim still `claiming` at `now` is taken for stuck: CLAIMING_TIMEOUT_MS after it bound its address. */
+export function stuckClaimCutoff(now: Date): Date {
+  return new Date(now.getTime() - CLAIMING_TIMEOUT_MS);
+}
+
+/** Links claiming since before `cutoff`: claims a crash left between binding the address and making the payout. */
+export async function listStuckClaims(db: Db, cutoff: Date, limit: number): Promise<string[]> {
+  const stuck = await db.payoutLink.findMany({ where: { status: "claiming", claimingAt: { lte: cutoff } }, select: { id: true }, take: limit });
+  return stuck.map((link) => link.id);
+}
+
+/**
+ * A claim stuck in `claiming` goes back to funded for the recipient to claim again: a claim's
+ * payout and its `claimed` commit together, so one still claiming has no payout. False when it
+ * finished, or was claimed anew, meanwhile.
+ */
+export async function reapStuckClaim(tx: Tx, id: string, cutoff: Date, now: Date): Promise<boolean> {
+  const link = await lockLink(tx, id);
+  if (link.status !== "claiming" || !link.claimingAt || link.claimingAt > cutoff) return false;
+  await tx.payoutLink.update({ where: { id }, data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now } });
+  return true;
 }

@@ -58,7 +58,7 @@ export async function endFundedLink(tx: Tx, link: PayoutLink, status: "cancelled
 }
 
 /** claiming → funded, the address released (this claim could not finish; a later claim is left alone). */
-export async function releaseClaim(db: Db, link: Pick<PayoutLink, "id" | "claimAddress" | "claimingAt">, now: Date): Promise<void> {
+export async function releaseClaim(db: Db | Tx, link: Pick<PayoutLink, "id" | "claimAddress" | "claimingAt">, now: Date): Promise<void> {
   await db.payoutLink.updateMany({
     where: { id: link.id, status: "claiming", claimAddress: link.claimAddress, claimingAt: link.claimingAt },
     data: { status: "funded", claimAddress: null, claimMemo: null, claimingAt: null, updatedAt: now },

@@ -9,7 +9,8 @@ import { fundMerchant } from "@/lib/testing/funding";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { spawnTestWorker } from "@/lib/testing/spawn-worker";
 import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
-import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
+import { expireAndReapPayoutLinks } from "@/lib/jobs/handlers/expire-payout-links";
+import { runUnit } from "@/lib/deps/unit-of-work";
 
 // Payout links (crypto checks) on the tron sandbox chain: the reserve at creation, the public
 // claim card and claim by a one-time token, cancel, expiry and the claiming reaper, and claims
@@ -303,7 +304,7 @@ describe("payout links", () => {
       const later = <T>(call: () => Promise<T>) => () => new Promise<T>((resolve, reject) => setTimeout(() => call().then(resolve, reject), 5 * (index % 11)));
       const claimIt = () => claim(link.claim_token, { address: index % 2 === 0 ? EVM_RECIPIENT : EVM_OTHER });
       // The service call itself: through HTTP, the signature check alone makes every cancel late.
-      const cancelIt = () => cancelPayoutLink(deps, merchant.merchantId, link.link_id).then(
+      const cancelIt = () => runUnit(deps, cancelPayoutLink, { merchantId: merchant.merchantId, linkId: link.link_id }).then(
         (cancelled) => ({ status: 200, body: { result: cancelled } }),
         (error) => ({ status: 409, body: { error: { code: (error as { code?: string }).code ?? String(error) } } }),
       );

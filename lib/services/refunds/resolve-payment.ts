@@ -10,39 +10,54 @@ import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice"
 import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
-import { createRefund } from "@/lib/services/refunds/create-refund";
+import type { PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
+import type { Tx } from "@/lib/db/client";
+import { createRefund, type RefundPlan } from "@/lib/services/refunds/create-refund";
+
+/** A resolve call: the merchant's payment, the decision, and for a refund where and how much. */
+export interface ResolveRequest {
+  merchantId: string;
+  input: { uuid?: string; order_id?: string; action: ResolutionAction; address?: string; amount?: string };
+  actor: string;
+}
+
+/** A resolution decided before the database: the payment as it was read, its next state, and the refund it makes. */
+export interface ResolvePlan {
+  invoice: Invoice;
+  decision: NonNullable<ReturnType<typeof decideResolution>>;
+  refund: RefundPlan | null;
+}
+
+/** The payment resolved, and the refund it made (null with `accept`). */
+export interface ResolvedPayment {
+  invoice: Invoice;
+  refund: Payout | null;
+}
 
 /**
  * Designed: /v1/payment/resolve. A payment that ended underpaid (`wrong_amount`) or overpaid
  * (`paid_over`) is settled once: `accept` makes an underpayment `paid` (event `invoice.paid`) or
  * keeps an overpayment's excess; `refund` returns everything received (underpaid) or the excess
- * (overpaid; `refund.exceeds_excess` above it) as a refund — a payout, with `payout.*` events.
+ * (overpaid; `refund.exceeds_excess` above it) as a refund — a payout, with `payout.*` events —
+ * made as createRefund makes one, in the same transaction as the resolution (and in its turn).
  */
-export async function resolvePayment(
-  deps: PayoutDeps,
-  merchantId: string,
-  input: { uuid?: string; order_id?: string; action: ResolutionAction; address?: string; amount?: string },
-  actor: string,
-): Promise<{ invoice: Invoice; refund: Payout | null }> {
+export const resolvePayment = {
+  prepare: planResolution,
+  turnOf: (plan: ResolvePlan) => (plan.refund ? createRefund.turnOf(plan.refund) : undefined),
+  async execute(tx: Tx, deps: PayoutWriterDeps, plan: ResolvePlan): Promise<ResolvedPayment> {
+    const refund = plan.refund ? (await createRefund.execute(tx, deps, plan.refund)).refund : null;
+    return { invoice: await markResolved(tx, deps, plan), refund };
+  },
+} satisfies UnitOfWork<ResolveRequest, ResolvePlan, ResolvedPayment>;
+
+async function planResolution(deps: PayoutDeps, { merchantId, input, actor }: ResolveRequest): Promise<ResolvePlan> {
   const invoice = await getMerchantInvoiceOrThrow(deps.db, merchantId, input);
   const decision = decideResolution({ status: invoice.status as PaymentStatus, resolution: invoice.resolution }, input.action);
   if (!decision) {
     throw new AppError("payment.not_resolvable", invoice.resolution ? `The payment was ${invoice.resolution} already.` : `A ${invoice.status} payment needs no decision.`);
   }
-  const markResolved = async (tx: Parameters<Parameters<typeof withTransaction>[1]>[0]) => {
-    const { count } = await tx.invoice.updateMany({
-      where: { id: invoice.id, status: invoice.status, resolution: null },
-      data: { status: decision.status, resolution: decision.resolution, updatedAt: deps.now() },
-    });
-    if (count === 0) throw new AppError("payment.not_resolvable", "The payment was resolved meanwhile.");
-    const resolved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
-    if (decision.status !== invoice.status) await recordInvoiceEvent(tx, resolved, deps.now());
-    return resolved;
-  };
-
-  if (decision.refund === null) {
-    return { invoice: await withTransaction(deps.db, markResolved), refund: null };
-  }
+  if (decision.refund === null) return { invoice, decision, refund: null };
   const decimals = findSettlementAsset(invoice.payerCurrency ?? "", invoice.network ?? "")?.decimals ?? 0;
   const excess = toMinor(invoice.amountPaidMinor) - toMinor(invoice.payerAmountMinor);
   let amount = input.amount;
@@ -52,14 +67,20 @@ export async function resolvePayment(
     if (requested > excess) throw new AppError("refund.exceeds_excess", `At most the excess, ${formatAmount(excess, decimals)} ${invoice.payerCurrency}, is refunded.`);
     amount = formatAmount(requested, decimals);
   }
-  let resolved: Invoice | null = null;
-  const { refund } = await createRefund(deps, merchantId, { uuid: invoice.id, address: input.address, amount }, {
-    actor,
-    onWritten: async (tx) => {
-      resolved = await markResolved(tx);
-    },
+  const refund = await createRefund.prepare(deps, { merchantId, input: { uuid: invoice.id, address: input.address, amount }, actor });
+  return { invoice, decision, refund };
+}
+
+/** The payment moves to its decided state, unless another call resolved it meanwhile. */
+async function markResolved(tx: Tx, deps: Pick<PayoutWriterDeps, "now">, { invoice, decision }: ResolvePlan): Promise<Invoice> {
+  const { count } = await tx.invoice.updateMany({
+    where: { id: invoice.id, status: invoice.status, resolution: null },
+    data: { status: decision.status, resolution: decision.resolution, updatedAt: deps.now() },
   });
-  return { invoice: resolved ?? (await deps.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } })), refund };
+  if (count === 0) throw new AppError("payment.not_resolvable", "The payment was resolved meanwhile.");
+  const resolved = await tx.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
+  if (decision.status !== invoice.status) await recordInvoiceEvent(tx, resolved, deps.now());
+  return resolved;
 }
 
 /** Designed: /v1/payment/autorefund/get — whether under- and overpayments go back by themselves. */
@@ -107,7 +128,9 @@ export async function processAutorefunds(deps: PayoutDeps, limit = 100): Promise
   let refunded = 0;
   for (const row of due) {
     try {
-      await resolvePayment(deps, row.merchant_id, { uuid: row.id, action: "refund" }, "autorefund");
+      // Run here, inside the payout pass (sendAllPayouts), as an entry point would run the unit.
+      const plan = await resolvePayment.prepare(deps, { merchantId: row.merchant_id, input: { uuid: row.id, action: "refund" }, actor: "autorefund" });
+      await withTransaction(deps.db, (tx) => resolvePayment.execute(tx, deps, plan), { turn: resolvePayment.turnOf(plan) });
       refunded++;
     } catch (error) {
       const reason = (isAppError(error) ? `${error.code}: ${error.message}` : "internal error").slice(0, 500);

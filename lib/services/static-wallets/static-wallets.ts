@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { StaticWallet } from "@/generated/prisma/client";
+import type { Prisma, StaticWallet } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db, Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { findPricingCurrency, findSettlementAsset, isSettlementSymbol, listNetworksOfSymbol, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import type { SettlementAsset } from "@/lib/catalogue/types";
 import { allocateDepositAddress } from "@/lib/chains/allocate-address";
@@ -33,6 +33,15 @@ export interface StaticWalletDeps {
 /** One USD, in cents: what the wallet's quote converts to value its deposits. */
 const ONE_USD_MINOR = 100n;
 
+/** A wallet request: the merchant's customer and the coin. */
+export interface StaticWalletRequest {
+  merchantId: string;
+  input: z.output<typeof createStaticWalletSchema>;
+}
+
+/** The wallet of a repeat, or a new wallet's row as priced and allocated before the transaction. */
+export type StaticWalletPlan = { existing: StaticWallet } | { existing: null; row: Prisma.StaticWalletCreateManyInput };
+
 /**
  * Designed: POST /v1/wallet. A permanent deposit address for the merchant's customer `order_id`
  * in one coin on one network — the same wallet for a repeat of the (order_id, coin, network),
@@ -40,19 +49,29 @@ const ONE_USD_MINOR = 100n;
  * invoice's is: the merchant's percentage and fixed USD part, that part in the coin at today's
  * rate (`wallet.quote_failed` when no rate answers).
  */
-export async function createStaticWallet(
-  deps: StaticWalletDeps,
-  merchantId: string,
-  input: z.output<typeof createStaticWalletSchema>,
-  options: { onWritten?: (tx: Tx, wallet: StaticWallet) => Promise<void> } = {},
-): Promise<StaticWallet> {
+export const createStaticWallet = {
+  prepare: planStaticWallet,
+  async execute(tx: Tx, _deps: unknown, plan: StaticWalletPlan): Promise<StaticWallet> {
+    if (plan.existing) return plan.existing;
+    const { row } = plan;
+    const { count } = await tx.staticWallet.createMany({
+      data: [row],
+      // A concurrent create of the same (order_id, coin, network) committed first: its wallet is the answer.
+      skipDuplicates: true,
+    });
+    const key = { merchantId: row.merchantId, orderId: row.orderId, currency: row.currency, network: row.network };
+    return count === 1 ? tx.staticWallet.findUniqueOrThrow({ where: { id: row.id } }) : tx.staticWallet.findFirstOrThrow({ where: key });
+  },
+} satisfies UnitOfWork<StaticWalletRequest, StaticWalletPlan, StaticWallet>;
+
+async function planStaticWallet(deps: StaticWalletDeps, { merchantId, input }: StaticWalletRequest): Promise<StaticWalletPlan> {
   assertWalletsEnabled(deps);
   const asset = resolveWalletAsset(input.currency, input.network);
   if (!networkAvailability(deps.config)(asset.network).deposit) throw new AppError("wallet.unsupported_network", `${asset.network} is not available on this service.`);
   const key = { merchantId, orderId: input.order_id, currency: asset.symbol, network: asset.network };
   // A repeat answers the wallet before anything that may have changed (the rate, the node) is asked.
   const existing = await deps.db.staticWallet.findFirst({ where: key });
-  if (existing) return answerWith(deps.db, existing, options.onWritten);
+  if (existing) return { existing };
 
   const urlCallback =
     input.url_callback === undefined ? null : await vetMerchantUrl(input.url_callback, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "wallet.bad_url_callback", field: "url_callback: " });
@@ -67,36 +86,22 @@ export async function createStaticWallet(
   // Allocated before the transaction, as for invoices: an index a lost race leaves unused is skipped, never reused.
   const keys = await loadKeyMaterial(deps.db, deps.secretBox);
   const allocated = await allocateDepositAddress(deps.db, keys, asset.network as NetworkId, addressChainOf(deps.config, asset.network));
-  return withTransaction(deps.db, async (tx) => {
-    const id = randomUUID();
-    const { count } = await tx.staticWallet.createMany({
-      data: [
-        {
-          id,
-          ...key,
-          address: allocated.address,
-          addressIndex: allocated.index,
-          urlCallback,
-          feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
-          feeFixedUsdMinor: feeFixedUsdMinor.toString(),
-          feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
-          usdUnitMinor: quote.payerAmountMinor.toString(),
-          createdAt: now,
-          updatedAt: now,
-        },
-      ],
-      // A concurrent create of the same (order_id, coin, network) committed first: its wallet is the answer.
-      skipDuplicates: true,
-    });
-    const wallet = count === 1 ? await tx.staticWallet.findUniqueOrThrow({ where: { id } }) : await tx.staticWallet.findFirstOrThrow({ where: key });
-    await options.onWritten?.(tx, wallet);
-    return wallet;
-  });
-}
-
-async function answerWith<T>(db: Db, value: T, onWritten: ((tx: Tx, value: T) => Promise<void>) | undefined): Promise<T> {
-  if (onWritten) await withTransaction(db, (tx) => onWritten(tx, value));
-  return value;
+  return {
+    existing: null,
+    row: {
+      id: randomUUID(),
+      ...key,
+      address: allocated.address,
+      addressIndex: allocated.index,
+      urlCallback,
+      feePercentBps: merchant.feePercentBps ?? DEFAULT_PLATFORM_FEE.percentBps,
+      feeFixedUsdMinor: feeFixedUsdMinor.toString(),
+      feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
+      usdUnitMinor: quote.payerAmountMinor.toString(),
+      createdAt: now,
+      updatedAt: now,
+    },
+  };
 }
 
 /** The coin and network of a wallet request: the network may be omitted where the coin has only one. */
@@ -149,15 +154,15 @@ export async function listStaticWallets(deps: Pick<StaticWalletDeps, "db" | "con
  * held for the blocked-address refund. Under the wallet's row lock, so a deposit being credited
  * finishes first; blocking again answers the wallet as it is.
  */
-export async function blockStaticWallet(deps: Pick<StaticWalletDeps, "db" | "config" | "now">, merchantId: string, lookup: WalletLookup): Promise<StaticWallet> {
-  const found = await getMerchantWalletOrThrow(deps, merchantId, lookup);
-  return withTransaction(deps.db, async (tx) => {
+export const blockStaticWallet = {
+  prepare: async (deps: Pick<StaticWalletDeps, "db" | "config">, { merchantId, lookup }: { merchantId: string; lookup: WalletLookup }) => getMerchantWalletOrThrow(deps, merchantId, lookup),
+  async execute(tx: Tx, deps: Pick<StaticWalletDeps, "now">, found: StaticWallet): Promise<StaticWallet> {
     const wallet = await lockStaticWallet(tx, found.id);
     if (wallet.status === "blocked") return wallet;
     const now = deps.now();
     return tx.staticWallet.update({ where: { id: wallet.id }, data: { status: "blocked", blockedAt: now, updatedAt: now } });
-  });
-}
+  },
+} satisfies UnitOfWork<{ merchantId: string; lookup: WalletLookup }, StaticWallet, StaticWallet>;
 
 /** Takes the wallet's row lock, which orders every writer of its deposits (crediting, blocking, refunds), and reads it. */
 export async function lockStaticWallet(tx: Tx, walletId: string): Promise<StaticWallet> {

@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { cancelPayoutLink } from "@/lib/services/payout-links/cancel-payout-link";
 import { CLAIM_CARD_SCHEMA, CLAIM_RESULT_SCHEMA, CREATED_PAYOUT_LINK_SCHEMA, PAYOUT_LINK_SCHEMA, toClaimCard, toClaimResult, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
-import { claimPayoutLink } from "@/lib/services/payout-links/claim-payout-link";
+import { beginPayoutLinkClaim, claimedLinkOrThrow, finishPayoutLinkClaim } from "@/lib/services/payout-links/claim-payout-link";
 import { claimSchema } from "@/lib/api/requests/payout-link";
-import { createPayoutLink, createPayoutLinkBatch } from "@/lib/services/payout-links/create-payout-link";
+import { createPayoutLink, startPayoutLinkBatch } from "@/lib/services/payout-links/create-payout-link";
 import { CREATE_PAYOUT_LINK_INPUT, createPayoutLinkSchema } from "@/lib/api/requests/payout-link";
 import { getMerchantPayoutLinkOrThrow } from "@/lib/services/payout-links/payout-link-records";
 import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { readClaimCard } from "@/lib/services/payout-links/read-claim-card";
-import { defineOperation } from "../../operation";
+import { runUnit } from "@/lib/deps/unit-of-work";
+import { isAppError, parseInput } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { defineOperation, defineWork } from "../../operation";
 import { actorOf, merchantOf } from "../context";
 
 const LINK_EXAMPLE = {
@@ -28,7 +31,7 @@ const CLAIM_TOKEN_EXAMPLE = "q3Zt8mVx2LkP9wR4nB7cY1hJ6fD0sA5eG8uT3iO2pQk";
 const CREATED_LINK_EXAMPLE = { ...LINK_EXAMPLE, claim_token: CLAIM_TOKEN_EXAMPLE, claim_url: `https://pay.example.com/pay/claim/${CLAIM_TOKEN_EXAMPLE}` };
 
 /** spec: POST /v1/payout/link — the link with its claim token and URL (answered only here). */
-export const createPayoutLinkOp = defineOperation({
+export const createPayoutLinkOp = defineWork({
   ...CREATE_PAYOUT_LINK_INPUT,
   summary: "Create a payout link",
   description: [
@@ -40,10 +43,9 @@ export const createPayoutLinkOp = defineOperation({
   errors: ["payoutlink.disabled", "payoutlink.duplicate_reference", "payoutlink.insufficient_funds", "payoutlink.funds_maturing", "payout.frozen", "payout.convert_no_rate"],
   requestExample: { currency: "USDT", network: "tron", amount: "50", reference: "bonus-2025-06-anna", title: "June bonus", note: "Thanks for the great work!", email: "anna@example.org", expires_in_hours: 72 },
   responseExample: CREATED_LINK_EXAMPLE,
-  handle: async (input, context) => {
-    const { link, claimToken } = await createPayoutLink(context.deps, merchantOf(context), input, { actor: actorOf(context) });
-    return toPayoutLinkObject(link, { claimToken, publicBaseUrl: context.deps.config.publicBaseUrl });
-  },
+  unit: createPayoutLink,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: ({ link, claimToken }, context) => toPayoutLinkObject(link, { claimToken, publicBaseUrl: context.deps.config.publicBaseUrl }),
 });
 
 /** spec: POST /v1/payout/link/batch. */
@@ -88,7 +90,23 @@ export const createPayoutLinkBatchOp = defineOperation({
       { ok: false, error: "payoutlink.insufficient_funds", message: "The available balance does not cover the link." },
     ],
   },
-  handle: (input, context) => createPayoutLinkBatch(context.deps, merchantOf(context), input.links, actorOf(context)),
+  handle: async (input, context) => {
+    const { deps } = context;
+    const batchId = startPayoutLinkBatch(deps, input.links);
+    // Each element in its own unit, in order: one that fails answers for itself, never losing the tokens of those made before.
+    const results: ({ ok: true; link: ReturnType<typeof toPayoutLinkObject> } | { ok: false; error: string; message: string })[] = [];
+    for (const element of input.links) {
+      try {
+        const request = { merchantId: merchantOf(context), input: parseInput(CREATE_PAYOUT_LINK_INPUT, element), actor: actorOf(context), batchId };
+        const { link, claimToken } = await runUnit(deps, createPayoutLink, request);
+        results.push({ ok: true, link: toPayoutLinkObject(link, { claimToken, publicBaseUrl: deps.config.publicBaseUrl }) });
+      } catch (error) {
+        if (!isAppError(error)) log.error("payout link batch element failed", { error });
+        results.push(isAppError(error) ? { ok: false, error: error.code, message: error.message } : { ok: false, error: "internal.error", message: "internal error; this link was not created" });
+      }
+    }
+    return { created: results.filter((result) => result.ok).length, total: input.links.length, results };
+  },
 });
 
 const linkIdSchema = z.object({ link_id: z.string().describe("The link's `link_id` (UUID).") });
@@ -124,7 +142,7 @@ export const listPayoutLinksOp = defineOperation({
   }),
 });
 
-export const cancelPayoutLinkOp = defineOperation({
+export const cancelPayoutLinkOp = defineWork({
   schema: linkIdSchema,
   invalidBody: "payoutlink.bad_request",
   fieldErrors: { link_id: "payoutlink.bad_id" },
@@ -135,7 +153,9 @@ export const cancelPayoutLinkOp = defineOperation({
   errors: ["payoutlink.disabled", "payoutlink.not_found", "payoutlink.not_funded"],
   requestExample: { link_id: "0e6f2b9c-4a1d-4c3e-8b7f-5d2a9c1e3f40" },
   responseExample: { ...LINK_EXAMPLE, status: "cancelled" },
-  handle: async (input, context) => toPayoutLinkObject(await cancelPayoutLink(context.deps, merchantOf(context), input.link_id), { publicBaseUrl: context.deps.config.publicBaseUrl, now: context.deps.now() }),
+  unit: cancelPayoutLink,
+  args: (input, context) => ({ merchantId: merchantOf(context), linkId: input.link_id }),
+  answer: (link, context) => toPayoutLinkObject(link, { publicBaseUrl: context.deps.config.publicBaseUrl, now: context.deps.now() }),
 });
 
 /** spec: GET /v1/claim/{token} (public) — the claim card. */
@@ -179,5 +199,9 @@ export const claimPayoutLinkOp = defineOperation({
   ],
   requestExample: { address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8" },
   responseExample: { status: "claimed", payout_id: "5b0a3f4e-8c1d-4e2a-9f6b-2d7c8e9a1b3c", amount: "50", currency: "USDT", network: "tron", address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8" },
-  handle: async (input, context) => toClaimResult(await claimPayoutLink(context.deps, context.params.token, input)),
+  handle: async (input, context) => {
+    const begun = await runUnit(context.deps, beginPayoutLinkClaim, { token: context.params.token, input });
+    if (begun.status === "claimed") return toClaimResult(begun);
+    return toClaimResult(claimedLinkOrThrow(await runUnit(context.deps, finishPayoutLinkClaim, begun)));
+  },
 });

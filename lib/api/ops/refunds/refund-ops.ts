@@ -1,13 +1,11 @@
 import { z } from "zod";
-import type { Payout } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { createRefund, getRefundFeeConfig, setRefundFeeConfig, type RefundedPayment } from "@/lib/services/refunds/create-refund";
+import { createRefund, getRefundFeeConfig, setRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { REFUND_SCHEMA, toRefundObject } from "../../serialize/payout";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA } from "../../serialize/payment";
 import { getAutorefund, resolvePayment, setAutorefund } from "@/lib/services/refunds/resolve-payment";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { actorOf, merchantOf } from "../context";
 
 const REFUND_EXAMPLE = {
@@ -46,7 +44,7 @@ const REFUND_ERRORS = [
   "payout.frozen",
 ] as const;
 
-export const createRefundOp = defineOperation({
+export const createRefundOp = defineWork({
   ...CREATE_REFUND_INPUT,
   summary: "Refund a payment",
   description: [
@@ -58,12 +56,9 @@ export const createRefundOp = defineOperation({
   errors: REFUND_ERRORS,
   requestExample: { uuid: "8a4c2e6f-1b3d-4f5a-9c7e-0d2f4b6a8c1e", amount: "40" },
   responseExample: REFUND_EXAMPLE,
-  handle: async (input, context) => {
-    const { completeWithin } = context;
-    const onWritten = completeWithin && ((tx: Tx, refund: Payout, payment: RefundedPayment) => completeWithin(tx, toRefundObject(refund, payment)));
-    const { refund, payment } = await createRefund(context.deps, merchantOf(context), input, { actor: actorOf(context), onWritten });
-    return toRefundObject(refund, payment);
-  },
+  unit: createRefund,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: ({ refund, payment }) => toRefundObject(refund, payment),
 });
 
 const REFUND_FEE_CONFIG_SCHEMA = z
@@ -95,7 +90,7 @@ export const setRefundFeeConfigOp = defineOperation({
 });
 
 /** Designed: /v1/payment/resolve — settles an underpaid or overpaid payment once. */
-export const resolvePaymentOp = defineOperation({
+export const resolvePaymentOp = defineWork({
   schema: z.object({
     uuid: z.string().optional().describe("The payment; give `uuid` or `order_id`."),
     order_id: z.string().optional().describe("The payment's `order_id`, when `uuid` is not given."),
@@ -135,13 +130,12 @@ export const resolvePaymentOp = defineOperation({
     },
     refund: { ...REFUND_EXAMPLE, amount: "5", receive_amount: "5", payment_uuid: PAYMENT_EXAMPLE.uuid, order_id: PAYMENT_EXAMPLE.order_id, created_at: "2026-01-01T00:41:12.500Z" },
   },
-  handle: async (input, context) => {
-    const { invoice, refund } = await resolvePayment(context.deps, merchantOf(context), input, actorOf(context));
-    return {
-      payment: { ...(await context.deps.presentInvoice(invoice)), resolution: invoice.resolution },
-      refund: refund ? toRefundObject(refund, invoice) : null,
-    };
-  },
+  unit: resolvePayment,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: async ({ invoice, refund }, context) => ({
+    payment: { ...(await context.deps.presentInvoice(invoice)), resolution: invoice.resolution },
+    refund: refund ? toRefundObject(refund, invoice) : null,
+  }),
 });
 
 const AUTOREFUND_SCHEMA = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
-import { expirePayoutLinkNow } from "@/lib/services/payout-links/expire-payout-links";
+import { expirePayoutLinkNow } from "@/lib/jobs/handlers/expire-payout-links";
 import { PAYOUT_LINK_SCHEMA, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
 import { assertSandboxEnabled, sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { defineOperation } from "../../operation";

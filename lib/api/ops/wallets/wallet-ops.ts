@@ -1,12 +1,10 @@
 import { z } from "zod";
-import type { StaticWallet } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
 import type { ErrorCode } from "@/lib/errors";
 import { blockStaticWallet, createStaticWallet, getMerchantWalletOrThrow, listStaticWallets, listWalletDeposits } from "@/lib/services/static-wallets/static-wallets";
 import { CREATE_STATIC_WALLET_INPUT, WALLET_LOOKUP_INPUT, walletLookupSchema } from "@/lib/api/requests/static-wallet";
-import { refundBlockedWallet, type BlockedWalletRefunds } from "@/lib/services/static-wallets/refund-blocked-wallet";
+import { refundBlockedWallet } from "@/lib/services/static-wallets/refund-blocked-wallet";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { qrCodeOf } from "../../serialize/payment";
 import {
   formatWalletAmount,
@@ -52,7 +50,7 @@ const WALLET_REFUNDS_SCHEMA = STATIC_WALLET_SCHEMA.extend({
 }).meta({ id: "StaticWalletRefunds", description: "A blocked static wallet with every refund of its held deposits." });
 
 /** Designed: POST /v1/wallet — the wallet of (order_id, currency, network), made on first call. */
-export const createStaticWalletOp = defineOperation({
+export const createStaticWalletOp = defineWork({
   ...CREATE_STATIC_WALLET_INPUT,
   summary: "Create (or get) a customer's static wallet",
   description: [
@@ -64,11 +62,9 @@ export const createStaticWalletOp = defineOperation({
   errors: ["wallet.no_network", "wallet.quote_failed", "wallet.disabled", "invoice.address_failed"],
   requestExample: { currency: "USDT", network: "tron", order_id: "customer-4412", url_callback: "https://shop.example.com/hooks/wallets" },
   responseExample: STATIC_WALLET_EXAMPLE,
-  handle: async (input, context) => {
-    const { completeWithin } = context;
-    const onWritten = completeWithin && (async (tx: Tx, wallet: StaticWallet) => completeWithin(tx, await toStaticWallet(wallet)));
-    return toStaticWallet(await createStaticWallet(context.deps, merchantOf(context), input, { onWritten }));
-  },
+  unit: createStaticWallet,
+  args: (input, context) => ({ merchantId: merchantOf(context), input }),
+  answer: toStaticWallet,
 });
 
 /** Designed: POST /v1/wallet/info — the wallet, what it holds for the blocked-address refund, and its newest deposits. */
@@ -147,7 +143,7 @@ export const staticWalletQrOp = defineOperation({
 });
 
 /** Designed: POST /v1/wallet/block — the wallet, blocked. */
-export const blockStaticWalletOp = defineOperation({
+export const blockStaticWalletOp = defineWork({
   ...WALLET_LOOKUP_INPUT,
   summary: "Block a static wallet",
   description: `Designed: from now on the address credits nothing. Deposits first seen after blocking are held (never credited, no event) for the blocked-address refund. A deposit being credited at that moment finishes first; blocking a blocked wallet answers it as it is. ${LOOKUP_DESCRIPTION}`,
@@ -155,11 +151,13 @@ export const blockStaticWalletOp = defineOperation({
   errors: LOOKUP_ERRORS,
   requestExample: LOOKUP_EXAMPLE,
   responseExample: BLOCKED_WALLET_EXAMPLE,
-  handle: async (input, context) => toStaticWallet(await blockStaticWallet(context.deps, merchantOf(context), input)),
+  unit: blockStaticWallet,
+  args: (lookup, context) => ({ merchantId: merchantOf(context), lookup }),
+  answer: toStaticWallet,
 });
 
 /** Designed: POST /v1/wallet/blocked-address-refund — the held deposits back to `address`; answers every refund of the wallet. */
-export const refundBlockedWalletOp = defineOperation({
+export const refundBlockedWalletOp = defineWork({
   schema: walletLookupSchema.extend({ address: optionalText.describe("Where the held deposits go back to, on the wallet's network (required).") }),
   invalidBody: "wallet.bad_request",
   fieldErrors: { ...WALLET_LOOKUP_INPUT.fieldErrors, address: "wallet.no_address" },
@@ -186,10 +184,7 @@ export const refundBlockedWalletOp = defineOperation({
   ],
   requestExample: { uuid: STATIC_WALLET_EXAMPLE.uuid, address: PAYER_ADDRESS_EXAMPLE },
   responseExample: { ...BLOCKED_WALLET_EXAMPLE, updated_at: WALLET_REFUND_EXAMPLE.created_at, refunds: [WALLET_REFUND_EXAMPLE] },
-  handle: async (input, context) => {
-    const serialize = async ({ wallet, refunds }: BlockedWalletRefunds) => ({ ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) });
-    const { completeWithin } = context;
-    const onWritten = completeWithin && (async (tx: Tx, answer: BlockedWalletRefunds) => completeWithin(tx, await serialize(answer)));
-    return serialize(await refundBlockedWallet(context.deps, merchantOf(context), input, { actor: actorOf(context), onWritten }));
-  },
+  unit: refundBlockedWallet,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: async ({ wallet, refunds }) => ({ ...(await toStaticWallet(wallet)), refunds: refunds.map(toWalletRefund) }),
 });
