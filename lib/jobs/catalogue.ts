@@ -16,13 +16,14 @@ import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "@/lib/services/sweeps/sweep-deposits";
 import { sendAllPayouts } from "@/lib/services/payouts/send-payouts";
-import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
 import { expireAndReapPayoutLinks } from "@/lib/services/payout-links/expire-payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
 import { hasDrift, reconcileWithChains } from "@/lib/services/reconcile/reconcile-with-chains";
 import { moveExcessToCold } from "@/lib/services/cold-storage/move-to-cold";
 import { processPendingBatches } from "./handlers/process-batches";
+import { payOutAutoWithdrawals } from "./handlers/pay-out-auto-withdrawals";
+import { approveWaitedPayouts } from "./handlers/approve-waited-payouts";
 import { sendPendingEmails } from "./handlers/send-emails";
 import { expireUnenrolledUsers } from "@/lib/services/cabinet/expire-enrolments";
 
@@ -111,7 +112,11 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     name: "payout.send",
     everySeconds: 2,
     cron: "* * * * *",
-    run: (deps) => sendAllPayouts(deps),
+    run: async (deps) => {
+      // Matured credits that auto-withdraw rules send out become payouts first.
+      await payOutAutoWithdrawals(deps);
+      return sendAllPayouts(deps);
+    },
   },
   {
     name: "payout.approve-waited",

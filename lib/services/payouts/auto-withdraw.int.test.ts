@@ -5,12 +5,16 @@ import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { blockAddress, unblockAddress } from "@/lib/services/compliance/screening";
-import { sendAllPayouts } from "./send-payouts";
+import { PERIODIC_JOBS } from "@/lib/jobs/catalogue";
+import type { ApiDeps } from "@/lib/api/deps";
 
 // Auto-withdraw on the tron sandbox chain: net deposits in a configured asset go out once they
 // mature, once, screened; amounts below the threshold stay on the balance.
 
 const ADDRESS = "TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC";
+
+/** One pass of the payout job as the worker runs it: due auto-withdrawals become payouts, then payouts go out. */
+const sendAllPayouts = (deps: ApiDeps) => PERIODIC_JOBS.find((job) => job.name === "payout.send")!.run(deps);
 
 describe("auto-withdraw rules", () => {
   it("lists, sets (one rule per asset) and deletes rules, with min in asset units and min_minor out", async () => {

@@ -14,7 +14,6 @@ import { planOutgoingTransfer } from "@/lib/services/outgoing/plan-outgoing";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "@/lib/services/outgoing/send-outgoing";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { applyPayoutFact } from "./apply-payout-fact";
-import { processDueAutoWithdrawals } from "./auto-withdraw";
 import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
 import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
 import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
@@ -51,9 +50,8 @@ const PAYOUT_TRANSFERS = (hotAddress: string) => ({ fromAddress: hotAddress, kin
  */
 /** A pass over every network that has payouts on their way (networks without a sender wait). */
 export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
-  // Matured credits that auto-withdraw rules send out, automatic refunds and external partners'
-  // split shares whose window ended become payouts first (internal shares go to the partner).
-  await processDueAutoWithdrawals(deps);
+  // Automatic refunds and external partners' split shares whose window ended become payouts
+  // first (internal shares go to the partner); the job turns due auto-withdrawals into payouts before.
   await processAutorefunds(deps);
   await releaseDueSplitShares(deps);
   const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });
