@@ -5,6 +5,7 @@ import { startLitecoind } from "@/lib/chains/utxo/testing/litecoind";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { parseAmount } from "@/lib/domain/money/amount";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { sandboxDeposit, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { makeFundedMerchant } from "@/lib/testing/funding";
@@ -89,7 +90,7 @@ describe("operator CLI", () => {
     const created = await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-1" }, member);
     expect(created.body.result.internal_status).toBe("pending");
     // A manual payout the operator made from this CLI: the operator cannot approve it too.
-    const own = await createPayout(makeTestDeps(), merchant.merchantId, { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-2" }, { actor: cliActor() });
+    const own = await runUnit(makeTestDeps(), createPayout, { merchantId: merchant.merchantId, input: { amount: "5", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "cli-manual-2" }, actor: cliActor() });
 
     const [approved, refused, listed] = await Promise.all([
       runCli(["payout", "approve", "--merchant", merchant.merchantId, "--payout", created.body.result.uuid, "--json"]),

@@ -16,7 +16,6 @@ import { fillAddressPools } from "@/lib/chains/address-pool";
 import { listNetworks, type NetworkId } from "@/lib/catalogue";
 import { sweepNetwork } from "./handlers/sweep-deposits";
 import { sendAllPayouts } from "./handlers/send-payouts";
-import { approveWaitedPayouts } from "@/lib/services/payouts/manage-payouts";
 import { expireAndReapPayoutLinks } from "./handlers/expire-payout-links";
 import { log } from "@/lib/log";
 import { auditLedger, isCleanAudit } from "@/lib/ledger/audit";
@@ -24,6 +23,7 @@ import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "./handlers/reconcile-with-chains";
 import { moveExcessToCold } from "./handlers/move-to-cold";
 import { processPendingBatches } from "./handlers/process-batches";
+import { approveWaitedPayouts } from "./handlers/approve-waited-payouts";
 import { sendPendingEmails } from "./handlers/send-emails";
 import { expireUnenrolledUsers } from "./handlers/expire-enrolments";
 

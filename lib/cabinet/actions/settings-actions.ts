@@ -145,22 +145,24 @@ export const SETTINGS_ACTIONS = {
   }),
 
   // Auto-withdraw: one rule per asset (set replaces it).
-  "settings.set_auto_withdraw": defineCabinetAction({
+  "settings.set_auto_withdraw": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: SET_AUTO_WITHDRAW_INPUT,
-    run: ({ deps, actor }, input) => setAutoWithdrawRule(deps, actor.merchantId, input, userActor(actor.userId)),
+    unit: setAutoWithdrawRule,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
     describe: (_input, result) => {
       const rule = result as { currency: string; network: string; address: string; min_minor: string };
       return { setting: "auto_withdraw", change: "set", currency: rule.currency, network: rule.network, address: rule.address, min_minor: rule.min_minor };
     },
   }),
-  "settings.delete_auto_withdraw": defineCabinetAction({
+  "settings.delete_auto_withdraw": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: DELETE_AUTO_WITHDRAW_INPUT,
-    run: async ({ deps, actor }, input) => {
-      const result = await deleteAutoWithdrawRule(deps.db, actor.merchantId, input);
+    unit: deleteAutoWithdrawRule,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input }),
+    answer: (result) => {
       // The API answers `deleted: false`; a page asked to delete a rule it showed, so one that is not the store's is not found.
       if (!result.deleted) throw new AppError("cabinet.not_found", "Your store has no auto-withdraw rule for this coin and network.");
       return result;
@@ -195,13 +197,14 @@ export const SETTINGS_ACTIONS = {
   }),
 
   // Money-out thresholds: the owner's, behind a fresh code; loosening one freezes money out.
-  "settings.set_threshold": defineCabinetAction({
+  "settings.set_threshold": defineCabinetUnit({
     permission: "team",
     audit: "settings.changed",
     input: THRESHOLD_INPUT,
-    run: ({ deps, actor }, input) => setMoneyOutThreshold(deps, actor.merchantId, userActor(actor.userId), input),
+    unit: setMoneyOutThreshold,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, actor: userActor(actor.userId), input }),
     describe: (input, result) => {
-      const { threshold, isLoosened } = result as Awaited<ReturnType<typeof setMoneyOutThreshold>>;
+      const { threshold, isLoosened } = result as Awaited<ReturnType<typeof setMoneyOutThreshold.execute>>;
       return { setting: "threshold", currency: input.currency, network: input.network, per_payout: threshold?.per_payout ?? null, per_day: threshold?.per_day ?? null, loosened: isLoosened };
     },
   }),
@@ -256,7 +259,7 @@ export const SETTINGS_ACTIONS = {
     },
     describe: (input) => ({ change: "removed", currency: input.currency, network: input.network }),
   }),
-  "personal_wallet.transfer": defineCabinetAction({
+  "personal_wallet.transfer": defineCabinetUnit({
     permission: "money",
     audit: "personal_wallet.transfer",
     input: {
@@ -264,7 +267,9 @@ export const SETTINGS_ACTIONS = {
       invalidBody: "payout.bad_request",
       fieldErrors: { amount: "payout.bad_amount", currency: "payout.unknown_currency", network: "payout.asset_mismatch" },
     },
-    run: async ({ deps, actor }, input) => toPayoutObject(await transferToPersonalWallet(deps, actor.merchantId, input, userActor(actor.userId))),
+    unit: transferToPersonalWallet,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+    answer: toPayoutObject,
     describe: (_input, result) => {
       const payout = result as PayoutObject;
       return { payout: payout.uuid, amount: payout.amount, currency: payout.currency, network: payout.network };

@@ -39,7 +39,10 @@ async function decide(options: { merchant: string; payout: string }, isApproval:
     const { decidePendingPayout } = await import("@/lib/services/payouts/manage-payouts");
     const { toPayoutObject } = await import("@/lib/api/serialize/payout");
     const merchant = await requireMerchant(db, options.merchant);
-    const decided = await decidePendingPayout({ db, config: getConfig(), now: () => new Date() }, merchant.id, { uuid: options.payout, approve: isApproval }, cliActor());
+    const { withTransaction } = await import("@/lib/db/transaction");
+    const deps = { db, config: getConfig(), now: () => new Date() };
+    const decision = await decidePendingPayout.prepare(deps, { merchantId: merchant.id, input: { uuid: options.payout, approve: isApproval }, actor: cliActor() });
+    const decided = await withTransaction(db, (tx) => decidePendingPayout.execute(tx, deps, decision));
     const payout = toPayoutObject(decided);
     return { json: payout, text: describeDecision(payout) };
   });

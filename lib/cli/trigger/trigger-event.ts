@@ -11,12 +11,12 @@ import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { cancelPayout } from "@/lib/services/payouts/manage-payouts";
 import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
 import { createStaticWallet } from "@/lib/services/static-wallets/static-wallets";
-import { runUnit } from "@/lib/deps/unit-of-work";
 import { CliError } from "../cli-error";
 import { pause } from "../lookups";
 import { TRIGGERABLE_EVENTS } from "./triggerable-events";
@@ -151,13 +151,13 @@ async function triggerPayoutEvent(scene: Scene): Promise<TriggerOutcome> {
   let fundedBy: string | undefined;
   let payout: Payout;
   try {
-    payout = await createPayout(scene.deps, scene.input.merchantId, request, { actor: scene.input.actor });
+    payout = await runUnit(scene.deps, createPayout, { merchantId: scene.input.merchantId, input: request, actor: scene.input.actor });
   } catch (error) {
     if (!isAppError(error) || (error.code !== "payout.insufficient_funds" && error.code !== "payout.funds_maturing")) throw error;
     fundedBy = await fundMerchant(scene, amount);
-    payout = await createPayout(scene.deps, scene.input.merchantId, request, { actor: scene.input.actor });
+    payout = await runUnit(scene.deps, createPayout, { merchantId: scene.input.merchantId, input: request, actor: scene.input.actor });
   }
-  if (scene.input.type === "payout.cancelled") await cancelPayout(scene.deps, scene.input.merchantId, { uuid: payout.id });
+  if (scene.input.type === "payout.cancelled") await runUnit(scene.deps, cancelPayout, { merchantId: scene.input.merchantId, lookup: { uuid: payout.id } });
   const sender = createSandboxSender(scene.deps.db, scene.network);
   const event = await driveUntilEvent(scene, payout.id, async () => {
     // One pass of the payout sender, as the worker runs it; mined blocks confirm what it sent.

@@ -10,11 +10,12 @@ import { createPayout } from "@/lib/services/payouts/create-payout";
 import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { CREATE_PAYOUT_INPUT } from "@/lib/api/requests/payout";
 import { toPayoutObject, toRefundObject } from "@/lib/api/serialize/payout";
-import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
+import { createPayoutsInOrder } from "./create-payouts-in-order";
 import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
+import { runJobUnit } from "../run-job-unit";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
 export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
@@ -121,7 +122,7 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
     return toRefundObject(refund, payment);
   },
   payout: async (deps, batch, _idx, request) => {
-    const payout = await createPayout(deps, batch.merchantId, parseInput(CREATE_PAYOUT_INPUT, request), { actor: batch.createdBy ?? `batch:${batch.id}` });
+    const payout = await runJobUnit(deps, createPayout, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYOUT_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
     return toPayoutObject(payout);
   },
 };

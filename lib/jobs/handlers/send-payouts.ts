@@ -5,7 +5,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
 import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
-import { processDueAutoWithdrawals } from "@/lib/services/payouts/auto-withdraw";
+import { payOutAutoWithdrawals } from "./pay-out-auto-withdrawals";
 import { advancePayout, listDuePayouts, openPayoutKey, PAYOUT_TRANSFERS, payoutConfirmations, SENDING_STATUSES, type PayoutSendDeps } from "@/lib/services/payouts/send-payouts";
 import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
 import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
@@ -14,7 +14,7 @@ import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
 export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
   // Matured credits that auto-withdraw rules send out, automatic refunds and external partners'
   // split shares whose window ended become payouts first (internal shares go to the partner).
-  await processDueAutoWithdrawals(deps);
+  await payOutAutoWithdrawals(deps);
   await processAutorefunds(deps);
   await releaseDueSplitShares(deps);
   const networks = await deps.db.payout.findMany({ where: { status: { in: SENDING_STATUSES } }, select: { network: true }, distinct: ["network"] });

@@ -3,7 +3,8 @@ import type { Db, Tx } from "@/lib/db/client";
 import type { Batch, BatchItem } from "@/generated/prisma/client";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
-import { afterCommit, withTransaction } from "@/lib/db/transaction";
+import { afterCommit } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { notifyBatchCreated } from "@/lib/db/work-signals";
 import type { BatchKind } from "@/lib/domain/batch/transition";
 
@@ -12,38 +13,43 @@ export const MAX_BATCH_ELEMENTS = 5000;
 
 export type OnError = "continue" | "stop";
 
+export interface BatchSubmission {
+  merchantId: string;
+  kind: BatchKind;
+  elements: unknown[];
+  on_error: OnError;
+  createdBy?: string;
+}
+
 /**
  * spec: POST /v1/payment/batch, /v1/payout/batch — records the batch and its elements in one
  * transaction; the worker processes them. Elements are checked one by one when processed, so a
  * bad element fails only itself.
  */
-export async function createBatch(
-  db: Db,
-  merchantId: string,
-  input: { kind: BatchKind; elements: unknown[]; on_error: OnError },
-  now: Date,
-  options: { createdBy?: string; onWritten?: (tx: Tx, batch: Batch) => Promise<void> } = {},
-): Promise<Batch> {
-  if (input.elements.length === 0) throw new AppError("batch.empty");
-  if (input.elements.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
-  const id = randomUUID();
-  return withTransaction(db, async (tx) => {
+export const createBatch = {
+  async prepare(_deps: unknown, submission: BatchSubmission): Promise<BatchSubmission> {
+    if (submission.elements.length === 0) throw new AppError("batch.empty");
+    if (submission.elements.length > MAX_BATCH_ELEMENTS) throw new AppError("batch.too_large");
+    return submission;
+  },
+  async execute(tx: Tx, deps: { now(): Date }, { merchantId, kind, elements, on_error, createdBy }: BatchSubmission): Promise<Batch> {
+    const id = randomUUID();
+    const now = deps.now();
     const batch = await tx.batch.create({
-      data: { id, merchantId, kind: input.kind, onError: input.on_error, total: input.elements.length, createdBy: options.createdBy ?? null, createdAt: now, updatedAt: now },
+      data: { id, merchantId, kind, onError: on_error, total: elements.length, createdBy: createdBy ?? null, createdAt: now, updatedAt: now },
     });
     await tx.batchItem.createMany({
-      data: input.elements.map((element, idx) => ({
+      data: elements.map((element, idx) => ({
         batchId: id,
         idx,
         orderId: typeof element === "object" && element !== null && typeof (element as { order_id?: unknown }).order_id === "string" ? (element as { order_id: string }).order_id : null,
         request: JSON.stringify(element),
       })),
     });
-    await options.onWritten?.(tx, batch);
     afterCommit(tx, () => notifyBatchCreated(id));
     return batch;
-  });
-}
+  },
+} satisfies UnitOfWork<BatchSubmission, BatchSubmission, Batch>;
 
 /** A UUID derived from the batch and the element's position: the invoice a retried element finds again. */
 export function batchElementId(batchId: string, idx: number): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
@@ -15,7 +15,8 @@ import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destin
 import type { MoneyOutKind } from "@/lib/domain/payout/money-out-policy";
 import { newPayoutRow, quoteFee, type PayoutDeps, type PayoutTerms } from "@/lib/services/money-out/payout-terms";
 import { quoteConversion } from "@/lib/services/money-out/payout-conversion";
-import { inBalanceTurn, recordNewPayout } from "@/lib/services/money-out/record-new-payout";
+import { balanceTurn, recordNewPayout } from "@/lib/services/money-out/record-new-payout";
+import type { PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
 
 /** spec: POST /v1/payout — the body, alone or as an element of a mass or batch call. */
 export interface CreatePayoutInput {
@@ -29,17 +30,6 @@ export interface CreatePayoutInput {
   url_callback?: string;
   from_currency?: string;
   source?: "api" | "manual";
-}
-
-export interface CreatePayoutOptions {
-  /** Who asks: `key:<public id>` or `user:<id>`; a manual payout needs another approver. */
-  actor: string;
-  /** What kind of money out it is; by its source when absent (manual: `manual_payout`, else `api_payout`). */
-  kind?: MoneyOutKind;
-  /** Whose request the service carries out with it (see PayoutToWrite.askedBy). */
-  askedBy?: string;
-  /** Runs last inside the creating transaction with the payout (an idempotent answer commits with it). */
-  onWritten?: (tx: Tx, payout: Payout) => Promise<void>;
 }
 
 /**
@@ -91,44 +81,80 @@ async function vetCallback(deps: PayoutDeps, url: string | undefined): Promise<s
   return vetMerchantUrl(url, { allowLoopback: deps.config.allowLoopbackUrls, refusal: "payout.bad_url_callback", field: "url_callback: " });
 }
 
-/**
- * spec: POST /v1/payout. In one transaction: the payout under its unique (merchant, order_id) —
- * a repeat with the same terms returns the first, other terms are `payout.duplicate_reference` —
- * then, under the balance's row lock, its debit reserved `available → payout_held`, and its
- * first event. A payout made with an API key is approved at once; a manual one waits for
- * another approver.
- */
-export async function createPayout(deps: PayoutDeps, merchantId: string, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
-  // A repeat answers the payout it names before anything that may have changed since (a freeze,
-  // the rate, screening, the node) is asked again: the payout exists and will be sent.
-  if (input.order_id) {
-    const existing = await deps.db.payout.findUnique({ where: { merchantId_orderId: { merchantId, orderId: input.order_id } } });
-    if (existing) return answerRepeat(deps, existing, input, options);
-  }
-  const terms = await checkTerms(deps, merchantId, input);
-  return recordPayoutWithTerms(deps, merchantId, terms, options);
+/** spec: POST /v1/payout, as one payout's maker asks it. */
+export interface PayoutRequest {
+  merchantId: string;
+  input: CreatePayoutInput;
+  /** Who asks: `key:<public id>` or `user:<id>`; a manual payout needs another approver. */
+  actor: string;
+  /** What kind of money out it is; by its source when absent (manual: `manual_payout`, else `api_payout`). */
+  kind?: MoneyOutKind;
+  /** Whose request the service carries out with it (see PayoutToWrite.askedBy). */
+  askedBy?: string;
 }
 
-/** The creating transaction of a payout whose terms are checked (see createPayout). */
-export async function recordPayoutWithTerms(deps: PayoutDeps, merchantId: string, terms: PayoutTerms, options: CreatePayoutOptions): Promise<Payout> {
-  const now = deps.now();
-  const { destination } = terms;
-  return inBalanceTurn(merchantId, assetKey(destination.asset.symbol, destination.network), () => withTransaction(deps.db, async (tx) => {
-    const conversion = terms.conversion && { quote: terms.conversion, destination };
-    const payout = await recordNewPayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, now), kind: options.kind ?? kindOf(terms), actor: options.actor, askedBy: options.askedBy }, conversion);
-    if (payout) {
-      await options.onWritten?.(tx, payout);
-      return payout;
-    }
-    // The order_id is taken (the unique index waited for a concurrent creator to commit).
-    const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
-    if (!hasSameTerms(existing, { ...terms, isConverted: terms.conversion !== undefined })) {
-      throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
-    }
-    await options.onWritten?.(tx, existing);
-    return existing;
-  }));
+/** A new payout whose terms are checked, to be recorded in its balance's turn. */
+export interface NewPayoutPlan {
+  merchantId: string;
+  terms: PayoutTerms;
+  kind: MoneyOutKind;
+  actor: string;
+  askedBy?: string;
 }
+
+/** What a payout request comes to before the database is locked: the payout its order_id already names, or a new one. */
+export type PayoutPlan = { repeat: Payout } | NewPayoutPlan;
+
+/**
+ * Before the transaction: a repeat answers the payout it names before anything that may have
+ * changed since (a freeze, the rate, screening, the node) is asked again — the payout exists and
+ * will be sent; a new request has its terms checked (rates, screening, the node's readiness).
+ */
+export async function preparePayout(deps: PayoutDeps, request: PayoutRequest): Promise<PayoutPlan> {
+  const { merchantId, input } = request;
+  if (input.order_id) {
+    const existing = await deps.db.payout.findUnique({ where: { merchantId_orderId: { merchantId, orderId: input.order_id } } });
+    if (existing) return { repeat: checkRepeat(deps, existing, input) };
+  }
+  const terms = await checkTerms(deps, merchantId, input);
+  return newPayoutPlan(merchantId, terms, request);
+}
+
+/** The plan of a new payout whose terms are checked. */
+export function newPayoutPlan(merchantId: string, terms: PayoutTerms, who: Pick<PayoutRequest, "actor" | "kind" | "askedBy">): NewPayoutPlan {
+  return { merchantId, terms, kind: who.kind ?? kindOf(terms), actor: who.actor, askedBy: who.askedBy };
+}
+
+/** A new payout waits for its balance's turn; a repeat waits for nothing. */
+export function payoutTurn(plan: PayoutPlan): string | undefined {
+  if ("repeat" in plan) return undefined;
+  const { destination } = plan.terms;
+  return balanceTurn(plan.merchantId, assetKey(destination.asset.symbol, destination.network));
+}
+
+/**
+ * In the caller's transaction: the payout under its unique (merchant, order_id) — a repeat with
+ * the same terms returns the first, other terms are `payout.duplicate_reference` — then, under
+ * the balance's row lock, its debit reserved `available → payout_held`, and its first event. A
+ * payout made with an API key is approved at once; a manual one waits for another approver.
+ */
+export async function recordPayout(tx: Tx, deps: PayoutWriterDeps, plan: PayoutPlan): Promise<Payout> {
+  if ("repeat" in plan) return plan.repeat;
+  const { merchantId, terms } = plan;
+  const { destination } = terms;
+  const conversion = terms.conversion && { quote: terms.conversion, destination };
+  const payout = await recordNewPayout(tx, deps, { row: newPayoutRow(randomUUID(), merchantId, terms, deps.now()), kind: plan.kind, actor: plan.actor, askedBy: plan.askedBy }, conversion);
+  if (payout) return payout;
+  // The order_id is taken (the unique index waited for a concurrent creator to commit).
+  const existing = await tx.payout.findUniqueOrThrow({ where: { merchantId_orderId: { merchantId, orderId: terms.orderId } } });
+  if (!hasSameTerms(existing, { ...terms, isConverted: terms.conversion !== undefined })) {
+    throw new AppError("payout.duplicate_reference", `order_id ${terms.orderId} is payout ${existing.id}, made with other terms.`);
+  }
+  return existing;
+}
+
+/** spec: POST /v1/payout — checked outside the transaction, recorded in the balance's turn. */
+export const createPayout = { prepare: preparePayout, turnOf: payoutTurn, execute: recordPayout } satisfies UnitOfWork<PayoutRequest, PayoutPlan, Payout>;
 
 /** The money-out kind of a payout made by POST /v1/payout or the cabinet's form. */
 export function kindOf(terms: Pick<PayoutTerms, "source">): MoneyOutKind {
@@ -136,7 +162,7 @@ export function kindOf(terms: Pick<PayoutTerms, "source">): MoneyOutKind {
 }
 
 /** The payout an order_id names, when the repeat asks for the same; `payout.duplicate_reference` otherwise. */
-export async function answerRepeat(deps: PayoutDeps, existing: Payout, input: CreatePayoutInput, options: CreatePayoutOptions): Promise<Payout> {
+export function checkRepeat(deps: Pick<PayoutDeps, "config">, existing: Payout, input: CreatePayoutInput): Payout {
   const destination = resolvePayoutDestination(input, (network) => addressChainOf(deps.config, network));
   const requestedMinor = parseAmount(input.amount, destination.asset.decimals);
   if (requestedMinor === null || requestedMinor <= 0n) throw new AppError("payout.bad_amount");
@@ -149,7 +175,6 @@ export async function answerRepeat(deps: PayoutDeps, existing: Payout, input: Cr
     isConverted: input.from_currency !== undefined && input.from_currency !== "",
   };
   if (!hasSameTerms(existing, terms)) throw new AppError("payout.duplicate_reference", `order_id ${existing.orderId} is payout ${existing.id}, made with other terms.`);
-  if (options.onWritten) await withTransaction(deps.db, (tx) => options.onWritten!(tx, existing));
   return existing;
 }
 

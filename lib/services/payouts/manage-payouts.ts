@@ -1,6 +1,6 @@
 import type { Payout } from "@/generated/prisma/client";
-import type { Db } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { addressChainOf } from "@/lib/chains/registry";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
@@ -34,38 +34,47 @@ export async function getMerchantPayoutOrThrow(db: Db, merchantId: string, looku
   throw new AppError("payout.no_lookup");
 }
 
+export interface PayoutDecisionRequest {
+  merchantId: string;
+  input: { uuid?: string; order_id?: string; approve?: boolean };
+  actor: string;
+}
+
+interface PayoutDecision {
+  payout: Payout;
+  isApproval: boolean;
+  actor: string;
+}
+
 /**
  * Designed: /v1/payout/approve. A manual payout waits for someone other than its creator: with
  * `approve` (the default) it is approved and goes out; with `approve: false` it is rejected
  * (status `fail`) and its reserve returns to the balance.
  */
-export async function decidePendingPayout(
-  deps: Pick<PayoutDeps, "db" | "config" | "now">,
-  merchantId: string,
-  input: { uuid?: string; order_id?: string; approve?: boolean },
-  actor: string,
-): Promise<Payout> {
-  const found = await getMerchantPayoutOrThrow(deps.db, merchantId, input);
-  const isApproval = input.approve ?? true;
-  if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout is approved or rejected.`);
-  // Four eyes are two people: a key answers to the user who made it (or the operator), the CLI is the operator.
-  const approver = await personOf(deps.db, merchantId, actor);
-  // The person it answers to: its creator, or whoever it was made for (a link's creator, a rule's author).
-  if ((await personOf(deps.db, merchantId, found.askedBy || found.createdBy)) === approver) throw new AppError("payout.approver_is_creator");
-  // ...and the second one may move money: a key outlives its maker's role or membership.
-  if (!(await mayApprove(deps.db, merchantId, actor, approver))) throw new AppError("payout.approver_not_allowed");
-  const now = deps.now();
-  const decided = await withTransaction(deps.db, async (tx) => {
+export const decidePendingPayout = {
+  async prepare(deps: Pick<PayoutDeps, "db">, { merchantId, input, actor }: PayoutDecisionRequest): Promise<PayoutDecision> {
+    const payout = await getMerchantPayoutOrThrow(deps.db, merchantId, input);
+    if (payout.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${payout.status}; only a pending payout is approved or rejected.`);
+    // Four eyes are two people: a key answers to the user who made it (or the operator), the CLI is the operator.
+    const approver = await personOf(deps.db, merchantId, actor);
+    // The person it answers to: its creator, or whoever it was made for (a link's creator, a rule's author).
+    if ((await personOf(deps.db, merchantId, payout.askedBy || payout.createdBy)) === approver) throw new AppError("payout.approver_is_creator");
+    // ...and the second one may move money: a key outlives its maker's role or membership.
+    if (!(await mayApprove(deps.db, merchantId, actor, approver))) throw new AppError("payout.approver_not_allowed");
+    return { payout, isApproval: input.approve ?? true, actor };
+  },
+  async execute(tx: Tx, deps: Pick<PayoutDeps, "config" | "now">, { payout, isApproval, actor }: PayoutDecision): Promise<Payout> {
+    const now = deps.now();
     // Read with the decision: a key minted a moment ago freezes this approval too.
     if (isApproval) {
-      const frozenUntil = await readFrozenUntil(tx, deps, merchantId);
+      const frozenUntil = await readFrozenUntil(tx, deps, payout.merchantId);
       if (frozenUntil) throw frozenRefusal(frozenUntil);
     }
-    return applyPayoutFact(tx, found, { kind: isApproval ? "approve" : "reject" }, now, isApproval ? { approvedBy: actor, approvedAt: now, nextAttemptAt: now } : {});
-  });
-  if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
-  return decided;
-}
+    const decided = await applyPayoutFact(tx, payout, { kind: isApproval ? "approve" : "reject" }, now, isApproval ? { approvedBy: actor, approvedAt: now, nextAttemptAt: now } : {});
+    if (!decided) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
+    return decided;
+  },
+} satisfies UnitOfWork<PayoutDecisionRequest, PayoutDecision, Payout>;
 
 /**
  * Whether an actor may decide on money out: the operator at the CLI, or an enrolled member with
@@ -84,38 +93,40 @@ async function mayApprove(db: Db, merchantId: string, actor: string, person: str
 /** Who approved a payout that waited out its period (money-out policy): the service itself. */
 export const WAITED_APPROVER = "policy:waited";
 
+/** Pending payouts whose waiting period ended by `now`, the longest waiting first. */
+export async function listWaitedPayouts(db: Db, now: Date, limit: number): Promise<Payout[]> {
+  return db.payout.findMany({ where: { status: "pending", autoApproveAt: { lte: now } }, orderBy: { autoApproveAt: "asc" }, take: limit });
+}
+
 /**
- * Periodic job: pending payouts whose waiting period ended (nobody else could approve them, or an
- * automatic kind held by a freeze) are approved by the service, unless a freeze holds money out
- * now — then they wait for it to lift. A second person may approve, reject or cancel them earlier.
+ * A pending payout whose waiting period ended (nobody else could approve it, or an automatic kind
+ * held by a freeze) is approved by the service, unless a freeze holds money out now — then it
+ * waits for the freeze to lift. A second person may approve, reject or cancel it earlier.
+ * Answers whether it was approved.
  */
-export async function approveWaitedPayouts(deps: Pick<PayoutDeps, "db" | "config" | "now">, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.payout.findMany({ where: { status: "pending", autoApproveAt: { lte: now } }, orderBy: { autoApproveAt: "asc" }, take: limit });
-  let approved = 0;
-  for (const payout of due) {
-    const outcome = await withTransaction(deps.db, async (tx) => {
-      // Read with the decision: a key minted a moment ago freezes this approval too.
-      const frozenUntil = await readFrozenUntil(tx, deps, payout.merchantId);
-      if (frozenUntil) {
-        await tx.payout.updateMany({ where: { id: payout.id, status: "pending", autoApproveAt: payout.autoApproveAt }, data: { autoApproveAt: frozenUntil, updatedAt: now } });
-        return null;
-      }
-      return applyPayoutFact(tx, payout, { kind: "approve" }, now, { approvedBy: WAITED_APPROVER, approvedAt: now, nextAttemptAt: now });
-    });
-    if (outcome) approved++;
+export async function approveWaitedPayout(tx: Tx, deps: Pick<PayoutDeps, "config" | "now">, payout: Payout, now: Date): Promise<boolean> {
+  // Read with the decision: a key minted a moment ago freezes this approval too.
+  const frozenUntil = await readFrozenUntil(tx, deps, payout.merchantId);
+  if (frozenUntil) {
+    await tx.payout.updateMany({ where: { id: payout.id, status: "pending", autoApproveAt: payout.autoApproveAt }, data: { autoApproveAt: frozenUntil, updatedAt: now } });
+    return false;
   }
-  return approved;
+  return (await applyPayoutFact(tx, payout, { kind: "approve" }, now, { approvedBy: WAITED_APPROVER, approvedAt: now, nextAttemptAt: now })) !== null;
 }
 
 /** Designed: /v1/payout/cancel. Only a pending payout (not yet approved) can be cancelled; its reserve returns. */
-export async function cancelPayout(deps: Pick<PayoutDeps, "db" | "now">, merchantId: string, lookup: { uuid?: string; order_id?: string }): Promise<Payout> {
-  const found = await getMerchantPayoutOrThrow(deps.db, merchantId, lookup);
-  if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout can be cancelled.`);
-  const cancelled = await withTransaction(deps.db, (tx) => applyPayoutFact(tx, found, { kind: "cancel" }, deps.now()));
-  if (!cancelled) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
-  return cancelled;
-}
+export const cancelPayout = {
+  async prepare(deps: Pick<PayoutDeps, "db">, { merchantId, lookup }: { merchantId: string; lookup: { uuid?: string; order_id?: string } }): Promise<Payout> {
+    const found = await getMerchantPayoutOrThrow(deps.db, merchantId, lookup);
+    if (found.status !== "pending") throw new AppError("payout.not_pending", `The payout is ${found.status}; only a pending payout can be cancelled.`);
+    return found;
+  },
+  async execute(tx: Tx, deps: Pick<PayoutDeps, "now">, found: Payout): Promise<Payout> {
+    const cancelled = await applyPayoutFact(tx, found, { kind: "cancel" }, deps.now());
+    if (!cancelled) throw new AppError("payout.not_pending", "The payout was decided meanwhile.");
+    return cancelled;
+  },
+} satisfies UnitOfWork<{ merchantId: string; lookup: { uuid?: string; order_id?: string } }, Payout, Payout>;
 
 /** Designed: payout fee-config — whether the fee goes on top of the amount when a payout does not say. */
 export async function getPayoutFeeConfig(db: Db, merchantId: string): Promise<{ is_subtract: boolean }> {

@@ -6,9 +6,11 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callApi, callSigned, getTestSecretBox, makeTestConfig, type TestMerchant } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
 import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
-import { processDueAutoWithdrawals } from "./auto-withdraw";
-import { approveWaitedPayouts, WAITED_APPROVER } from "./manage-payouts";
+import { payOutAutoWithdrawals } from "@/lib/jobs/handlers/pay-out-auto-withdrawals";
+import { approveWaitedPayouts } from "@/lib/jobs/handlers/approve-waited-payouts";
+import { WAITED_APPROVER } from "./manage-payouts";
 import { setMoneyOutThreshold } from "./money-out-thresholds";
+import { runUnit } from "@/lib/deps/unit-of-work";
 
 // Every kind of money out through the one writer and its policy, on a database of this file's own
 // (the jobs it runs are store-wide): a freeze refuses what a person asks for and holds what the
@@ -111,7 +113,7 @@ describe("the money-out policy, every kind of money out", () => {
     // What the service makes on its own waits for the freeze to lift: a link claim, a split share, an auto-withdrawal.
     const claimed = await claim(frozen, link.claim_token);
     await releaseDueSplitShares(frozen);
-    await processDueAutoWithdrawals(frozen);
+    await payOutAutoWithdrawals(frozen);
     const held = await frozen.db.payout.findMany({ where: { merchantId: merchant.merchantId, status: "pending" } });
     expect(held.map((payout) => payout.createdBy).sort()).toEqual(["autowithdraw", `payoutlink:${link.link_id}`, "split"]);
     expect(claimed.status).toBe("pending");
@@ -133,7 +135,7 @@ describe("the money-out policy, every kind of money out", () => {
     const paid = await pay(deps, owner.key, "300.00");
     const wallet = await blockedWalletWithDeposit(deps, owner.key);
     const link = await createLink(deps, owner.key, "20");
-    await setMoneyOutThreshold(deps, store.merchantId, `user:${owner.id}`, { currency: "USDT", network: "tron", per_payout: "10", per_day: "75" });
+    await runUnit(deps, setMoneyOutThreshold, { merchantId: store.merchantId, actor: `user:${owner.id}`, input: { currency: "USDT", network: "tron", per_payout: "10", per_day: "75" } });
     const call = (path: string, body: unknown, key = owner.key) => callSigned(path, body, key, { deps });
 
     const small = (await call("/v1/payout", { amount: "10", currency: "USDT", network: "tron", address: FOREIGN, order_id: "small" })).body.result;
@@ -174,7 +176,7 @@ describe("the money-out policy, every kind of money out", () => {
     const store = await makeStore(deps, ["owner"]);
     const [owner] = store.members;
     await pay(deps, owner.key, "100.00");
-    await setMoneyOutThreshold(deps, store.merchantId, `user:${owner.id}`, { currency: "USDT", network: "tron", per_payout: "1" });
+    await runUnit(deps, setMoneyOutThreshold, { merchantId: store.merchantId, actor: `user:${owner.id}`, input: { currency: "USDT", network: "tron", per_payout: "1" } });
     const waiting = (await callSigned("/v1/payout", { amount: "5", currency: "USDT", network: "tron", address: FOREIGN, order_id: "alone" }, owner.key, { deps })).body.result;
     const row = await deps.db.payout.findUniqueOrThrow({ where: { id: waiting.uuid } });
     expect(row).toMatchObject({ status: "pending", holdReason: "threshold" });
@@ -199,9 +201,9 @@ describe("the money-out policy, every kind of money out", () => {
     expect(before.status, JSON.stringify(before.body)).toBe(200);
 
     const changes: [string, () => Promise<unknown>, boolean][] = [
-      ["a tightened threshold", () => setMoneyOutThreshold(frozen, store.merchantId, `user:${owner.id}`, { currency: "USDT", network: "tron", per_payout: "50" }), false],
-      ["a raised threshold", () => setMoneyOutThreshold(frozen, store.merchantId, `user:${owner.id}`, { currency: "USDT", network: "tron", per_payout: "60" }), true],
-      ["a removed threshold", () => setMoneyOutThreshold(frozen, store.merchantId, `user:${owner.id}`, { currency: "USDT", network: "tron" }), true],
+      ["a tightened threshold", () => runUnit(frozen, setMoneyOutThreshold, { merchantId: store.merchantId, actor: `user:${owner.id}`, input: { currency: "USDT", network: "tron", per_payout: "50" } }), false],
+      ["a raised threshold", () => runUnit(frozen, setMoneyOutThreshold, { merchantId: store.merchantId, actor: `user:${owner.id}`, input: { currency: "USDT", network: "tron", per_payout: "60" } }), true],
+      ["a removed threshold", () => runUnit(frozen, setMoneyOutThreshold, { merchantId: store.merchantId, actor: `user:${owner.id}`, input: { currency: "USDT", network: "tron" } }), true],
       ["a new auto-withdraw address", () => callSigned("/v1/auto-withdraw/set", { currency: "USDT", network: "tron", address: FOREIGN, min: "1000" }, owner.key, { deps: frozen }), true],
       ["the same auto-withdraw address again", () => callSigned("/v1/auto-withdraw/set", { currency: "USDT", network: "tron", address: FOREIGN, min: "2000" }, owner.key, { deps: frozen }), false],
       ["a new external split address", () => callSigned("/v1/split/rule", { percent: 1, address: FOREIGN, network: "tron" }, owner.key, { deps: frozen }), true],

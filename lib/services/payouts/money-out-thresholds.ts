@@ -1,5 +1,5 @@
-import type { Db } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { formatAmount, MAX_MINOR_UNITS, parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
@@ -15,7 +15,7 @@ export interface MoneyOutThresholdView {
   updated_at: string;
 }
 
-export async function listMoneyOutThresholds(db: Db, merchantId: string): Promise<MoneyOutThresholdView[]> {
+export async function listMoneyOutThresholds(db: Db | Tx, merchantId: string): Promise<MoneyOutThresholdView[]> {
   const rows = await db.moneyOutThreshold.findMany({ where: { merchantId }, orderBy: { asset: "asc" } });
   return rows.map((row) => {
     const { symbol, network } = parseAssetKey(row.asset);
@@ -25,6 +25,21 @@ export async function listMoneyOutThresholds(db: Db, merchantId: string): Promis
   });
 }
 
+export interface ThresholdChange {
+  merchantId: string;
+  actor: string;
+  input: { currency: string; network: string; per_payout?: string | null; per_day?: string | null };
+}
+
+interface CheckedThreshold {
+  merchantId: string;
+  actor: string;
+  currency: string;
+  network: string;
+  perPayout: bigint | null;
+  perDay: bigint | null;
+}
+
 /**
  * Sets (or, with neither amount, removes) one asset's thresholds: money out of that asset above
  * `per_payout`, or taking the last 24 hours above `per_day`, waits for a second person's approval
@@ -32,27 +47,23 @@ export async function listMoneyOutThresholds(db: Db, merchantId: string): Promis
  * or removed — freezes money out for the freeze period, so a stolen session cannot lift the limit
  * and drain in the same minute.
  */
-export async function setMoneyOutThreshold(
-  deps: { db: Db; now(): Date },
-  merchantId: string,
-  actor: string,
-  input: { currency: string; network: string; per_payout?: string | null; per_day?: string | null },
-): Promise<{ threshold: MoneyOutThresholdView | null; isLoosened: boolean }> {
-  const currency = normalizeSymbol(input.currency);
-  const network = normalizeNetworkId(input.network);
-  const asset = isSettlementSymbol(currency) ? findSettlementAsset(currency, network) : undefined;
-  if (!asset) throw new AppError("threshold.unknown_currency", `${input.currency} on ${input.network} is not a settlement asset.`);
-  const parse = (value: string | null | undefined, field: string): bigint | null => {
-    if (value === undefined || value === null || value.trim() === "") return null;
-    const minor = parseAmount(value.trim(), asset.decimals);
-    if (minor === null || minor <= 0n || minor > MAX_MINOR_UNITS) throw new AppError("threshold.bad_amount", `${field} must be a positive decimal of at most ${asset.decimals} places, in ${currency}, or empty for none.`);
-    return minor;
-  };
-  const perPayout = parse(input.per_payout, "per_payout");
-  const perDay = parse(input.per_day, "per_day");
-  const key = { merchantId_asset: { merchantId, asset: assetKey(currency, network) } };
-  const now = deps.now();
-  const isLoosened = await withTransaction(deps.db, async (tx) => {
+export const setMoneyOutThreshold = {
+  async prepare(_deps: unknown, { merchantId, actor, input }: ThresholdChange): Promise<CheckedThreshold> {
+    const currency = normalizeSymbol(input.currency);
+    const network = normalizeNetworkId(input.network);
+    const asset = isSettlementSymbol(currency) ? findSettlementAsset(currency, network) : undefined;
+    if (!asset) throw new AppError("threshold.unknown_currency", `${input.currency} on ${input.network} is not a settlement asset.`);
+    const parse = (value: string | null | undefined, field: string): bigint | null => {
+      if (value === undefined || value === null || value.trim() === "") return null;
+      const minor = parseAmount(value.trim(), asset.decimals);
+      if (minor === null || minor <= 0n || minor > MAX_MINOR_UNITS) throw new AppError("threshold.bad_amount", `${field} must be a positive decimal of at most ${asset.decimals} places, in ${currency}, or empty for none.`);
+      return minor;
+    };
+    return { merchantId, actor, currency, network, perPayout: parse(input.per_payout, "per_payout"), perDay: parse(input.per_day, "per_day") };
+  },
+  async execute(tx: Tx, deps: { now(): Date }, { merchantId, actor, currency, network, perPayout, perDay }: CheckedThreshold): Promise<{ threshold: MoneyOutThresholdView | null; isLoosened: boolean }> {
+    const key = { merchantId_asset: { merchantId, asset: assetKey(currency, network) } };
+    const now = deps.now();
     const earlier = await tx.moneyOutThreshold.findUnique({ where: key });
     const was = { perPayout: earlier?.perPayoutMinor == null ? null : BigInt(earlier.perPayoutMinor.toFixed()), perDay: earlier?.perDayMinor == null ? null : BigInt(earlier.perDayMinor.toFixed()) };
     if (perPayout === null && perDay === null) await tx.moneyOutThreshold.deleteMany({ where: { merchantId, asset: key.merchantId_asset.asset } });
@@ -60,13 +71,12 @@ export async function setMoneyOutThreshold(
       const data = { perPayoutMinor: perPayout?.toString() ?? null, perDayMinor: perDay?.toString() ?? null, updatedBy: actor, updatedAt: now };
       await tx.moneyOutThreshold.upsert({ where: key, create: { merchantId, asset: key.merchantId_asset.asset, ...data }, update: data });
     }
-    const loosened = isLooser(was.perPayout, perPayout) || isLooser(was.perDay, perDay);
-    if (loosened) await markControlsLoosened(tx, merchantId, now);
-    return loosened;
-  });
-  const threshold = (await listMoneyOutThresholds(deps.db, merchantId)).find((view) => view.currency === currency && view.network === network) ?? null;
-  return { threshold, isLoosened };
-}
+    const isLoosened = isLooser(was.perPayout, perPayout) || isLooser(was.perDay, perDay);
+    if (isLoosened) await markControlsLoosened(tx, merchantId, now);
+    const threshold = (await listMoneyOutThresholds(tx, merchantId)).find((view) => view.currency === currency && view.network === network) ?? null;
+    return { threshold, isLoosened };
+  },
+} satisfies UnitOfWork<ThresholdChange, CheckedThreshold, { threshold: MoneyOutThresholdView | null; isLoosened: boolean }>;
 
 /** Whether a limit went from `was` to `now` in the direction that lets more money out. */
 function isLooser(was: bigint | null, now: bigint | null): boolean {

@@ -5,6 +5,7 @@ import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { hotWalletAddress } from "@/lib/chains/hot-wallet";
 import { formatRawTonAddress, formatTonAddress, parseTonAddress } from "@/lib/chains/addresses";
 import { withTransaction } from "@/lib/db/transaction";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { postJournal } from "@/lib/ledger/post";
 import { PLATFORM } from "@/lib/ledger/postings";
@@ -279,7 +280,7 @@ describe("manual payouts", () => {
     expect((await callSigned("/v1/payout/approve", { uuid: created.uuid }, bobApproves)).body.result).toMatchObject({ internal_status: "approved" });
 
     // A cabinet user's manual payout is not approved with that user's own key either.
-    const userPayout = await createPayout(makeTestDeps(), merchant.merchantId, { ...payout({ order_id: "cabinet-made" }), source: "manual" } as never, { actor: alice });
+    const userPayout = await runUnit(makeTestDeps(), createPayout, { merchantId: merchant.merchantId, input: { ...payout({ order_id: "cabinet-made" }), source: "manual" } as never, actor: alice });
     const withOwnKey = await callSigned("/v1/payout/approve", { uuid: userPayout.id }, aliceApproves);
     expect([withOwnKey.status, withOwnKey.body.error.code]).toEqual([403, "payout.approver_is_creator"]);
     // The operator's keys (made with the CLI) are one person: the operator.

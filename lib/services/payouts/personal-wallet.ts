@@ -4,7 +4,8 @@ import { findSettlementAsset, normalizeNetworkId, normalizeSymbol } from "@/lib/
 import { addressChainOf } from "@/lib/chains/registry";
 import { AppError } from "@/lib/errors";
 import { screenDestination } from "@/lib/services/compliance/screening";
-import { createPayout } from "@/lib/services/payouts/create-payout";
+import { createPayout, type PayoutPlan } from "@/lib/services/payouts/create-payout";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
 import { resolvePayoutDestination } from "@/lib/services/money-out/payout-destination";
@@ -61,17 +62,18 @@ export async function removePersonalWallet(deps: Pick<PayoutDeps, "db">, merchan
   return count > 0;
 }
 
+export interface PersonalTransfer {
+  merchantId: string;
+  input: { currency: string; network: string; amount: string; reference?: string };
+  actor: string;
+}
+
 /**
  * Transfer to a personal wallet: a payout of `amount` to the merchant's registered wallet for
  * the asset, with `source: manual` — it waits for approval by another user or key, like every
  * manual payout. `reference` makes a repeated request the same transfer.
  */
-export async function transferToPersonalWallet(
-  deps: PayoutDeps,
-  merchantId: string,
-  input: { currency: string; network: string; amount: string; reference?: string },
-  actor: string,
-): Promise<Payout> {
+async function prepareTransfer(deps: PayoutDeps, { merchantId, input, actor }: PersonalTransfer): Promise<PayoutPlan> {
   const currency = normalizeSymbol(input.currency);
   const network = normalizeNetworkId(input.network);
   if (!findSettlementAsset(currency, network)) throw new AppError("payout.asset_mismatch", `${input.currency} is not carried on network ${input.network}.`);
@@ -79,10 +81,12 @@ export async function transferToPersonalWallet(
   if (!wallet) throw new AppError("payout.no_destination", `No personal wallet is registered for ${currency} on ${network}.`);
   const usableFrom = new Date(wallet.updatedAt.getTime() + deps.config.payoutFreezeSeconds * 1000);
   if (usableFrom > deps.now()) throw new AppError("payout.frozen", `The personal wallet was registered recently; transfers start at ${usableFrom.toISOString()}.`);
-  return createPayout(
-    deps,
+  return createPayout.prepare(deps, {
     merchantId,
-    { amount: input.amount, currency, network, address: wallet.address, order_id: `transfer:${input.reference ?? randomUUID()}`, source: "manual" },
-    { actor },
-  );
+    input: { amount: input.amount, currency, network, address: wallet.address, order_id: `transfer:${input.reference ?? randomUUID()}`, source: "manual" },
+    actor,
+  });
 }
+
+/** The transfer to a personal wallet: the wallet checked, then recorded as createPayout records a payout. */
+export const transferToPersonalWallet = { ...createPayout, prepare: prepareTransfer } satisfies UnitOfWork<PersonalTransfer, PayoutPlan, Payout>;

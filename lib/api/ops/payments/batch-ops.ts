@@ -4,7 +4,7 @@ import { createPaymentBodySchema } from "@/lib/api/requests/payment";
 import { createPayoutBodySchema } from "@/lib/api/requests/payout";
 import { createRefundBodySchema } from "@/lib/api/requests/refund";
 import type { ErrorCode } from "@/lib/errors";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { BATCH_SCHEMA, batchAcceptedSchema, toBatch } from "../../serialize/batch";
 import { PAYMENT_EXAMPLE } from "../../serialize/payment";
 import { actorOf, merchantOf } from "../context";
@@ -28,7 +28,7 @@ const BATCH_SUBMIT_ERRORS: readonly ErrorCode[] = ["batch.empty", "batch.too_lar
 const ASYNCHRONOUS =
   "Processing is asynchronous: poll `POST /v1/batch/info` with the answered `batch_id` (every few seconds, with backoff) to see each element's outcome. `Idempotency-Key` covers the whole batch. The batch counts as one request for rate limiting, whatever its size.";
 
-export const createPaymentBatchOp = defineOperation({
+export const createPaymentBatchOp = defineWork({
   // Elements are checked one by one when processed: a bad element fails only itself.
   schema: z.object({ payments: z.array(z.unknown()), on_error: onErrorSchema }),
   invalidBody: "batch.bad_request",
@@ -46,14 +46,9 @@ export const createPaymentBatchOp = defineOperation({
     on_error: "continue",
   },
   responseExample: { batch_id: "5b0f3c52-8d4e-4a8e-9d35-1c1f5e3b2a71", kind: "payment", count: 2, status: "pending" },
-  handle: async (input, context) => {
-    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" });
-    const { completeWithin } = context;
-    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "payment", elements: input.payments, on_error: input.on_error }, context.deps.now(), {
-      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
-    });
-    return answer(batch);
-  },
+  unit: createBatch,
+  args: (input, context) => ({ merchantId: merchantOf(context), kind: "payment" as const, elements: input.payments, on_error: input.on_error }),
+  answer: (batch) => ({ batch_id: batch.id, kind: "payment", count: batch.total, status: "pending" }),
 });
 
 export const batchInfoOp = defineOperation({
@@ -94,7 +89,7 @@ export const batchInfoOp = defineOperation({
   },
 });
 
-export const createPayoutBatchOp = defineOperation({
+export const createPayoutBatchOp = defineWork({
   // spec: POST /v1/payout/batch — elements as in create, order_id mandatory in each (checked per element).
   schema: z.object({ payouts: z.array(z.unknown()), on_error: onErrorSchema }),
   invalidBody: "batch.bad_request",
@@ -112,18 +107,12 @@ export const createPayoutBatchOp = defineOperation({
     on_error: "stop",
   },
   responseExample: { batch_id: "0c6f8f0e-2a47-4d0b-8f5e-7a3c9d214b56", kind: "payout", count: 2, status: "pending" },
-  handle: async (input, context) => {
-    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "payout", count: batch.total, status: "pending" });
-    const { completeWithin } = context;
-    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "payout", elements: input.payouts, on_error: input.on_error }, context.deps.now(), {
-      createdBy: actorOf(context),
-      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
-    });
-    return answer(batch);
-  },
+  unit: createBatch,
+  args: (input, context) => ({ merchantId: merchantOf(context), kind: "payout" as const, elements: input.payouts, on_error: input.on_error, createdBy: actorOf(context) }),
+  answer: (batch) => ({ batch_id: batch.id, kind: "payout", count: batch.total, status: "pending" }),
 });
 
-export const createRefundBatchOp = defineOperation({
+export const createRefundBatchOp = defineWork({
   // Designed like the payment batch: elements as in POST /v1/payment/refund, checked one by one.
   schema: z.object({ refunds: z.array(z.unknown()), on_error: onErrorSchema }),
   invalidBody: "batch.bad_request",
@@ -140,13 +129,7 @@ export const createRefundBatchOp = defineOperation({
     ],
   },
   responseExample: { batch_id: "d9e8c7b6-a5f4-4e3d-9c2b-1a0f9e8d7c6b", kind: "refund", count: 2, status: "pending" },
-  handle: async (input, context) => {
-    const answer = (batch: { id: string; total: number }) => ({ batch_id: batch.id, kind: "refund", count: batch.total, status: "pending" });
-    const { completeWithin } = context;
-    const batch = await createBatch(context.deps.db, merchantOf(context), { kind: "refund", elements: input.refunds, on_error: input.on_error }, context.deps.now(), {
-      createdBy: actorOf(context),
-      onWritten: completeWithin && ((tx, created) => completeWithin(tx, answer(created))),
-    });
-    return answer(batch);
-  },
+  unit: createBatch,
+  args: (input, context) => ({ merchantId: merchantOf(context), kind: "refund" as const, elements: input.refunds, on_error: input.on_error, createdBy: actorOf(context) }),
+  answer: (batch) => ({ batch_id: batch.id, kind: "refund", count: batch.total, status: "pending" }),
 });

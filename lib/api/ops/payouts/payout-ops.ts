@@ -1,12 +1,10 @@
 import { z } from "zod";
-import type { Payout } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { deleteAutoWithdrawRule, listAutoWithdrawRules, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { createPayout } from "@/lib/services/payouts/create-payout";
-import { createPayoutsInOrder } from "@/lib/services/payouts/create-payouts-in-order";
+import { createPayoutsInOrder } from "@/lib/jobs/handlers/create-payouts-in-order";
 import { CREATE_PAYOUT_INPUT, createPayoutBodySchema } from "@/lib/api/requests/payout";
 import {
   calculatePayout,
@@ -21,7 +19,7 @@ import { optionalText } from "@/lib/domain/input/optional-fields";
 import { formatAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { PAYOUT_CONVERSION_SCHEMA, PAYOUT_SCHEMA, toPayoutObject } from "../../serialize/payout";
 import { actorOf, merchantOf } from "../context";
 
@@ -83,7 +81,7 @@ const PAYOUT_ERRORS = [
   "payout.funds_maturing",
 ] as const;
 
-export const createPayoutOp = defineOperation({
+export const createPayoutOp = defineWork({
   ...CREATE_PAYOUT_INPUT,
   summary: "Create a payout",
   description: [
@@ -97,11 +95,9 @@ export const createPayoutOp = defineOperation({
   errors: PAYOUT_ERRORS,
   requestExample: { amount: "125.50", currency: "USDT", network: "tron", address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", order_id: "withdrawal-20250611-0042", is_subtract: false },
   responseExample: PAYOUT_EXAMPLE,
-  handle: async (input, context) => {
-    const { completeWithin } = context;
-    const onWritten = completeWithin && ((tx: Tx, payout: Payout) => completeWithin(tx, toPayoutObject(payout)));
-    return toPayoutObject(await createPayout(context.deps, merchantOf(context), input, { actor: actorOf(context), onWritten }));
-  },
+  unit: createPayout,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: toPayoutObject,
 });
 
 const lookupSchema = z.object({
@@ -123,7 +119,7 @@ export const payoutInfoOp = defineOperation({
   handle: async (input, context) => toPayoutObject(await getMerchantPayoutOrThrow(context.deps.db, merchantOf(context), input)),
 });
 
-export const approvePayoutOp = defineOperation({
+export const approvePayoutOp = defineWork({
   schema: lookupSchema.extend({ approve: z.boolean().optional().describe("true (default) approves the payout; false rejects it (status `fail`) and returns its reserve to the balance.") }),
   invalidBody: "payout.bad_request",
   fieldErrors: { uuid: "payout.bad_uuid" },
@@ -134,10 +130,12 @@ export const approvePayoutOp = defineOperation({
   errors: [...LOOKUP_ERRORS, "payout.not_pending", "payout.approver_is_creator", "payout.approver_not_allowed", "payout.frozen"],
   requestExample: { uuid: "5b0a3f4e-8c1d-4e2a-9f6b-2d7c8e9a1b3c", approve: true },
   responseExample: { ...PAYOUT_EXAMPLE, source: "manual", approval_required: true },
-  handle: async (input, context) => toPayoutObject(await decidePendingPayout(context.deps, merchantOf(context), input, actorOf(context))),
+  unit: decidePendingPayout,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: toPayoutObject,
 });
 
-export const cancelPayoutOp = defineOperation({
+export const cancelPayoutOp = defineWork({
   schema: lookupSchema,
   invalidBody: "payout.bad_request",
   fieldErrors: { uuid: "payout.bad_uuid" },
@@ -147,7 +145,9 @@ export const cancelPayoutOp = defineOperation({
   errors: [...LOOKUP_ERRORS, "payout.not_pending"],
   requestExample: { order_id: "withdrawal-20250611-0042" },
   responseExample: { ...PAYOUT_EXAMPLE, source: "manual", approval_required: true, status: "cancel", is_final: true, internal_status: "cancelled" },
-  handle: async (input, context) => toPayoutObject(await cancelPayout(context.deps, merchantOf(context), input)),
+  unit: cancelPayout,
+  args: (input, context) => ({ merchantId: merchantOf(context), lookup: input }),
+  answer: toPayoutObject,
 });
 
 const COARSE_STATUSES = ["check", "process", "paid", "fail", "cancel"] as const;
@@ -417,7 +417,7 @@ export const listAutoWithdrawOp = defineOperation({
   handle: (_input, context) => listAutoWithdrawRules(context.deps.db, merchantOf(context)),
 });
 
-export const setAutoWithdrawOp = defineOperation({
+export const setAutoWithdrawOp = defineWork({
   schema: autoWithdrawSchema,
   invalidBody: "autowithdraw.bad_request",
   fieldErrors: { currency: "autowithdraw.unknown_currency", network: "autowithdraw.unknown_currency", address: "payout.bad_address", min: "autowithdraw.bad_min" },
@@ -428,10 +428,12 @@ export const setAutoWithdrawOp = defineOperation({
   errors: ["autowithdraw.missing", "payout.no_destination", "payout.address_network_mismatch"],
   requestExample: { currency: "USDT", network: "tron", address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", min: "100" },
   responseExample: AUTO_WITHDRAW_RULE_EXAMPLE,
-  handle: (input, context) => setAutoWithdrawRule(context.deps, merchantOf(context), input, actorOf(context)),
+  unit: setAutoWithdrawRule,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: (rule) => rule,
 });
 
-export const deleteAutoWithdrawOp = defineOperation({
+export const deleteAutoWithdrawOp = defineWork({
   schema: autoWithdrawSchema.pick({ currency: true, network: true }),
   invalidBody: "autowithdraw.bad_request",
   fieldErrors: { currency: "autowithdraw.unknown_currency" },
@@ -441,5 +443,7 @@ export const deleteAutoWithdrawOp = defineOperation({
   errors: ["autowithdraw.missing"],
   requestExample: { currency: "USDT", network: "tron" },
   responseExample: { deleted: true },
-  handle: (input, context) => deleteAutoWithdrawRule(context.deps.db, merchantOf(context), input),
+  unit: deleteAutoWithdrawRule,
+  args: (input, context) => ({ merchantId: merchantOf(context), input }),
+  answer: (result) => result,
 });
