@@ -23,7 +23,6 @@ export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
   "lib/services/cold-storage/return-from-cold.ts",
   "lib/services/deposits/evaluate-invoice.ts",
   "lib/services/events/redeliver-event.ts",
-  "lib/services/invoices/create-invoice.ts",
   "lib/services/invoices/create-invoices-in-bulk.ts",
   "lib/services/invoices/hosted-invoice.ts",
   "lib/services/invoices/resend-invoice-event.ts",

@@ -8,6 +8,7 @@ import { createSandboxSender } from "@/lib/chains/sandbox/sandbox-sender";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
@@ -87,12 +88,9 @@ async function deposit(scene: Scene, address: string, amountMinor: bigint): Prom
 }
 
 async function createSandboxInvoice(scene: Scene, price: { amount: string; currency: string }): Promise<Invoice> {
-  return createInvoice(scene.deps, scene.input.merchantId, {
-    amount: price.amount,
-    currency: price.currency,
-    to_currency: scene.asset.symbol,
-    network: scene.network,
-    order_id: `trigger-${randomUUID()}`,
+  return runUnit(scene.deps, createInvoice, {
+    merchantId: scene.input.merchantId,
+    input: { amount: price.amount, currency: price.currency, to_currency: scene.asset.symbol, network: scene.network, order_id: `trigger-${randomUUID()}` },
   });
 }
 

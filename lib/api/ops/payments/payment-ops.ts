@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { Invoice } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
 import { optionalText } from "@/lib/domain/input/optional-fields";
@@ -14,6 +12,7 @@ import { refundSummary } from "@/lib/services/refunds/create-refund";
 import { toRefundElement } from "@/lib/api/serialize/payout";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { defineOperation } from "../../operation";
+import { defineInvoiceWork } from "../../invoice-work";
 import { PAYMENT_EXAMPLE, PAYMENT_INFO_SCHEMA, PAYMENT_SCHEMA, qrCodeOf, toPayment } from "../../serialize/payment";
 import { AppError, type ErrorCode, type InputSpec } from "@/lib/errors";
 import { merchantOf } from "../context";
@@ -56,7 +55,7 @@ const CREATE_PAYMENT_ERRORS: readonly ErrorCode[] = [
   "invoice.address_failed",
 ];
 
-export const createPaymentOp = defineOperation({
+export const createPaymentOp = defineInvoiceWork({
   ...CREATE_PAYMENT_INPUT,
   summary: "Create an invoice",
   description: CREATE_PAYMENT_DESCRIPTION,
@@ -76,12 +75,9 @@ export const createPaymentOp = defineOperation({
     payer_email: "buyer@example.com",
   },
   responseExample: PAYMENT_EXAMPLE,
-  handle: async (input, context) => {
-    const serialize = (invoice: Invoice) => toPayment(invoice, context.deps.config.publicBaseUrl);
-    const { completeWithin } = context;
-    const onWritten = completeWithin && (async (tx: Tx, invoice: Invoice) => completeWithin(tx, await serialize(invoice)));
-    return serialize(await createInvoice(context.deps, merchantOf(context), input, { onWritten, merchantTerms: context.merchantTerms ?? undefined }));
-  },
+  unit: createInvoice,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, merchantTerms: context.merchantTerms ?? undefined }),
+  answer: (invoice, context) => toPayment(invoice, context.deps.config.publicBaseUrl),
 });
 
 const lookupSchema = z.object({
