@@ -11,7 +11,7 @@ import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { refundSummary } from "@/lib/services/refunds/create-refund";
 import { toRefundElement } from "@/lib/api/serialize/payout";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { defineInvoiceWork } from "../../invoice-work";
 import { PAYMENT_EXAMPLE, PAYMENT_INFO_SCHEMA, PAYMENT_SCHEMA, qrCodeOf, toPayment } from "../../serialize/payment";
 import { AppError, type ErrorCode, type InputSpec } from "@/lib/errors";
@@ -221,7 +221,7 @@ export const paymentHistoryOp = defineOperation({
   handle: (input, context) => listPage(input, context),
 });
 
-export const paymentResendOp = defineOperation({
+export const paymentResendOp = defineWork({
   ...PAYMENT_LOOKUP_INPUT,
   summary: "Send an invoice's webhook again",
   description:
@@ -234,7 +234,9 @@ export const paymentResendOp = defineOperation({
   errors: [...LOOKUP_ERRORS, "webhook.no_event", "webhook.no_endpoint"],
   requestExample: { order_id: "order-1001" },
   responseExample: { uuid: PAYMENT_EXAMPLE.uuid, event_type: "invoice.paid", deliveries: ["6a1d3e5f-7b9c-4d2e-8f10-a2b4c6d8e0f1"] },
-  handle: (input, context) => resendInvoiceEvent(context.deps, merchantOf(context), input),
+  unit: resendInvoiceEvent,
+  args: (input, context) => ({ merchantId: merchantOf(context), lookup: input }),
+  answer: (resent) => resent,
 });
 
 export const sendPaymentEmailOp = defineOperation({
