@@ -108,7 +108,7 @@ async function triggerInvoiceEvent(scene: Scene): Promise<TriggerOutcome> {
   if (type === "invoice.paid") await payInvoice(scene, invoice, { numerator: 1n, denominator: 1n });
   if (type === "invoice.paid_over") await payInvoice(scene, invoice, { numerator: 2n, denominator: 1n });
   if (type === "invoice.wrong_amount") await payInvoice(scene, invoice, { numerator: 1n, denominator: 2n });
-  if (type === "invoice.wrong_amount" || type === "invoice.expired") await sandboxExpireInvoice(scene.deps, scene.input.merchantId, invoice.id);
+  if (type === "invoice.wrong_amount" || type === "invoice.expired") await runUnit(scene.deps, sandboxExpireInvoice, { merchantId: scene.input.merchantId, uuid: invoice.id });
   // More blocks for a transfer still short of its confirmations; the scan that follows each evaluates the invoice.
   const event = await driveUntilEvent(scene, invoice.id, () => mine(scene, 1).then(() => undefined));
   return { event, object: { kind: "invoice", id: invoice.id } };
