@@ -37,7 +37,8 @@ export async function measureWebhookDeliveries(
   for (let i = 0; i < options.merchants; i++) {
     const receiver = await startWebhookReceiver(() => (i < timingOut ? "hang" : 200));
     receivers.push(receiver);
-    const { merchantId } = await createMerchant({ db, secretBox }, { name: `bench ${i}` });
+    const merchant = await createMerchant.prepare(undefined, { name: `bench ${i}` });
+    const { merchantId } = await withTransaction(db, (tx) => createMerchant.execute(tx, { secretBox }, merchant));
     await withTransaction(db, (tx) => issueWebhookSecret(tx, { secretBox, now }, { merchantId, url: receiver.url }));
     merchantIds.push(merchantId);
   }

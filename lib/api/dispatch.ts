@@ -252,7 +252,7 @@ async function answer(request: ApiRequest, options: DispatchOptions): Promise<Re
     }, (IDEMPOTENCY_LOCK_SECONDS * 1000) / 3);
     let outcome: { status: number; body: unknown; code: string | null };
     try {
-      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table, completeWithin: recordAnswer }, recordAnswer);
+      outcome = await execute({ deps, merchantId, actor, merchantTerms, params, clientIp, operations: router.table }, recordAnswer);
     } catch (error) {
       // Not a business outcome: free the key so that a retry runs the request again.
       await releaseIdempotencyKey(deps.db, scope, claim.claimToken).catch((releaseError) =>

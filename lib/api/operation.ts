@@ -22,11 +22,6 @@ export interface OperationContext {
   clientIp: string;
   /** The operation table this request was routed by: what the API's own document describes. */
   operations: readonly OperationEntry[];
-  /**
-   * For a service that still opens its own transaction: stores the answer in it (the RecordAnswer
-   * of dispatch). An operation that is one unit of work (defineWork) needs none.
-   */
-  completeWithin?: RecordAnswer;
 }
 
 /**

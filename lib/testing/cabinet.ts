@@ -11,6 +11,7 @@ import { isAppError } from "@/lib/errors";
 import { showEnrolmentKey } from "@/lib/services/cabinet/enrolment";
 import { openSession, type CabinetActor } from "@/lib/services/cabinet/sessions";
 import { insertCabinetUser, preparePassword } from "@/lib/services/cabinet/users";
+import { withTransaction } from "@/lib/db/transaction";
 import { createMerchant } from "@/lib/services/merchants/create-merchant";
 import { callSigned, getTestDb, getTestSecretBox, makeTestDeps, type TestMerchant } from "./harness";
 
@@ -78,7 +79,8 @@ export interface CabinetMember {
 /** A merchant as the sign-up makes it: its owner (not yet signed in) and the unified API key, to create and pay invoices through the API. */
 export async function createStore(name = "Test shop"): Promise<{ merchantId: string; ownerEmail: string; api: TestMerchant }> {
   const ownerEmail = newEmail("owner");
-  const { merchantId, apiKey } = await createMerchant({ db: getTestDb(), secretBox: getTestSecretBox() }, { name, email: ownerEmail, password: TEST_PASSWORD });
+  const merchant = await createMerchant.prepare(undefined, { name, email: ownerEmail, password: TEST_PASSWORD });
+  const { merchantId, apiKey } = await withTransaction(getTestDb(), (tx) => createMerchant.execute(tx, { secretBox: getTestSecretBox() }, merchant));
   return { merchantId, ownerEmail, api: { merchantId, publicId: apiKey.publicId, secret: apiKey.secret } };
 }
 

@@ -4,18 +4,12 @@
  * and a service file opening a transaction that is not listed fails the import-rule test.
  */
 export const SERVICES_STILL_OPENING_TRANSACTIONS: readonly string[] = [
-  "lib/services/accepted/accepted-methods.ts",
   "lib/services/allowlist/manage-allowlist.ts",
   "lib/services/chains/scan-network.ts",
   "lib/services/deposits/evaluate-invoice.ts",
-  "lib/services/events/redeliver-event.ts",
-  "lib/services/invoices/create-invoice.ts",
   "lib/services/invoices/create-invoices-in-bulk.ts",
   "lib/services/invoices/hosted-invoice.ts",
-  "lib/services/invoices/resend-invoice-event.ts",
-  "lib/services/merchants/create-merchant.ts",
   "lib/services/refunds/resolve-payment.ts",
-  "lib/services/sandbox/sandbox-operations.ts",
   "lib/services/splits/split-rules.ts",
   "lib/services/splits/split-shares.ts",
 ];

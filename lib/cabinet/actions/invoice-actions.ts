@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
 import { optionalText } from "@/lib/domain/input/optional-fields";
-import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
+import { resendInvoiceEvent, type ResendResult } from "@/lib/services/invoices/resend-invoice-event";
 import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { toRefundObject } from "@/lib/api/serialize/payout";
@@ -31,13 +31,14 @@ const RESOLVE_PAYMENT_INPUT: InputSpec<typeof resolvePaymentSchema> = {
  * with the people who handle payments (owner, admin, finance), not with viewers; it needs no fresh
  * code because receivers deduplicate on uuid + status (spec: Webhooks), so a repeat changes nothing.
  */
-export const resendInvoiceWebhook = defineCabinetAction({
+export const resendInvoiceWebhook = defineCabinetUnit({
   permission: "money",
   audit: "webhook.resent",
   input: PAYMENT_LOOKUP_INPUT,
-  run: ({ deps, actor }, input) => resendInvoiceEvent(deps, actor.merchantId, input),
+  unit: resendInvoiceEvent,
+  args: ({ actor }, input) => ({ merchantId: actor.merchantId, lookup: input }),
   describe: (_input, result) => {
-    const resent = result as Awaited<ReturnType<typeof resendInvoiceEvent>>;
+    const resent = result as ResendResult;
     return { payment: resent.uuid, event_type: resent.event_type, deliveries: resent.deliveries.length };
   },
 });

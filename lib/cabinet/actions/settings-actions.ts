@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
 import { AppError, type InputSpec } from "@/lib/errors";
-import { listAcceptedMethods, setAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
+import { setAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
 import { addAllowlistEntry, removeAllowlistEntry, setAllowlistEnabled, type AllowlistView } from "@/lib/services/allowlist/manage-allowlist";
 import { findMerchantDelivery, isResendableEvent } from "@/lib/services/cabinet/settings-queries";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { resendInvoiceEvent } from "@/lib/services/invoices/resend-invoice-event";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { deleteAutoWithdrawRule, setAutoWithdrawRule } from "@/lib/services/payouts/auto-withdraw";
 import { setRefundFeeConfig } from "@/lib/services/refunds/create-refund";
 import { setPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
@@ -109,14 +110,13 @@ const allowlistDetail = (change: string, result: unknown, cidr?: string) => {
 
 export const SETTINGS_ACTIONS = {
   // Accepted currencies, fees, autorefund: one setting each, as their /v1 operations set them.
-  "settings.set_accepted": defineCabinetAction({
+  "settings.set_accepted": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: ACCEPTED_INPUT,
-    run: async ({ deps, actor }, input) => {
-      await setAcceptedMethods(deps.db, actor.merchantId, input.accepted);
-      return { accepted: await listAcceptedMethods(deps.db, actor.merchantId) };
-    },
+    unit: setAcceptedMethods,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, entries: input.accepted }),
+    answer: (accepted) => ({ accepted }),
     describe: (_input, result) => ({ setting: "accepted", entries: (result as { accepted: unknown[] }).accepted.length }),
   }),
   "settings.set_payout_fee": defineCabinetAction({
@@ -332,7 +332,7 @@ export const SETTINGS_ACTIONS = {
       if (!isResendableEvent(delivery.eventType)) {
         throw new AppError("cabinet.bad_request", `Only payment events can be sent again; ${delivery.eventType} cannot (poll the object's info operation instead).`);
       }
-      return { ...(await resendInvoiceEvent(deps, actor.merchantId, { uuid: delivery.objectId })), resent_from: delivery.id };
+      return { ...(await runUnit(deps, resendInvoiceEvent, { merchantId: actor.merchantId, lookup: { uuid: delivery.objectId } })), resent_from: delivery.id };
     },
     describe: (_input, result) => {
       const resent = result as { uuid: string; event_type: string; deliveries: string[]; resent_from: string };

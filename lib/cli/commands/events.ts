@@ -107,7 +107,9 @@ export function registerEventsCommands(program: Command): void {
         if (!event || (options.merchant !== undefined && options.merchant.toLowerCase() !== event.merchantId)) throw new CliError("cli.not_found", `No event ${eventId}`);
         const { getConfig } = await import("@/lib/config/env");
         const { redeliverEvent } = await import("@/lib/services/events/redeliver-event");
-        const delivery = await redeliverEvent(db, event.merchantId, eventId, new Date(), { url: options.url, allowLoopback: getConfig().allowLoopbackUrls });
+        const { withTransaction } = await import("@/lib/db/transaction");
+        const redelivery = await redeliverEvent.prepare({ sendOptions: { allowLoopback: getConfig().allowLoopbackUrls } }, { merchantId: event.merchantId, id: eventId, url: options.url });
+        const delivery = await withTransaction(db, (tx) => redeliverEvent.execute(tx, { now: () => new Date() }, redelivery));
         return {
           json: { merchant_id: event.merchantId, delivery },
           text: `delivery ${delivery.id} of ${delivery.event_type} ${delivery.event_id} to ${delivery.url}: ${delivery.status} (the worker sends it)`,

@@ -21,9 +21,11 @@ export function registerMerchantCommands(program: Command): void {
     async (options) =>
       withCliDatabase(async (db) => {
         const { createMerchant } = await import("@/lib/services/merchants/create-merchant");
+        const { withTransaction } = await import("@/lib/db/transaction");
         let created;
         try {
-          created = await createMerchant({ db, secretBox: getSecretBox() }, { name: options.name, email: options.email, password: options.password });
+          const merchant = await createMerchant.prepare(undefined, { name: options.name, email: options.email, password: options.password });
+          created = await withTransaction(db, (tx) => createMerchant.execute(tx, { secretBox: getSecretBox() }, merchant));
         } catch (error) {
           // The service refuses bad input with plain errors whose message is for the operator.
           if (error instanceof Error && error.name === "Error") throw new CliError("cli.usage", error.message);

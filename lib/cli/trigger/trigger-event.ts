@@ -8,10 +8,10 @@ import { createSandboxSender } from "@/lib/chains/sandbox/sandbox-sender";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
-import { runUnit } from "@/lib/deps/unit-of-work";
 import { cancelPayout } from "@/lib/services/payouts/manage-payouts";
 import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
@@ -89,12 +89,9 @@ async function deposit(scene: Scene, address: string, amountMinor: bigint): Prom
 }
 
 async function createSandboxInvoice(scene: Scene, price: { amount: string; currency: string }): Promise<Invoice> {
-  return createInvoice(scene.deps, scene.input.merchantId, {
-    amount: price.amount,
-    currency: price.currency,
-    to_currency: scene.asset.symbol,
-    network: scene.network,
-    order_id: `trigger-${randomUUID()}`,
+  return runUnit(scene.deps, createInvoice, {
+    merchantId: scene.input.merchantId,
+    input: { amount: price.amount, currency: price.currency, to_currency: scene.asset.symbol, network: scene.network, order_id: `trigger-${randomUUID()}` },
   });
 }
 
@@ -112,7 +109,7 @@ async function triggerInvoiceEvent(scene: Scene): Promise<TriggerOutcome> {
   if (type === "invoice.paid") await payInvoice(scene, invoice, { numerator: 1n, denominator: 1n });
   if (type === "invoice.paid_over") await payInvoice(scene, invoice, { numerator: 2n, denominator: 1n });
   if (type === "invoice.wrong_amount") await payInvoice(scene, invoice, { numerator: 1n, denominator: 2n });
-  if (type === "invoice.wrong_amount" || type === "invoice.expired") await sandboxExpireInvoice(scene.deps, scene.input.merchantId, invoice.id);
+  if (type === "invoice.wrong_amount" || type === "invoice.expired") await runUnit(scene.deps, sandboxExpireInvoice, { merchantId: scene.input.merchantId, uuid: invoice.id });
   // More blocks for a transfer still short of its confirmations; the scan that follows each evaluates the invoice.
   const event = await driveUntilEvent(scene, invoice.id, () => mine(scene, 1).then(() => undefined));
   return { event, object: { kind: "invoice", id: invoice.id } };

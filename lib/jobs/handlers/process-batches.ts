@@ -112,8 +112,8 @@ type BatchRow = { id: string; merchantId: string; kind: string; createdBy: strin
  */
 const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: number, request: unknown) => Promise<unknown>> = {
   payment: async (deps, batch, idx, request) => {
-    const invoice = await createInvoice(deps, batch.merchantId, parseInput(CREATE_PAYMENT_INPUT, request), { invoiceId: batchElementId(batch.id, idx) });
-    return deps.presentInvoice(invoice);
+    const plan = await createInvoice.prepare(deps, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYMENT_INPUT, request), invoiceId: batchElementId(batch.id, idx) });
+    return deps.presentInvoice(await withTransaction(deps.db, (tx) => createInvoice.execute(tx, deps, plan)));
   },
   refund: async (deps, batch, _idx, request) => {
     // Found again when run anew: by (payment, address, amount), as a repeated refund call is.

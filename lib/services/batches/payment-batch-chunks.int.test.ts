@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { processOneBatch } from "@/lib/jobs/handlers/process-batches";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { batchElementId } from "./batches";
 
 const tron = (orderId?: string) => ({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "tron", ...(orderId ? { order_id: orderId } : {}) });
@@ -40,7 +41,7 @@ describe("payment batches created a chunk at a time", () => {
     const deps = makeTestDeps();
     const payments = Array.from({ length: 300 }, () => tron());
     const batchId = (await callSigned("/v1/payment/batch", { payments }, merchant)).body.result.batch_id;
-    const singles = Array.from({ length: 40 }, () => createInvoice(deps, merchant.merchantId, tron()));
+    const singles = Array.from({ length: 40 }, () => runUnit(deps, createInvoice, { merchantId: merchant.merchantId, input: tron() }));
     await Promise.all([processAll(deps), ...singles]);
     expect((await infoOf(batchId, merchant)).succeeded).toBe(300);
     const invoices = await getTestDb().invoice.findMany({ where: { merchantId: merchant.merchantId }, select: { address: true, addressIndex: true } });
@@ -52,7 +53,7 @@ describe("payment batches created a chunk at a time", () => {
   it("answers a repeated order_id with the invoice of its first element, and a live order with its invoice", async () => {
     const merchant = await makeMerchant();
     const deps = makeTestDeps();
-    const live = await createInvoice(deps, merchant.merchantId, tron("already-live"));
+    const live = await runUnit(deps, createInvoice, { merchantId: merchant.merchantId, input: tron("already-live") });
     const payments = [tron("twice"), tron("already-live"), { amount: "abc", currency: "USD", order_id: "bad" }, tron("twice"), tron("once")];
     const batchId = (await callSigned("/v1/payment/batch", { payments }, merchant)).body.result.batch_id;
     await processAll(deps);
@@ -74,7 +75,7 @@ describe("payment batches created a chunk at a time", () => {
     const payments = Array.from({ length: 5 }, (_, i) => tron(`crash-${i}`));
     const batchId = (await callSigned("/v1/payment/batch", { payments }, merchant)).body.result.batch_id;
     // A worker made elements 1 and 3 one by one, then died before recording them.
-    const made = await Promise.all([1, 3].map((idx) => createInvoice(deps, merchant.merchantId, payments[idx], { invoiceId: batchElementId(batchId, idx) })));
+    const made = await Promise.all([1, 3].map((idx) => runUnit(deps, createInvoice, { merchantId: merchant.merchantId, input: payments[idx], invoiceId: batchElementId(batchId, idx) })));
     await getTestDb().batchItem.updateMany({ where: { batchId, idx: { in: [1, 3] } }, data: { status: "processing" } });
     await processAll(deps);
     const info = await infoOf(batchId, merchant);
@@ -87,7 +88,7 @@ describe("payment batches created a chunk at a time", () => {
   it("revives an expired order for an is_refresh element in its place in the order", async () => {
     const merchant = await makeMerchant();
     const deps = makeTestDeps();
-    const expired = await createInvoice(deps, merchant.merchantId, tron("revive-me"));
+    const expired = await runUnit(deps, createInvoice, { merchantId: merchant.merchantId, input: tron("revive-me") });
     await getTestDb().invoice.update({ where: { id: expired.id }, data: { status: "cancel", isFinal: true, expiresAt: new Date(Date.now() - 1000) } });
     const payments = [tron("before"), { ...tron("revive-me"), is_refresh: true }, tron("revive-me")];
     const batchId = (await callSigned("/v1/payment/batch", { payments }, merchant)).body.result.batch_id;

@@ -1,5 +1,7 @@
-import type { Db } from "@/lib/db/client";
-import { afterCommit, withTransaction } from "@/lib/db/transaction";
+import type { Tx } from "@/lib/db/client";
+import { afterCommit } from "@/lib/db/transaction";
+import type { SendOptions } from "@/lib/webhooks/send-request";
+import type { TxDeps, UnitOfWork } from "@/lib/deps/unit-of-work";
 import { notifyDeliveriesRecorded } from "@/lib/db/work-signals";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/domain/input/uuid";
@@ -8,23 +10,27 @@ import { toDeliveryRecord, type DeliveryRecord } from "@/lib/api/serialize/webho
 import { findEndpointUrl, newDeliveryRow } from "@/lib/webhooks/record-event";
 import { eventsRetainedSince } from "@/lib/services/events/event-retention";
 
-export interface RedeliverOptions {
+export interface Redelivery {
+  merchantId: string;
+  /** The event. */
+  id: string;
   /** Another URL to deliver to instead of the registered endpoint; it passes the SSRF rule of registration. */
   url?: string;
-  /** Whether loopback URLs pass (the operator's setting, for local development). */
-  allowLoopback?: boolean;
 }
 
 /**
  * Records a new delivery of an event, now: the same body bytes and the same event id, to the
- * registered endpoint (`webhook.no_endpoint` when none is) or to `options.url`. It is a delivery
+ * registered endpoint (`webhook.no_endpoint` when none is) or to `url`. It is a delivery
  * like any other (its own X-Webhook-Id, signed with the current secret, retried on the usual
  * schedule), for every event type. Returns the delivery.
  */
-export async function redeliverEvent(db: Db, merchantId: string, id: string, now: Date, options: RedeliverOptions = {}): Promise<DeliveryRecord> {
-  if (!isUuid(id)) throw new AppError("event.bad_id");
-  const url = options.url === undefined ? undefined : await vetWebhookUrlOrThrow(options.url, options.allowLoopback ?? false);
-  return withTransaction(db, async (tx) => {
+export const redeliverEvent = {
+  prepare: async (deps: { sendOptions: Pick<SendOptions, "allowLoopback"> }, redelivery: Redelivery): Promise<Redelivery> => {
+    if (!isUuid(redelivery.id)) throw new AppError("event.bad_id");
+    return { ...redelivery, url: redelivery.url === undefined ? undefined : await vetWebhookUrlOrThrow(redelivery.url, deps.sendOptions.allowLoopback) };
+  },
+  execute: async (tx: Tx, deps: Pick<TxDeps, "now">, { merchantId, id, url }: Redelivery): Promise<DeliveryRecord> => {
+    const now = deps.now();
     // FOR KEY SHARE: retention cannot delete the event between this read and the insert that
     // points at it; and an event past its retention is not redelivered (the purge may be on it).
     const retainedSince = eventsRetainedSince(now);
@@ -39,8 +45,8 @@ export async function redeliverEvent(db: Db, merchantId: string, id: string, now
     const delivery = await tx.webhookDelivery.create({ data: row });
     afterCommit(tx, () => notifyDeliveriesRecorded([delivery.id]));
     return toDeliveryRecord(delivery);
-  });
-}
+  },
+} satisfies UnitOfWork<Redelivery, Redelivery, DeliveryRecord>;
 
 async function endpointTargetOrThrow(tx: Parameters<typeof findEndpointUrl>[0], merchantId: string) {
   const url = await findEndpointUrl(tx, merchantId);

@@ -16,7 +16,8 @@ import { networkAvailability } from "@/lib/chains/network-sources";
 import { allocateDepositAddress, takeDepositAddress, type AllocatedAddress } from "@/lib/chains/allocate-address";
 import { ensureWatchCursor } from "@/lib/chains/ensure-watch-cursor";
 import { addressChainOf } from "@/lib/chains/registry";
-import { loadKeyMaterial } from "@/lib/chains/key-material";
+import { loadKeyMaterial, type KeyMaterial } from "@/lib/chains/key-material";
+import type { AddressChain } from "@/lib/chains/addresses";
 import { DEFAULT_PLATFORM_FEE } from "@/lib/domain/fees/platform-fee";
 import { clampLifetime, resolveSettlementTarget, type SettlementTarget } from "@/lib/domain/invoice/settlement-target";
 import { parseAmount } from "@/lib/domain/money/amount";
@@ -25,8 +26,8 @@ import { vetMerchantUrl } from "@/lib/net/outbound-url";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols, settleableNetworks, smallestMinimumUsdMinor } from "./pricing";
 import type { Ratio } from "@/lib/domain/money/ratio";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { withTransaction } from "@/lib/db/transaction";
-import { insertInvoice, insertInvoiceCoalesced, type NewInvoiceRow } from "./insert-invoices";
+import { insertInvoice, type NewInvoiceRow } from "./insert-invoices";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import type { MerchantInvoiceTerms } from "@/lib/domain/invoice/merchant-terms";
 
 export interface CreateInvoiceInput {
@@ -92,20 +93,35 @@ export async function validateCreateRequest(deps: InvoiceDeps, input: CreateInvo
 
 export type ValidatedRequest = Awaited<ReturnType<typeof validateCreateRequest>>;
 
-/**
- * spec: POST /v1/payment. Creates an invoice — or returns the live invoice of the same
- * order_id, or revives an expired one with is_refresh — under a per-(merchant, order_id)
- * lock, so concurrent identical requests make one invoice.
- */
-export interface CreateInvoiceOptions {
+/** A create request: the merchant's, with what its caller adds. */
+export interface CreateInvoiceArgs {
+  merchantId: string;
+  input: CreateInvoiceInput;
   /** The id to create it under (a batch element, which may repeat itself after a crash). */
   invoiceId?: string;
-  /** Runs last inside the creating transaction, with the invoice answered: the caller's own writes commit with it. */
-  onWritten?: (tx: Tx, invoice: Invoice) => Promise<void>;
   /** The payment link a buyer checked it out from. */
   paymentLinkId?: string;
   /** The merchant's terms when the caller has them (a signed request reads them with its key); read here otherwise. */
   merchantTerms?: MerchantInvoiceTerms;
+}
+
+/** A create request after its checks, quote and address: the invoice that already answers it, or what the new one is made of. */
+export type InvoicePlan = { found: Invoice } | NewInvoicePlan;
+
+interface NewInvoicePlan {
+  args: CreateInvoiceArgs;
+  terms: NewInvoiceTerms;
+  prices: Map<string, Ratio>;
+  now: Date;
+  keys: KeyMaterial | null;
+  addressChain: AddressChain;
+  /** The address taken before the transaction; null when the order's lock may find it answered. */
+  preallocated: AllocatedAddress | null;
+  /**
+   * The whole row, when nothing needs a lock (no order_id, no id of the caller's): its insert is
+   * atomic by itself and may share a statement with other requests' (see lockFreeRowOf).
+   */
+  lockFreeRow: NewInvoiceRow | null;
 }
 
 /** The merchant's invoice terms, from its row. */
@@ -200,7 +216,8 @@ export function quoteNewInvoice(
   };
 }
 
-export async function createInvoice(deps: InvoiceDeps, merchantId: string, input: CreateInvoiceInput, options: CreateInvoiceOptions = {}): Promise<Invoice> {
+async function prepareInvoice(deps: InvoiceDeps, args: CreateInvoiceArgs): Promise<InvoicePlan> {
+  const { merchantId, input } = args;
   const request = await validateCreateRequest(deps, input);
   const now = deps.now();
 
@@ -215,70 +232,91 @@ export async function createInvoice(deps: InvoiceDeps, merchantId: string, input
   const [prices, merchant] = await Promise.all([
     // spec: POST /v1/payment — without a quote the invoice is not created (invoice.fee_quote_failed).
     fetchPricesOrThrow(deps.rates, symbols, "invoice.fee_quote_failed"),
-    options.merchantTerms ?? readMerchantInvoiceTerms(deps.db, merchantId),
+    args.merchantTerms ?? readMerchantInvoiceTerms(deps.db, merchantId),
   ]);
   const terms = quoteNewInvoice(deps, input, request, merchant, prices, now);
   const { target } = terms;
-  const { expiresAt, lifetimeSeconds } = terms.columns;
 
   // The deposit address is allocated before the transaction (see allocateDepositAddress); a
   // request that will certainly not create an invoice does not consume an index.
-  const existing = options.invoiceId
-    ? await deps.db.invoice.findUnique({ where: { id: options.invoiceId } })
+  const existing = args.invoiceId
+    ? await deps.db.invoice.findUnique({ where: { id: args.invoiceId } })
     : input.order_id !== undefined
       ? await deps.db.invoice.findFirst({ where: { merchantId, orderId: input.order_id, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } })
       : null;
-  if (existing) return existing;
+  if (existing) return { found: existing };
   // Only a network served by a real node has a watch cursor to set up before its first address.
   if (target.kind === "fixed" && deps.config.rpcEndpoints[target.network]) await ensureWatchCursor(deps, target.network, now);
   const keys = terms.addressNetwork ? await loadKeyMaterial(deps.db, deps.secretBox) : null;
   const addressChain = terms.addressNetwork ? addressChainOf(deps.config, terms.addressNetwork) : "main";
   const preallocated = terms.addressNetwork && !hasRevivalCandidate ? await takeDepositAddress(deps.db, keys!, terms.addressNetwork, addressChain) : null;
-  const newRow = (id: string, orderId: string | null, allocated: AllocatedAddress | null): NewInvoiceRow => ({
+  const plan: NewInvoicePlan = { args, terms, prices, now, keys, addressChain, preallocated, lockFreeRow: null };
+  // Nothing to serialise against: the invoice, address included, is one INSERT.
+  if (input.order_id === undefined && !args.invoiceId) plan.lockFreeRow = newRow(plan, randomUUID(), null, preallocated);
+  return plan;
+}
+
+function newRow({ args, terms }: NewInvoicePlan, id: string, orderId: string | null, allocated: AllocatedAddress | null): NewInvoiceRow {
+  return {
     ...terms.columns,
     id,
-    merchantId,
-    paymentLinkId: options.paymentLinkId ?? null,
+    merchantId: args.merchantId,
+    paymentLinkId: args.paymentLinkId ?? null,
     orderId,
     address: allocated?.address ?? null,
     addressIndex: allocated?.index ?? null,
-  });
+  };
+}
 
-  if (input.order_id === undefined && !options.invoiceId && !options.onWritten) {
-    // Nothing to serialise against and nothing of the caller's to commit with it: the invoice,
-    // address included, is one INSERT, atomic by itself (and shared with other requests').
-    return insertInvoiceCoalesced(deps.db, newRow(randomUUID(), null, preallocated));
+async function executeInvoice(tx: Tx, _deps: unknown, plan: InvoicePlan): Promise<Invoice> {
+  if ("found" in plan) return plan.found;
+  if (plan.lockFreeRow) return insertInvoice(tx, plan.lockFreeRow);
+  const { args, terms, now, prices, keys, addressChain, preallocated } = plan;
+  const { merchantId, input } = args;
+  if (args.invoiceId) {
+    // A caller that names the id (a batch element) may be repeating itself after a crash.
+    const existing = await tx.invoice.findUnique({ where: { id: args.invoiceId } });
+    if (existing) return existing;
   }
-  return withTransaction(deps.db, async (tx) => {
-    const invoice = await createInTransaction(tx);
-    await options.onWritten?.(tx, invoice);
-    return invoice;
-  });
+  const orderId = input.order_id;
+  if (orderId !== undefined) {
+    // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised
+    // by the order's slot row: created once, then locked by every create of that order.
+    await tx.$executeRaw`INSERT INTO invoice_order_slots (merchant_id, order_id) VALUES (${merchantId}::uuid, ${orderId}) ON CONFLICT DO NOTHING`;
+    await tx.$queryRaw`SELECT invoice_id FROM invoice_order_slots WHERE merchant_id = ${merchantId}::uuid AND order_id = ${orderId} FOR UPDATE`;
+    const live = await tx.invoice.findFirst({ where: { merchantId, orderId, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
+    if (live) return live;
+    if (input.is_refresh) {
+      const { expiresAt, lifetimeSeconds } = terms.columns;
+      const revived = await reviveExpiredInvoice(tx, merchantId, orderId, { now, expiresAt, lifetimeSeconds, prices });
+      if (revived) return revived;
+    }
+  }
+  const id = args.invoiceId ?? randomUUID();
+  const allocated = terms.addressNetwork ? (preallocated ?? (await allocateDepositAddress(tx, keys!, terms.addressNetwork, addressChain))) : null;
+  if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
+  return insertInvoice(tx, newRow(plan, id, orderId ?? null, allocated));
+}
 
-  async function createInTransaction(tx: Tx): Promise<Invoice> {
-    if (options.invoiceId) {
-      // A caller that names the id (a batch element) may be repeating itself after a crash.
-      const existing = await tx.invoice.findUnique({ where: { id: options.invoiceId } });
-      if (existing) return existing;
-    }
-    const orderId = input.order_id;
-    if (orderId !== undefined) {
-      // spec: POST /v1/payment rule 2 — check-and-create for (merchant, order_id) is serialised
-      // by the order's slot row: created once, then locked by every create of that order.
-      await tx.$executeRaw`INSERT INTO invoice_order_slots (merchant_id, order_id) VALUES (${merchantId}::uuid, ${orderId}) ON CONFLICT DO NOTHING`;
-      await tx.$queryRaw`SELECT invoice_id FROM invoice_order_slots WHERE merchant_id = ${merchantId}::uuid AND order_id = ${orderId} FOR UPDATE`;
-      const live = await tx.invoice.findFirst({ where: { merchantId, orderId, isFinal: false, expiresAt: { gt: now } }, orderBy: { createdAt: "desc" } });
-      if (live) return live;
-      if (input.is_refresh) {
-        const revived = await reviveExpiredInvoice(tx, merchantId, orderId, { now, expiresAt, lifetimeSeconds, prices });
-        if (revived) return revived;
-      }
-    }
-    const id = options.invoiceId ?? randomUUID();
-    const allocated = terms.addressNetwork ? (preallocated ?? (await allocateDepositAddress(tx, keys!, terms.addressNetwork, addressChain))) : null;
-    if (orderId !== undefined) await tx.invoiceOrderSlot.update({ where: { merchantId_orderId: { merchantId, orderId } }, data: { invoiceId: id } });
-    return insertInvoice(tx, newRow(id, orderId ?? null, allocated));
-  }
+/**
+ * spec: POST /v1/payment. Creates an invoice — or answers the live invoice of the same order_id,
+ * or revives an expired one with is_refresh — under a per-(merchant, order_id) lock, so
+ * concurrent identical requests make one invoice. Checks, prices and the deposit address come
+ * before the transaction.
+ */
+export const createInvoice = { prepare: prepareInvoice, execute: executeInvoice } satisfies UnitOfWork<CreateInvoiceArgs, InvoicePlan, Invoice>;
+
+/**
+ * The row of a plan whose invoice needs no lock and is not yet answered: its runner may insert it
+ * with other requests' in one statement instead of executing the plan alone.
+ */
+export function lockFreeRowOf(plan: InvoicePlan): NewInvoiceRow | null {
+  return "found" in plan ? null : plan.lockFreeRow;
+}
+
+/** The invoice a plan is already answered by, without a transaction; null when one is to be written. */
+export function foundInvoiceOf(plan: InvoicePlan): Invoice | null {
+  return "found" in plan ? plan.found : null;
 }
 
 function quoteInSettlementUsd(priceMinor: bigint, decimals: number, usdPrice: { numerator: bigint; denominator: bigint }): bigint {

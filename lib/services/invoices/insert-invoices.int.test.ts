@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { withTransaction } from "@/lib/db/transaction";
 import { getTestDb, makeMerchant } from "@/lib/testing/harness";
-import { insertInvoice, insertInvoiceCoalesced, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
+import { insertInvoiceCoalesced } from "@/lib/api/invoice-work";
+import { insertInvoice, insertInvoices, type NewInvoiceRow } from "./insert-invoices";
 
 function newRow(merchantId: string, overrides: Partial<NewInvoiceRow> = {}): NewInvoiceRow {
   const now = new Date();
@@ -93,11 +94,34 @@ describe("inserting invoices in one statement", () => {
     const rows = Array.from({ length: 30 }, (_, index) => newRow(merchant.merchantId, { addressIndex: 2000 + index }));
     // The 16th reuses an address already taken on the network: its statement fails as a whole.
     rows[15] = newRow(merchant.merchantId, { address: taken.address });
-    const outcomes = await Promise.allSettled(rows.map((row) => insertInvoiceCoalesced(getTestDb(), row)));
+    const outcomes = await Promise.allSettled(rows.map((row) => insertInvoiceCoalesced(getTestDb(), { row })));
     expect(outcomes.map((outcome) => outcome.status)).toEqual(rows.map((_, index) => (index === 15 ? "rejected" : "fulfilled")));
     for (const [index, outcome] of outcomes.entries()) {
       if (outcome.status === "fulfilled") expect(outcome.value).toEqual(await getTestDb().invoice.findUniqueOrThrow({ where: { id: rows[index].id } }));
     }
     expect(await getTestDb().invoice.count({ where: { merchantId: merchant.merchantId } })).toBe(30);
+  });
+
+  it("commits each caller's own record with its invoice in the batch's transaction, and a refused record fails its caller alone", async () => {
+    const merchant = await makeMerchant();
+    const rows = Array.from({ length: 20 }, (_, index) => newRow(merchant.merchantId, { addressIndex: 3000 + index }));
+    const recorded: string[] = [];
+    const outcomes = await Promise.allSettled(
+      rows.map((row, index) =>
+        insertInvoiceCoalesced(getTestDb(), {
+          row,
+          finish: async (tx, invoice) => {
+            // The record sees its invoice in the same transaction; the 8th refuses (as a key taken over does).
+            expect(await tx.invoice.findUnique({ where: { id: invoice.id }, select: { id: true } })).toEqual({ id: row.id });
+            if (index === 7) throw new Error("refused");
+            recorded.push(invoice.id);
+          },
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(rows.map((_, index) => (index === 7 ? "rejected" : "fulfilled")));
+    const written = await getTestDb().invoice.findMany({ where: { merchantId: merchant.merchantId }, select: { id: true } });
+    expect(written.map((invoice) => invoice.id).sort()).toEqual(rows.filter((_, index) => index !== 7).map((row) => row.id).sort());
+    for (const row of rows) if (row !== rows[7]) expect(recorded).toContain(row.id);
   });
 });

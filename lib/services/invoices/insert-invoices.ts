@@ -1,6 +1,5 @@
 import { Prisma, type Invoice } from "@/generated/prisma/client";
 import type { Db, Tx } from "@/lib/db/client";
-import { createKeyedCoalescer } from "@/lib/db/coalesce";
 import { queryRows } from "@/lib/db/direct-query";
 
 /**
@@ -123,28 +122,6 @@ export async function insertInvoice(db: Db | Tx, row: NewInvoiceRow): Promise<In
 }
 
 /** The fields a row gives (not undefined), sorted: rows with the same ones share a statement. */
-function givenFields(row: NewInvoiceRow): (keyof Invoice)[] {
+export function givenFields(row: NewInvoiceRow): (keyof Invoice)[] {
   return (Object.keys(row) as (keyof NewInvoiceRow)[]).filter((field) => row[field] !== undefined).sort() as (keyof Invoice)[];
-}
-
-/** Rows of one coalesced insert at most. */
-const COALESCED_INSERT_ROWS = 250;
-
-const coalescedInserters = new WeakMap<Db, (row: NewInvoiceRow) => Promise<Invoice>>();
-
-/**
- * Inserts one invoice, outside any transaction, in one statement with the invoices other requests
- * insert at the same moment (see createCoalescer): a multi-row insert commits all or none, and
- * should it fail, each row is inserted alone so each caller gets its own answer.
- */
-export function insertInvoiceCoalesced(db: Db, row: NewInvoiceRow): Promise<Invoice> {
-  let insert = coalescedInserters.get(db);
-  if (!insert) {
-    insert = createKeyedCoalescer(
-      (pending: NewInvoiceRow) => givenFields(pending).join(","),
-      () => ({ maxBatch: COALESCED_INSERT_ROWS, runBatch: (rows) => insertInvoices(db, rows), runAlone: (pending) => insertInvoice(db, pending) }),
-    );
-    coalescedInserters.set(db, insert);
-  }
-  return insert(row);
 }

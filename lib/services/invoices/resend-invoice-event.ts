@@ -1,9 +1,10 @@
-import type { Db } from "@/lib/db/client";
+import type { Invoice } from "@/generated/prisma/client";
+import type { Db, Tx } from "@/lib/db/client";
+import type { TxDeps, UnitOfWork } from "@/lib/deps/unit-of-work";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
 import { AppError } from "@/lib/errors";
 import { getMerchantInvoiceOrThrow } from "./find-invoice";
 import { recordInvoiceEvent } from "./invoice-events";
-import { withTransaction } from "@/lib/db/transaction";
 
 export interface ResendResult {
   uuid: string;
@@ -12,21 +13,27 @@ export interface ResendResult {
   deliveries: string[];
 }
 
+interface ResendRequest {
+  merchantId: string;
+  lookup: { uuid?: string; order_id?: string };
+}
+
 /**
  * `POST /v1/payment/resend`: records the invoice's event again — the one of its current final
  * status, with the current body — as new deliveries to the endpoint and url_callback. Receivers
  * deduplicate on uuid + status, so a resend is safe to process twice.
  */
-export async function resendInvoiceEvent(deps: { db: Db; now(): Date }, merchantId: string, lookup: { uuid?: string; order_id?: string }): Promise<ResendResult> {
-  const invoice = await getMerchantInvoiceOrThrow(deps.db, merchantId, lookup);
-  const status = invoice.status as PaymentStatus;
-  const eventType = eventTypeOfStatus(status);
-  if (!eventType) throw new AppError("webhook.no_event");
-  const deliveries = await withTransaction(deps.db, async (tx) => {
-    const recorded = await recordInvoiceEvent(tx, invoice, deps.now());
+export const resendInvoiceEvent = {
+  prepare: async (deps: { db: Db }, { merchantId, lookup }: ResendRequest) => {
+    const invoice = await getMerchantInvoiceOrThrow(deps.db, merchantId, lookup);
+    const eventType = eventTypeOfStatus(invoice.status as PaymentStatus);
+    if (!eventType) throw new AppError("webhook.no_event");
+    return { invoice, eventType };
+  },
+  execute: async (tx: Tx, deps: Pick<TxDeps, "now">, { invoice, eventType }: { invoice: Invoice; eventType: string }): Promise<ResendResult> => {
+    const deliveries = await recordInvoiceEvent(tx, invoice, deps.now());
     // Thrown inside the transaction: a resend that reaches nobody leaves no event in the log either.
-    if (recorded.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
-    return recorded;
-  });
-  return { uuid: invoice.id, event_type: eventType, deliveries };
-}
+    if (deliveries.length === 0) throw new AppError("webhook.no_endpoint", "No endpoint is registered and the payment has no url_callback.");
+    return { uuid: invoice.id, event_type: eventType, deliveries };
+  },
+} satisfies UnitOfWork<ResendRequest, { invoice: Invoice; eventType: string }, ResendResult>;

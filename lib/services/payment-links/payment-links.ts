@@ -7,7 +7,8 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { checkCheckoutAmount, largestLinkAmount, MAX_WHOLE_DIGITS } from "@/lib/domain/payment-link/checkout-amount";
 import { AppError } from "@/lib/errors";
 import { vetMerchantUrl } from "@/lib/net/outbound-url";
-import { createInvoice, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { createInvoice, type InvoiceDeps, type InvoicePlan } from "@/lib/services/invoices/create-invoice";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { AMOUNT_MODES, isExpired, type AmountMode } from "@/lib/domain/payment-link/link-terms";
@@ -127,12 +128,8 @@ export async function openPublicLink(deps: PaymentLinkDeps, linkId: string): Pro
   return link;
 }
 
-/**
- * spec: POST /v1/link/{id}/checkout. Every call a new invoice of the link's merchant: the fixed
- * amount, or the buyer's within the link's limits; the pinned coin and network win over the
- * buyer's; nothing pinned or chosen gives a currency-agnostic invoice the buyer picks a coin for.
- */
-export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string, input: z.output<typeof checkoutSchema>): Promise<Invoice> {
+/** The link's checks, then the invoice's (see createInvoice). */
+async function prepareCheckout(deps: PaymentLinkDeps, { linkId, input }: { linkId: string; input: z.output<typeof checkoutSchema> }): Promise<InvoicePlan> {
   const link = await openPublicLink(deps, linkId);
   const pricing = findPricingCurrency(link.currency)!;
   let amount: string;
@@ -157,10 +154,9 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
   const givenNetwork = link.pinnedNetwork === null ? textOf(input.network) : undefined;
   if (givenNetwork !== undefined && typeof givenNetwork !== "string") throw new AppError("payment.unsupported_network", "network must be a network's id.");
   const network = link.pinnedNetwork ?? givenNetwork;
-  return createInvoice(
-    deps,
-    link.merchantId,
-    {
+  return createInvoice.prepare(deps, {
+    merchantId: link.merchantId,
+    input: {
       amount,
       currency: link.currency,
       ...(chosenCurrency !== undefined ? { to_currency: chosenCurrency } : {}),
@@ -170,9 +166,16 @@ export async function checkoutPaymentLink(deps: PaymentLinkDeps, linkId: string,
       ...(link.urlReturn ? { url_return: link.urlReturn } : {}),
       ...(link.urlSuccess ? { url_success: link.urlSuccess } : {}),
     },
-    { paymentLinkId: link.id },
-  );
+    paymentLinkId: link.id,
+  });
 }
+
+/**
+ * spec: POST /v1/link/{id}/checkout. Every call a new invoice of the link's merchant: the fixed
+ * amount, or the buyer's within the link's limits; the pinned coin and network win over the
+ * buyer's; nothing pinned or chosen gives a currency-agnostic invoice the buyer picks a coin for.
+ */
+export const checkoutPaymentLink = { prepare: prepareCheckout, execute: createInvoice.execute } satisfies UnitOfWork<{ linkId: string; input: z.output<typeof checkoutSchema> }, InvoicePlan, Invoice>;
 
 /** A buyer's value: absent when missing, null or ""; a string as it is; anything else as it is (refused by the caller). */
 function textOf(value: unknown): string | object | number | boolean | undefined {

@@ -1,5 +1,6 @@
 import type { GatewayConfig } from "@/lib/config/env";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
+import type { TxDeps, UnitOfWork } from "@/lib/deps/unit-of-work";
 import type { Invoice } from "@/generated/prisma/client";
 import { findNetwork, findSettlementAsset, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses";
@@ -10,7 +11,6 @@ import { AppError } from "@/lib/errors";
 import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/deposits/evaluate-invoice";
 import { isUuid } from "@/lib/domain/input/uuid";
-import { withTransaction } from "@/lib/db/transaction";
 
 export interface SandboxDeps {
   db: Db;
@@ -71,16 +71,23 @@ export async function sandboxMine(deps: SandboxDeps, input: { network: string; b
   return { height };
 }
 
+interface SandboxExpiry {
+  merchantId: string;
+  uuid: string;
+}
+
 /** `POST /v1/sandbox/expire` with an invoice uuid: its term is treated as reached and expiry runs. */
-export async function sandboxExpireInvoice(deps: SandboxDeps, merchantId: string, uuid: string): Promise<Invoice> {
-  assertSandboxEnabled(deps.config);
-  if (!isUuid(uuid)) throw new AppError("sandbox.not_found");
-  const now = deps.now();
-  const invoice = await deps.db.invoice.findFirst({ where: { id: uuid, merchantId } });
-  if (!invoice) throw new AppError("sandbox.not_found");
-  await withTransaction(deps.db, async (tx) => {
+export const sandboxExpireInvoice = {
+  prepare: async (deps: Pick<SandboxDeps, "db" | "config">, { merchantId, uuid }: SandboxExpiry): Promise<SandboxExpiry> => {
+    assertSandboxEnabled(deps.config);
+    if (!isUuid(uuid)) throw new AppError("sandbox.not_found");
+    if (!(await deps.db.invoice.findFirst({ where: { id: uuid, merchantId }, select: { id: true } }))) throw new AppError("sandbox.not_found");
+    return { merchantId, uuid };
+  },
+  execute: async (tx: Tx, deps: Pick<TxDeps, "config" | "now">, { uuid }: SandboxExpiry): Promise<Invoice> => {
+    const now = deps.now();
     await tx.invoice.updateMany({ where: { id: uuid, isFinal: false, expiresAt: { gt: now } }, data: { expiresAt: now } });
     await evaluateInvoice(tx, evaluationDepsOf(deps.config), uuid, now);
-  });
-  return deps.db.invoice.findUniqueOrThrow({ where: { id: uuid } });
-}
+    return tx.invoice.findUniqueOrThrow({ where: { id: uuid } });
+  },
+} satisfies UnitOfWork<SandboxExpiry, SandboxExpiry, Invoice>;

@@ -5,7 +5,7 @@ import { DEFAULT_EVENTS_LIMIT, listEvents, MAX_EVENTS_LIMIT, MAX_TYPE_FILTERS } 
 import { redeliverEvent } from "@/lib/services/events/redeliver-event";
 import { optionalText } from "@/lib/domain/input/optional-fields";
 import { PAYMENT_EVENT_BODY, PAYOUT_EVENT_BODY, WALLET_EVENT_BODY } from "@/lib/webhooks/event-schemas";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { WEBHOOK_DELIVERY_SCHEMA } from "../../serialize/webhook";
 import { merchantOf } from "../context";
 
@@ -151,7 +151,7 @@ export const eventInfoOp = defineOperation({
 });
 
 /** Designed: POST /v1/events/redeliver — a new delivery of an event's very bytes, now. */
-export const redeliverEventOp = defineOperation({
+export const redeliverEventOp = defineWork({
   schema: z.object({
     id: eventIdSchema,
     url: z
@@ -168,6 +168,7 @@ export const redeliverEventOp = defineOperation({
   errors: ["event.bad_id", "event.not_found", "webhook.no_endpoint", "webhook.bad_url"],
   requestExample: { id: EXAMPLE_EVENT_ID },
   responseExample: { ...EXAMPLE_DELIVERY, id: "e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b", status: "pending", attempts: 0, created_at: "2026-11-29T08:00:00.000Z", updated_at: "2026-11-29T08:00:00.000Z" },
-  handle: (input, context) =>
-    redeliverEvent(context.deps.db, merchantOf(context), input.id, context.deps.now(), { url: input.url, allowLoopback: context.deps.sendOptions.allowLoopback }),
+  unit: redeliverEvent,
+  args: (input, context) => ({ merchantId: merchantOf(context), id: input.id, url: input.url }),
+  answer: (delivery) => delivery,
 });

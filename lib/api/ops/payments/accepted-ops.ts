@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listAcceptedMethods, setAcceptedMethods } from "@/lib/services/accepted/accepted-methods";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { merchantOf } from "../context";
 
 /** spec: Accepted-currency entry. */
@@ -28,7 +28,7 @@ export const listAcceptedOp = defineOperation({
   handle: async (_input, context) => ({ accepted: await listAcceptedMethods(context.deps.db, merchantOf(context)) }),
 });
 
-export const setAcceptedOp = defineOperation({
+export const setAcceptedOp = defineWork({
   schema: z.object({
     accepted: z
       .array(
@@ -49,8 +49,7 @@ export const setAcceptedOp = defineOperation({
   errors: ["accepted.unknown_currency", "accepted.no_network"],
   requestExample: { accepted: ACCEPTED_EXAMPLE },
   responseExample: { ok: true },
-  handle: async (input, context) => {
-    await setAcceptedMethods(context.deps.db, merchantOf(context), input.accepted);
-    return { ok: true };
-  },
+  unit: setAcceptedMethods,
+  args: (input, context) => ({ merchantId: merchantOf(context), entries: input.accepted }),
+  answer: () => ({ ok: true }),
 });

@@ -4,6 +4,7 @@ import { checkoutPaymentLink, createPaymentLink, getMerchantPaymentLinkOrThrow, 
 import { CHECKOUT_INPUT, checkoutSchema, CREATE_PAYMENT_LINK_INPUT } from "@/lib/api/requests/payment-link";
 import { PAYMENT_LINK_SCHEMA, PUBLIC_LINK_CARD_SCHEMA, toPaymentLinkObject, toPublicLinkCard } from "@/lib/api/serialize/payment-link";
 import { defineOperation } from "../../operation";
+import { defineInvoiceWork } from "../../invoice-work";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA, toPayment } from "../../serialize/payment";
 import { merchantOf } from "../context";
 
@@ -141,7 +142,7 @@ const documentedCheckout = checkoutSchema.extend({
 });
 
 /** spec: POST /v1/link/{id}/checkout (public) — a new invoice, answered as the payment object with `url`. */
-export const checkoutPaymentLinkOp = defineOperation({
+export const checkoutPaymentLinkOp = defineInvoiceWork({
   ...CHECKOUT_INPUT,
   summary: "Check out a payment link",
   description:
@@ -170,5 +171,7 @@ export const checkoutPaymentLinkOp = defineOperation({
   ],
   requestExample: { network: "tron", payer_email: "buyer@example.com" },
   responseExample: { ...PAYMENT_EXAMPLE, order_id: "", amount: "349.90", currency: "EUR", payer_amount: "380.4512", amount_remaining: "380.4512", additional_data: "", url_return: "https://shop.example.com/" },
-  handle: async (input, context) => toPayment(await checkoutPaymentLink(context.deps, context.params.id, input), context.deps.config.publicBaseUrl),
+  unit: checkoutPaymentLink,
+  args: (input, context) => ({ linkId: context.params.id, input }),
+  answer: (invoice, context) => toPayment(invoice, context.deps.config.publicBaseUrl),
 });

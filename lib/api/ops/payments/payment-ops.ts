@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { Invoice } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
 import { optionalText } from "@/lib/domain/input/optional-fields";
@@ -13,7 +11,8 @@ import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { refundSummary } from "@/lib/domain/refund/refundable";
 import { toRefundElement } from "@/lib/api/serialize/payout";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
+import { defineInvoiceWork } from "../../invoice-work";
 import { PAYMENT_EXAMPLE, PAYMENT_INFO_SCHEMA, PAYMENT_SCHEMA, qrCodeOf, toPayment } from "../../serialize/payment";
 import { AppError, type ErrorCode, type InputSpec } from "@/lib/errors";
 import { merchantOf } from "../context";
@@ -56,7 +55,7 @@ const CREATE_PAYMENT_ERRORS: readonly ErrorCode[] = [
   "invoice.address_failed",
 ];
 
-export const createPaymentOp = defineOperation({
+export const createPaymentOp = defineInvoiceWork({
   ...CREATE_PAYMENT_INPUT,
   summary: "Create an invoice",
   description: CREATE_PAYMENT_DESCRIPTION,
@@ -76,12 +75,9 @@ export const createPaymentOp = defineOperation({
     payer_email: "buyer@example.com",
   },
   responseExample: PAYMENT_EXAMPLE,
-  handle: async (input, context) => {
-    const serialize = (invoice: Invoice) => toPayment(invoice, context.deps.config.publicBaseUrl);
-    const { completeWithin } = context;
-    const onWritten = completeWithin && (async (tx: Tx, invoice: Invoice) => completeWithin(tx, await serialize(invoice)));
-    return serialize(await createInvoice(context.deps, merchantOf(context), input, { onWritten, merchantTerms: context.merchantTerms ?? undefined }));
-  },
+  unit: createInvoice,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, merchantTerms: context.merchantTerms ?? undefined }),
+  answer: (invoice, context) => toPayment(invoice, context.deps.config.publicBaseUrl),
 });
 
 const lookupSchema = z.object({
@@ -225,7 +221,7 @@ export const paymentHistoryOp = defineOperation({
   handle: (input, context) => listPage(input, context),
 });
 
-export const paymentResendOp = defineOperation({
+export const paymentResendOp = defineWork({
   ...PAYMENT_LOOKUP_INPUT,
   summary: "Send an invoice's webhook again",
   description:
@@ -238,7 +234,9 @@ export const paymentResendOp = defineOperation({
   errors: [...LOOKUP_ERRORS, "webhook.no_event", "webhook.no_endpoint"],
   requestExample: { order_id: "order-1001" },
   responseExample: { uuid: PAYMENT_EXAMPLE.uuid, event_type: "invoice.paid", deliveries: ["6a1d3e5f-7b9c-4d2e-8f10-a2b4c6d8e0f1"] },
-  handle: (input, context) => resendInvoiceEvent(context.deps, merchantOf(context), input),
+  unit: resendInvoiceEvent,
+  args: (input, context) => ({ merchantId: merchantOf(context), lookup: input }),
+  answer: (resent) => resent,
 });
 
 export const sendPaymentEmailOp = defineOperation({

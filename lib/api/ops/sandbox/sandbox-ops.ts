@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { runUnit } from "@/lib/deps/unit-of-work";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { expirePayoutLinkNow } from "@/lib/jobs/handlers/expire-payout-links";
 import { PAYOUT_LINK_SCHEMA, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
@@ -61,7 +62,7 @@ export const sandboxExpireOp = defineOperation({
   handle: async (input, context) => {
     assertSandboxEnabled(context.deps.config);
     if (input.uuid !== undefined) {
-      return toPayment(await sandboxExpireInvoice(context.deps, merchantOf(context), input.uuid), context.deps.config.publicBaseUrl);
+      return toPayment(await runUnit(context.deps, sandboxExpireInvoice, { merchantId: merchantOf(context), uuid: input.uuid }), context.deps.config.publicBaseUrl);
     }
     if (input.link_id !== undefined) {
       try {
