@@ -1,9 +1,4 @@
-import type { Invoice } from "@/generated/prisma/client";
-import type { GatewayConfig } from "@/lib/config/env";
-import type { SecretBox } from "@/lib/crypto/secret-box";
-import type { Db } from "@/lib/db/client";
-import type { RateProvider } from "@/lib/rates";
-import type { SendOptions } from "@/lib/webhooks/send-request";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
 import { purgeExpiredEvents } from "@/lib/services/events/purge-expired-events";
 import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
@@ -27,17 +22,8 @@ import { approveWaitedPayouts } from "./handlers/approve-waited-payouts";
 import { sendPendingEmails } from "./handlers/send-emails";
 import { expireUnenrolledUsers } from "./handlers/expire-enrolments";
 
-/** The collaborators every job handler receives (the API's collaborators are a superset). */
-export interface JobDeps {
-  db: Db;
-  secretBox: SecretBox;
-  config: GatewayConfig;
-  sendOptions: SendOptions;
-  rates: RateProvider;
-  /** An invoice as POST /v1/payment answers it (batch elements record it). */
-  presentInvoice(invoice: Invoice): Promise<unknown>;
-  now(): Date;
-}
+/** The collaborators every job handler receives: those of every unit of work (the API's are a superset). */
+export type JobDeps = AppDeps;
 
 export interface PeriodicJob {
   /** Dotted name, also the Inngest function id (dots become dashes). */

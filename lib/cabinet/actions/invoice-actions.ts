@@ -6,7 +6,7 @@ import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { toRefundObject } from "@/lib/api/serialize/payout";
 import { resolvePayment } from "@/lib/services/refunds/resolve-payment";
-import { defineCabinetAction, defineCabinetUnit, type CabinetActionEntry } from "../action-table";
+import { defineCabinetUnit, type CabinetActionEntry } from "../action-table";
 import { userActor } from "./payout-actions";
 
 // Each input below is the API operation's own (same fields, same codes): the invoice page sends a

@@ -1,13 +1,12 @@
+import type { AppDeps } from "@/lib/deps/app-deps";
 import type { Db, Tx } from "@/lib/db/client";
-import type { Invoice } from "@/generated/prisma/client";
 import { isAppError, parseInput } from "@/lib/errors";
 import { decideBatchItem } from "@/lib/domain/batch/transition";
-import { createInvoice, type CreateInvoiceInput, type InvoiceDeps } from "@/lib/services/invoices/create-invoice";
+import { createInvoice, type CreateInvoiceInput } from "@/lib/services/invoices/create-invoice";
 import { createInvoicesInBulk } from "@/lib/services/invoices/create-invoices-in-bulk";
 import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
 import { batchElementId } from "@/lib/services/batches/batches";
 import { createPayout } from "@/lib/services/payouts/create-payout";
-import { type PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { CREATE_PAYOUT_INPUT } from "@/lib/api/requests/payout";
 import { toPayoutObject, toRefundObject } from "@/lib/api/serialize/payout";
 import { createPayoutsInOrder } from "./create-payouts-in-order";
@@ -15,7 +14,7 @@ import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
-import { runJobUnit } from "../run-job-unit";
+import { runUnit } from "@/lib/deps/unit-of-work";
 
 /** spec: Batch and item status — the message of the elements after a stop. */
 export const SKIPPED_MESSAGE = "skipped: batch stopped after an earlier failure";
@@ -23,11 +22,8 @@ const LEASE_SECONDS = 60;
 /** Elements of a `continue` batch in flight at once. */
 const ELEMENT_PARALLELISM = 8;
 
-export interface BatchDeps extends Omit<InvoiceDeps, "config">, Omit<PayoutDeps, "config"> {
-  config: InvoiceDeps["config"] & PayoutDeps["config"];
-  /** The single call's answer for an invoice it created: what a done element records. */
-  presentInvoice(invoice: Invoice): Promise<unknown>;
-}
+/** What the batch worker runs with: the collaborators of every unit of work. */
+export type BatchDeps = AppDeps;
 
 /** Claims one batch that is waiting or whose worker died (lease lapsed); null when there is none. */
 async function claimBatch(db: Db, now: Date): Promise<string | null> {
@@ -122,7 +118,7 @@ const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: n
     return toRefundObject(refund, payment);
   },
   payout: async (deps, batch, _idx, request) => {
-    const payout = await runJobUnit(deps, createPayout, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYOUT_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
+    const payout = await runUnit(deps, createPayout, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYOUT_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
     return toPayoutObject(payout);
   },
 };

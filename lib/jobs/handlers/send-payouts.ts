@@ -1,9 +1,9 @@
+import type { AppDeps } from "@/lib/deps/app-deps";
 import type { NetworkId } from "@/lib/catalogue";
 import { getChainSender } from "@/lib/chains/registry";
 import type { ChainSender } from "@/lib/chains/types";
 import { withTransaction } from "@/lib/db/transaction";
 import { log } from "@/lib/log";
-import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
 import { payOutAutoWithdrawals } from "./pay-out-auto-withdrawals";
 import { advancePayout, listDuePayouts, openPayoutKey, PAYOUT_TRANSFERS, payoutConfirmations, SENDING_STATUSES, type PayoutSendDeps } from "@/lib/services/payouts/send-payouts";
@@ -11,7 +11,7 @@ import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
 import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
 
 /** The `payout.send` job: a pass over every network that has payouts on their way (networks without a sender wait). */
-export async function sendAllPayouts(deps: PayoutDeps): Promise<{ planned: number; confirmed: number }> {
+export async function sendAllPayouts(deps: AppDeps): Promise<{ planned: number; confirmed: number }> {
   // Matured credits that auto-withdraw rules send out, automatic refunds and external partners'
   // split shares whose window ended become payouts first (internal shares go to the partner).
   await payOutAutoWithdrawals(deps);

@@ -1,24 +1,16 @@
 import type { Payout } from "@/generated/prisma/client";
-import { createKeyedMutex } from "@/lib/db/keyed-mutex";
 import type { Tx } from "@/lib/db/client";
 import { planConversion, postConversion, type ConversionQuote } from "./payout-conversion";
 import type { PayoutDestination } from "./payout-destination";
 import { writePayout, type PayoutToWrite, type PayoutWriterDeps } from "./write-payout";
 
-const balanceTurns = createKeyedMutex();
-
 /**
- * Runs work that reserves from one merchant balance after this process's earlier such work has
- * finished. The balance's row lock decides between processes; this keeps a burst for one
- * balance from holding every pooled connection while its transactions wait on that lock.
+ * The turn (TransactionOptions.turn) of work that reserves from one merchant balance: the
+ * balance's row lock decides between processes; the turn keeps a burst for one balance from
+ * holding every pooled connection while its transactions wait on that lock.
  */
-/** The turn (TransactionOptions.turn) of work that reserves from one merchant balance. */
 export function balanceTurn(merchantId: string, asset: string): string {
   return `balance:${merchantId}|${asset}`;
-}
-
-export function inBalanceTurn<T>(merchantId: string, asset: string, work: () => Promise<T>): Promise<T> {
-  return balanceTurns(`${merchantId}|${asset}`, work);
 }
 
 /**

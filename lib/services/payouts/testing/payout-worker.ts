@@ -1,3 +1,4 @@
+import { createAppDeps } from "@/lib/deps/app-deps";
 /**
  * A separate worker process for tests of payouts: processes waiting batches and sends the
  * payouts of one network, pass after pass, against the database and node its environment
@@ -13,7 +14,6 @@ import { createSecretBox } from "@/lib/crypto/secret-box";
 import { getChainSender } from "@/lib/chains/registry";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import type { NetworkId } from "@/lib/catalogue";
-import { createRateProviderFromConfig } from "@/lib/rates/create-rate-provider-from-config";
 import { processPendingBatches } from "@/lib/jobs/handlers/process-batches";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { runWorker } from "@/lib/testing/run-worker";
@@ -25,16 +25,7 @@ async function main(): Promise<void> {
   await verifyChains(config, db);
   const sender = getChainSender(db, config, network);
   if (!sender) throw new Error(`no sender for ${network}`);
-  const deps = {
-    db,
-    config,
-    secretBox: createSecretBox(Buffer.from(process.env.GATEWAY_MASTER_KEY!, "hex")),
-    rates: createRateProviderFromConfig(config.rateProvider),
-    presentInvoice: async () => {
-      throw new Error("this worker makes no invoices");
-    },
-    now: () => new Date(),
-  };
+  const deps = createAppDeps(config, db, createSecretBox(Buffer.from(process.env.GATEWAY_MASTER_KEY!, "hex")));
   for (let pass = 1; ; pass++) {
     const batches = await processPendingBatches(deps);
     await sendPayouts(deps, network, sender);
