@@ -1,9 +1,10 @@
 import type { AppDeps } from "@/lib/deps/app-deps";
 import { purgeIdempotencyRecords } from "@/lib/services/idempotency/idempotency-records";
 import { purgeExpiredEvents } from "@/lib/services/events/purge-expired-events";
-import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
+import { matureDueLots } from "@/lib/jobs/handlers/mature-lots";
 import { deliverDueWebhooks, reapAbandonedLastAttempts, type DeliveryDeps } from "./handlers/deliver-webhooks";
-import { expireDueInvoices, scanAllNetworks } from "@/lib/services/chains/scan-network";
+import { scanAllNetworks } from "@/lib/jobs/handlers/scan-networks";
+import { expireDueInvoices } from "@/lib/jobs/handlers/expire-invoices";
 import { getRealChainState } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getChainSender } from "@/lib/chains/registry";

@@ -9,7 +9,7 @@ import { anvilClients, callAnvil, startAnvil, type Anvil } from "@/lib/chains/ev
 import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 import { startRpcProxy, type RpcProxy } from "@/lib/chains/testing/rpc-proxy";
 import type { ApiDeps } from "@/lib/api/deps";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { makeTestDeps } from "@/lib/testing/harness";
 import { createGatewayMetrics, type GatewayMetrics } from "./registry";

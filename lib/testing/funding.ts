@@ -6,7 +6,7 @@ import { loadKeyMaterial } from "@/lib/chains/key-material";
 import { getChainAdapter } from "@/lib/chains/registry";
 import { deriveSigningKey, HOT_WALLET_INDEX } from "@/lib/chains/signing-keys";
 import { parseAmount } from "@/lib/domain/money/amount";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { callSigned, makeMerchant, type TestMerchant } from "./harness";
 
 /**

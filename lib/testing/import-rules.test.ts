@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { areaOf, checkImports, findCycles, findTransactionOpeners, readImportEdges, type ImportEdge } from "./import-rules";
-import { SERVICES_STILL_OPENING_TRANSACTIONS } from "./transaction-openers";
 
 const repository = path.resolve(import.meta.dirname, "../..");
 const edges = readImportEdges(repository);
@@ -21,8 +20,8 @@ describe("the repository's imports", () => {
 });
 
 describe("transactions", () => {
-  it("are opened by entry points only: no service opens one beyond the shrinking list", () => {
-    expect(findTransactionOpeners(repository)).toEqual([...SERVICES_STILL_OPENING_TRANSACTIONS].sort());
+  it("are opened by entry points only: no service opens one", () => {
+    expect(findTransactionOpeners(repository)).toEqual([]);
   });
 
   it("the check finds a service that opens one", () => {

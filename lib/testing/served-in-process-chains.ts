@@ -3,7 +3,7 @@ import { createApiDeps, type ApiDeps } from "@/lib/api/deps";
 import { getChainAdapter } from "@/lib/chains/registry";
 import { resetRealChains } from "@/lib/chains/real-chains";
 import { startInProcessChains, type InProcessChains } from "@/lib/chains/testing/in-process-chains";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { getTestSecretBox, makeTestConfig } from "./harness";
 import { useOwnDatabasePerFile } from "./own-database";

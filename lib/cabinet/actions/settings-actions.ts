@@ -13,7 +13,8 @@ import { setPayoutFeeConfig } from "@/lib/services/payouts/manage-payouts";
 import { setMoneyOutThreshold } from "@/lib/services/payouts/money-out-thresholds";
 import { registerPersonalWallet, removePersonalWallet, transferToPersonalWallet } from "@/lib/services/payouts/personal-wallet";
 import { setAutorefund } from "@/lib/services/refunds/resolve-payment";
-import { createSplitRule, deleteSplitRule, setSplitConfig, toSplitRuleObject } from "@/lib/services/splits/split-rules";
+import { createSplitRule, deleteSplitRule, setSplitConfig } from "@/lib/services/splits/split-rules";
+import { toSplitRuleObject } from "@/lib/api/serialize/split-rule";
 import { CREATE_SPLIT_RULE_INPUT } from "@/lib/api/requests/split-rule";
 import { registerWebhookEndpoint, rotateWebhookSecret } from "@/lib/services/webhooks/manage-endpoint";
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
@@ -171,28 +172,32 @@ export const SETTINGS_ACTIONS = {
   }),
 
   // Split rules and the split config (the services refuse with split.disabled when splits are off).
-  "settings.create_split_rule": defineCabinetAction({
+  "settings.create_split_rule": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: CREATE_SPLIT_RULE_INPUT,
-    run: async ({ deps, actor }, input) => toSplitRuleObject(await createSplitRule(deps, actor.merchantId, input, deps.now(), userActor(actor.userId))),
+    unit: createSplitRule,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, input, actor: userActor(actor.userId) }),
+    answer: toSplitRuleObject,
     describe: (_input, result) => {
       const rule = result as ReturnType<typeof toSplitRuleObject>;
       return { setting: "split_rule", change: "created", rule: rule.rule_id, percent: rule.percent };
     },
   }),
-  "settings.delete_split_rule": defineCabinetAction({
+  "settings.delete_split_rule": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: { schema: deleteSplitRuleSchema, invalidBody: "split.bad_request", fieldErrors: { rule_id: "split.bad_id" } },
-    run: ({ deps, actor }, input) => deleteSplitRule(deps, actor.merchantId, input.rule_id, deps.now()),
+    unit: deleteSplitRule,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, ruleId: input.rule_id }),
     describe: (input) => ({ setting: "split_rule", change: "deleted", rule: input.rule_id }),
   }),
-  "settings.set_split_config": defineCabinetAction({
+  "settings.set_split_config": defineCabinetUnit({
     permission: "settings",
     audit: "settings.changed",
     input: { schema: splitConfigSchema, invalidBody: "split.bad_request", fieldErrors: { refund_hold_hours: "split.bad_hold_hours" } },
-    run: ({ deps, actor }, input) => setSplitConfig(deps, actor.merchantId, input.refund_hold_hours),
+    unit: setSplitConfig,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, hours: input.refund_hold_hours }),
     describe: (input) => ({ setting: "split_config", refund_hold_hours: input.refund_hold_hours }),
   }),
 
@@ -210,26 +215,29 @@ export const SETTINGS_ACTIONS = {
   }),
 
   // IP allow-list of the API keys (sensitive: it decides who may call the API).
-  "allowlist.add": defineCabinetAction({
+  "allowlist.add": defineCabinetUnit({
     permission: "settings",
     audit: "allowlist.changed",
     input: CIDR_INPUT,
-    run: ({ deps, actor }, input) => addAllowlistEntry(deps.db, actor.merchantId, input.cidr),
+    unit: addAllowlistEntry,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, cidr: input.cidr }),
     describe: (input, result) => allowlistDetail("added", result, input.cidr),
   }),
-  "allowlist.remove": defineCabinetAction({
+  "allowlist.remove": defineCabinetUnit({
     permission: "settings",
     audit: "allowlist.changed",
     input: CIDR_INPUT,
-    run: ({ deps, actor }, input) => removeAllowlistEntry(deps.db, actor.merchantId, input.cidr),
+    unit: removeAllowlistEntry,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, cidr: input.cidr }),
     describe: (input, result) => allowlistDetail("removed", result, input.cidr),
   }),
   // Turning it off is as sensitive as turning it on: both go through this one action.
-  "allowlist.enable": defineCabinetAction({
+  "allowlist.enable": defineCabinetUnit({
     permission: "settings",
     audit: "allowlist.changed",
     input: { schema: z.object({ enabled: z.boolean() }), invalidBody: "apiallow.bad_enabled" },
-    run: ({ deps, actor }, input) => setAllowlistEnabled(deps.db, actor.merchantId, input.enabled),
+    unit: setAllowlistEnabled,
+    args: ({ actor }, input) => ({ merchantId: actor.merchantId, enabled: input.enabled }),
     describe: (input, result) => allowlistDetail(input.enabled ? "enabled" : "disabled", result),
   }),
 

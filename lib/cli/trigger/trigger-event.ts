@@ -9,13 +9,14 @@ import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { isAppError } from "@/lib/errors";
 import { createInvoice } from "@/lib/services/invoices/create-invoice";
 import { runUnit } from "@/lib/deps/unit-of-work";
-import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
+import { matureDueLots } from "@/lib/jobs/handlers/mature-lots";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { createPayout } from "@/lib/services/payouts/create-payout";
 import { cancelPayout } from "@/lib/services/payouts/manage-payouts";
 import { payoutConfirmations } from "@/lib/services/payouts/send-payouts";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
-import { sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
+import { sandboxExpireInvoice } from "@/lib/services/sandbox/sandbox-operations";
+import { depositOnSandbox, mineOnSandbox } from "@/lib/jobs/handlers/sandbox-chain";
 import { createStaticWallet } from "@/lib/services/static-wallets/static-wallets";
 import { CliError } from "../cli-error";
 import { pause } from "../lookups";
@@ -82,10 +83,10 @@ async function driveUntilEvent(scene: Scene, objectId: string, step: () => Promi
   }
 }
 
-const mine = (scene: Scene, blocks: number) => sandboxMine(scene.deps, { network: scene.network, blocks: Math.min(Math.max(blocks, 1), 1000) });
+const mine = (scene: Scene, blocks: number) => mineOnSandbox(scene.deps, { network: scene.network, blocks: Math.min(Math.max(blocks, 1), 1000) });
 
 async function deposit(scene: Scene, address: string, amountMinor: bigint): Promise<void> {
-  await sandboxDeposit(scene.deps, { network: scene.network, currency: scene.asset.symbol, address, amount: formatAmount(amountMinor, scene.asset.decimals) });
+  await depositOnSandbox(scene.deps, { network: scene.network, currency: scene.asset.symbol, address, amount: formatAmount(amountMinor, scene.asset.decimals) });
 }
 
 async function createSandboxInvoice(scene: Scene, price: { amount: string; currency: string }): Promise<Invoice> {

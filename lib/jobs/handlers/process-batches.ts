@@ -108,13 +108,11 @@ type BatchRow = { id: string; merchantId: string; kind: string; createdBy: strin
  */
 const ELEMENT_HANDLERS: Record<string, (deps: BatchDeps, batch: BatchRow, idx: number, request: unknown) => Promise<unknown>> = {
   payment: async (deps, batch, idx, request) => {
-    const plan = await createInvoice.prepare(deps, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYMENT_INPUT, request), invoiceId: batchElementId(batch.id, idx) });
-    return deps.presentInvoice(await withTransaction(deps.db, (tx) => createInvoice.execute(tx, deps, plan)));
+    return deps.presentInvoice(await runUnit(deps, createInvoice, { merchantId: batch.merchantId, input: parseInput(CREATE_PAYMENT_INPUT, request), invoiceId: batchElementId(batch.id, idx) }));
   },
   refund: async (deps, batch, _idx, request) => {
     // Found again when run anew: by (payment, address, amount), as a repeated refund call is.
-    const plan = await createRefund.prepare(deps, { merchantId: batch.merchantId, input: parseInput(CREATE_REFUND_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
-    const { refund, payment } = await withTransaction(deps.db, (tx) => createRefund.execute(tx, deps, plan), { turn: createRefund.turnOf(plan) });
+    const { refund, payment } = await runUnit(deps, createRefund, { merchantId: batch.merchantId, input: parseInput(CREATE_REFUND_INPUT, request), actor: batch.createdBy ?? `batch:${batch.id}` });
     return toRefundObject(refund, payment);
   },
   payout: async (deps, batch, _idx, request) => {
@@ -212,7 +210,7 @@ async function processPaymentChunk(deps: BatchDeps, batch: BatchRow, items: { id
 async function createPaymentRun(deps: BatchDeps, batch: BatchRow, run: { idx: number; request: string; parsed: { input: CreateInvoiceInput } | { error: string } }[]): Promise<void> {
   const creatable = run.flatMap((item) => ("input" in item.parsed ? [{ idx: item.idx, invoiceId: batchElementId(batch.id, item.idx), input: item.parsed.input }] : []));
   try {
-    await createInvoicesInBulk(deps, batch.merchantId, creatable, async (tx, invoiceOutcomes) => {
+    await runUnit(deps, createInvoicesInBulk, { merchantId: batch.merchantId, requests: creatable }, async (tx, invoiceOutcomes) => {
       const outcomeOf = new Map<number, ElementOutcome>();
       for (const item of run) if ("error" in item.parsed) outcomeOf.set(item.idx, { error: item.parsed.error });
       for (const [position, outcome] of invoiceOutcomes.entries()) {

@@ -7,8 +7,8 @@ import { log } from "@/lib/log";
 import { followOutgoingTransfers, sendOutgoingTransfers } from "./send-outgoing";
 import { payOutAutoWithdrawals } from "./pay-out-auto-withdrawals";
 import { advancePayout, listDuePayouts, openPayoutKey, PAYOUT_TRANSFERS, payoutConfirmations, SENDING_STATUSES, type PayoutSendDeps } from "@/lib/services/payouts/send-payouts";
-import { processAutorefunds } from "@/lib/services/refunds/resolve-payment";
-import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
+import { processAutorefunds } from "./process-autorefunds";
+import { releaseDueSplitShares } from "./release-split-shares";
 
 /** The `payout.send` job: a pass over every network that has payouts on their way (networks without a sender wait). */
 export async function sendAllPayouts(deps: AppDeps): Promise<{ planned: number; confirmed: number }> {

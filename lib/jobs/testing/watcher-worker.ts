@@ -13,8 +13,9 @@ import { loadConfig } from "@/lib/config/env";
 import { createDb } from "@/lib/db/client";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import type { NetworkId } from "@/lib/catalogue";
-import { expireDueInvoices, scanNetwork } from "@/lib/services/chains/scan-network";
-import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
+import { expireDueInvoices } from "@/lib/jobs/handlers/expire-invoices";
+import { matureDueLots } from "@/lib/jobs/handlers/mature-lots";
 import { runWorker } from "@/lib/testing/run-worker";
 
 async function main(): Promise<void> {

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
 import { queryDirect } from "@/lib/db/direct-query";
 import { createCoalescer, onePerOwner } from "@/lib/db/coalesce";
-import { withTransaction } from "@/lib/db/transaction";
+import { afterCommit } from "@/lib/db/transaction";
+import { unitOf } from "@/lib/deps/unit-of-work";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
 
 /** Designed: the IP allow-list, as every allow-list operation answers it. */
@@ -63,40 +64,56 @@ export async function getAllowlist(db: Db, merchantId: string): Promise<Allowlis
   return allowlist;
 }
 
-/** Adds an entry (a repeat is a no-op). */
-export async function addAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
-  const cidr = canonicalCidrOrThrow(cidrText);
-  await db.allowlistEntry.createMany({ data: [{ merchantId, cidr }], skipDuplicates: true });
-  forgetKeptApiKeys();
-  return getAllowlist(db, merchantId);
+/** The list as it stands inside `tx` (what a change answers: its own writes included). */
+async function readAllowlistIn(tx: Tx, merchantId: string): Promise<AllowlistView> {
+  const [row] = await tx.$queryRaw<{ enabled: boolean; entries: string[] }[]>`
+    SELECT m.allowlist_enabled AS enabled,
+           COALESCE((SELECT array_agg(e.cidr ORDER BY e.created_at, e.cidr) FROM allowlist_entries e WHERE e.merchant_id = m.id), '{}')::text[] AS entries
+    FROM merchants m WHERE m.id = ${merchantId}::uuid`;
+  if (!row) throw new Error(`merchant ${merchantId} does not exist`);
+  return { entries: row.entries, enabled: row.enabled };
 }
+
+/** Every kept API key's allow-list is re-read once the change has committed (not before: a read in between would keep the old list). */
+function forgetKeptKeysAfterCommit(tx: Tx): void {
+  afterCommit(tx, forgetKeptApiKeys);
+}
+
+export interface AllowlistEntryChange {
+  merchantId: string;
+  cidr: string;
+}
+
+/** Adds an entry (a repeat is a no-op). */
+export const addAllowlistEntry = unitOf(async (tx, _deps, { merchantId, cidr: cidrText }: AllowlistEntryChange): Promise<AllowlistView> => {
+  const cidr = canonicalCidrOrThrow(cidrText);
+  await tx.allowlistEntry.createMany({ data: [{ merchantId, cidr }], skipDuplicates: true });
+  forgetKeptKeysAfterCommit(tx);
+  return readAllowlistIn(tx, merchantId);
+});
 
 /**
  * Removes an entry. Removing the last entry of an enabled list would lock every key out,
  * so it also disables the list, in the same transaction.
  */
-export async function removeAllowlistEntry(db: Db, merchantId: string, cidrText: string): Promise<AllowlistView> {
+export const removeAllowlistEntry = unitOf(async (tx, _deps, { merchantId, cidr: cidrText }: AllowlistEntryChange): Promise<AllowlistView> => {
   const cidr = canonicalCidrOrThrow(cidrText);
-  await withTransaction(db, async (tx) => {
-    // Lock the merchant row: two concurrent removals must not both see one entry left.
-    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
-    const { count } = await tx.allowlistEntry.deleteMany({ where: { merchantId, cidr } });
-    if (count === 0) throw new AppError("apiallow.not_found");
-    const remaining = await tx.allowlistEntry.count({ where: { merchantId } });
-    if (remaining === 0) await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: false } });
-  });
-  forgetKeptApiKeys();
-  return getAllowlist(db, merchantId);
-}
+  // Lock the merchant row: two concurrent removals must not both see one entry left.
+  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+  const { count } = await tx.allowlistEntry.deleteMany({ where: { merchantId, cidr } });
+  if (count === 0) throw new AppError("apiallow.not_found");
+  const remaining = await tx.allowlistEntry.count({ where: { merchantId } });
+  if (remaining === 0) await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: false } });
+  forgetKeptKeysAfterCommit(tx);
+  return readAllowlistIn(tx, merchantId);
+});
 
 /** spec: IP allow-list — enabling an empty list fails with `apiallow.empty`. */
-export async function setAllowlistEnabled(db: Db, merchantId: string, enabled: boolean): Promise<AllowlistView> {
-  await withTransaction(db, async (tx) => {
-    // Lock the merchant row so a concurrent remove cannot empty the list between the count and the update.
-    await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
-    if (enabled && (await tx.allowlistEntry.count({ where: { merchantId } })) === 0) throw new AppError("apiallow.empty");
-    await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: enabled } });
-  });
-  forgetKeptApiKeys();
-  return getAllowlist(db, merchantId);
-}
+export const setAllowlistEnabled = unitOf(async (tx, _deps, { merchantId, enabled }: { merchantId: string; enabled: boolean }): Promise<AllowlistView> => {
+  // Lock the merchant row so a concurrent remove cannot empty the list between the count and the update.
+  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR UPDATE`;
+  if (enabled && (await tx.allowlistEntry.count({ where: { merchantId } })) === 0) throw new AppError("apiallow.empty");
+  await tx.merchant.update({ where: { id: merchantId }, data: { allowlistEnabled: enabled } });
+  forgetKeptKeysAfterCommit(tx);
+  return readAllowlistIn(tx, merchantId);
+});

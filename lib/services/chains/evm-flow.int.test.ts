@@ -10,7 +10,7 @@ import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/testing/a
 import { deployTestToken } from "@/lib/chains/evm/testing/test-token";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { scanNetwork } from "./scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 
 // The whole payment path on a real EVM node: anvil started by this file, serving "ethereum".
 let anvil: Anvil;

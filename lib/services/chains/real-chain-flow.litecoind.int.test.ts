@@ -10,7 +10,7 @@ import { startLitecoind, type RegtestNode } from "@/lib/chains/utxo/testing/lite
 import { startFakeNode } from "@/lib/chains/utxo/testing/http-server";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
-import { scanNetwork } from "./scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { parseAmount } from "@/lib/domain/money/amount";
 
 // The whole payment path on a real UTXO node: litecoind -regtest started by this file.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { decideInvoice } from "@/lib/domain/invoice/transition";
 import { lockAccounts, postJournal } from "@/lib/ledger/post";
@@ -13,7 +13,6 @@ import { findSettlementAsset, requiredConfirmations } from "@/lib/catalogue";
 import { requiredConfirmationsForTransfer } from "@/lib/domain/invoice/transfer-confirmations";
 import { repayDebtFromAvailable } from "@/lib/ledger/debt";
 import { recordDueAutoWithdrawal } from "@/lib/services/payouts/auto-withdraw";
-import { withTransaction } from "@/lib/db/transaction";
 import { moveSplitShares, takeSplitShares } from "@/lib/services/splits/split-shares";
 
 export interface EvaluationDeps {
@@ -165,21 +164,19 @@ async function makeLotAvailable(tx: Tx, lot: { id: string; merchantId: string; a
   await recordDueAutoWithdrawal(tx, { id: lot.id, merchantId: lot.merchantId, asset: lot.asset, reference: lot.reference, added: lot.amount - repaid }, now);
 }
 
-/** Periodic job: moves every lot whose hold ended from maturing to available. Idempotent. */
-export async function matureDueLots(db: import("@/lib/db/client").Db, now: Date): Promise<number> {
-  const due = await db.maturityLot.findMany({ where: { maturedAt: null, maturesAt: { lte: now } }, take: 500, select: { id: true } });
-  let matured = 0;
-  for (const { id } of due) {
-    const didMature = await withTransaction(db, async (tx) => {
-      // The conditional update locks the lot: a reorganisation clawing it back waits, then sees it matured.
-      const { count } = await tx.maturityLot.updateMany({ where: { id, maturedAt: null }, data: { maturedAt: now } });
-      if (count === 0) return false; // another worker got it, or a clawback took it all
-      const lot = await tx.maturityLot.findUniqueOrThrow({ where: { id } });
-      // A lot clawed back to nothing by a reorganisation has nothing left to mature.
-      if (toMinor(lot.amount) > 0n) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount), reference: lot.reference }, now);
-      return true;
-    });
-    if (didMature) matured++;
-  }
-  return matured;
+/** Lots whose hold ended and that have not matured yet, for the maturity job. */
+export async function listDueLots(db: Db, now: Date, limit: number): Promise<string[]> {
+  const due = await db.maturityLot.findMany({ where: { maturedAt: null, maturesAt: { lte: now } }, take: limit, select: { id: true } });
+  return due.map((lot) => lot.id);
+}
+
+/** One lot from maturing to available; false when another worker got it first. Idempotent. */
+export async function matureLot(tx: Tx, id: string, now: Date): Promise<boolean> {
+  // The conditional update locks the lot: a reorganisation clawing it back waits, then sees it matured.
+  const { count } = await tx.maturityLot.updateMany({ where: { id, maturedAt: null }, data: { maturedAt: now } });
+  if (count === 0) return false; // another worker got it, or a clawback took it all
+  const lot = await tx.maturityLot.findUniqueOrThrow({ where: { id } });
+  // A lot clawed back to nothing by a reorganisation has nothing left to mature.
+  if (toMinor(lot.amount) > 0n) await makeLotAvailable(tx, { id, merchantId: lot.merchantId, asset: lot.asset, amount: toMinor(lot.amount), reference: lot.reference }, now);
+  return true;
 }

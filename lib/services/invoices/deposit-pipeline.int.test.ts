@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
-import { scanNetwork, expireDueInvoices } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
+import { expireDueInvoices } from "@/lib/jobs/handlers/expire-invoices";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { callApi, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
@@ -250,7 +251,7 @@ describe("maturity hold and fee terms", () => {
     const before = await listMerchantBalances(getTestDb(), merchant.merchantId);
     expect(before.map((row) => row.bucket)).toEqual(["maturing"]);
     // The maturity job runs over every merchant's lots: this merchant's balances tell what it did here.
-    const { matureDueLots } = await import("@/lib/services/deposits/evaluate-invoice");
+    const { matureDueLots } = await import("@/lib/jobs/handlers/mature-lots");
     const matureAll = async (at: Date) => {
       while ((await matureDueLots(getTestDb(), at)) > 0);
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { RateSourceError } from "@/lib/rates";

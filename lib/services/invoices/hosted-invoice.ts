@@ -10,7 +10,7 @@ import type { InvoiceDeps } from "./create-invoice";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, networkMinimumUsdMinor, quoteInSettlement, requoteStoredInvoice, requoteSymbols } from "./pricing";
-import { withTransaction } from "@/lib/db/transaction";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
 
 /** The invoice behind a hosted-page id: `pay.bad_uuid` / `pay.not_found`. */
 export async function getHostedInvoiceOrThrow(deps: Pick<InvoiceDeps, "db">, id: string): Promise<Invoice> {
@@ -61,52 +61,73 @@ export async function isMethodAccepted(deps: Pick<InvoiceDeps, "db">, merchantId
   return accepted.length === 0 || accepted.some((method) => method.currency === currency && method.network === network);
 }
 
+export interface MethodChoice {
+  invoiceId: string;
+  currency: string;
+  network: string;
+}
+
+/** The method fixed before the transaction: the quote and the allocated address. */
+interface MethodPlan {
+  invoiceId: string;
+  symbol: string;
+  network: string;
+  quote: ReturnType<typeof quoteInSettlement>;
+  rateSource: string;
+  address: { address: string; index: number };
+}
+
 /**
  * spec: POST /v1/pay/{id}/select — the buyer picks coin and network: the rate is fixed, the
- * address allocated, and the invoice moves from `select` to `check`.
+ * address allocated (before the transaction: an unused address costs nothing), and the invoice
+ * moves from `select` to `check`.
  */
-export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: { currency: string; network: string }): Promise<Invoice> {
-  const invoice = await getHostedInvoiceOrThrow(deps, id);
-  const now = deps.now();
-  if (invoice.status !== "select") throw new AppError("pay.not_selectable");
-  if (invoice.expiresAt <= now) throw new AppError("invoice.expired");
-  const symbol = normalizeSymbol(input.currency);
-  const network = normalizeNetworkId(input.network);
-  if (!isSettlementSymbol(symbol)) throw new AppError("pay.unknown_currency");
-  if (!findSettlementAsset(symbol, network) || !networkAvailability(deps.config)(network).deposit) throw new AppError("payment.unsupported_network");
-  if (!(await isMethodAccepted(deps, invoice.merchantId, symbol, network))) throw new AppError("pay.method_not_accepted");
-  const pricing = findPricingCurrency(invoice.priceCurrency)!;
-  const prices = await fetchPricesOrThrow(deps.rates, [pricing.symbol, symbol], "invoice.quote_failed");
-  const quote = quoteInSettlement({
-    priceCurrency: pricing,
-    priceMinor: toMinor(invoice.priceAmountMinor),
-    symbol,
-    network,
-    prices,
-    subtractPercent: invoice.subtractPercent,
-    feeFixedUsdMinor: toMinor(invoice.feeFixedUsdMinor),
-    now,
-    expiresAt: invoice.expiresAt,
-  });
-  if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
-  await ensureWatchCursor(deps, network, now);
-  const allocated = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId, addressChainOf(deps.config, network));
-  return withTransaction(deps.db, async (tx) => {
+export const selectPaymentMethod: UnitOfWork<MethodChoice, MethodPlan, Invoice> = {
+  async prepare(deps, { invoiceId, currency, network: networkInput }) {
+    const invoice = await getHostedInvoiceOrThrow(deps, invoiceId);
+    const now = deps.now();
+    if (invoice.status !== "select") throw new AppError("pay.not_selectable");
+    if (invoice.expiresAt <= now) throw new AppError("invoice.expired");
+    const symbol = normalizeSymbol(currency);
+    const network = normalizeNetworkId(networkInput);
+    if (!isSettlementSymbol(symbol)) throw new AppError("pay.unknown_currency");
+    if (!findSettlementAsset(symbol, network) || !networkAvailability(deps.config)(network).deposit) throw new AppError("payment.unsupported_network");
+    if (!(await isMethodAccepted(deps, invoice.merchantId, symbol, network))) throw new AppError("pay.method_not_accepted");
+    const pricing = findPricingCurrency(invoice.priceCurrency)!;
+    const prices = await fetchPricesOrThrow(deps.rates, [pricing.symbol, symbol], "invoice.quote_failed");
+    const quote = quoteInSettlement({
+      priceCurrency: pricing,
+      priceMinor: toMinor(invoice.priceAmountMinor),
+      symbol,
+      network,
+      prices,
+      subtractPercent: invoice.subtractPercent,
+      feeFixedUsdMinor: toMinor(invoice.feeFixedUsdMinor),
+      now,
+      expiresAt: invoice.expiresAt,
+    });
+    if (quote.priceUsdMinor < networkMinimumUsdMinor(network)) throw new AppError("pay.below_minimum");
+    await ensureWatchCursor(deps, network, now);
+    const address = await allocateDepositAddress(deps.db, await loadKeyMaterial(deps.db, deps.secretBox), network as NetworkId, addressChainOf(deps.config, network));
+    return { invoiceId: invoice.id, symbol, network, quote, rateSource: deps.rates.name, address };
+  },
+  async execute(tx, deps, { invoiceId: id, symbol, network, quote, rateSource, address }) {
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
     const current = await tx.invoice.findUniqueOrThrow({ where: { id } });
     // Re-checked under the row lock the expiry job also takes: a term that ended meanwhile wins.
     if (current.status !== "select") throw new AppError("pay.not_selectable");
-    if (current.expiresAt <= deps.now()) throw new AppError("invoice.expired");
+    const now = deps.now();
+    if (current.expiresAt <= now) throw new AppError("invoice.expired");
     return tx.invoice.update({
       where: { id },
       data: {
         status: "check",
         payerCurrency: symbol,
         network,
-        address: allocated.address,
-        addressIndex: allocated.index,
+        address: address.address,
+        addressIndex: address.index,
         rate: quote.rate,
-        rateSource: deps.rates.name,
+        rateSource,
         rateExpiresAt: quote.rateExpiresAt,
         payerAmountMinor: quote.payerAmountMinor.toString(),
         feeFixedAssetMinor: quote.feeFixedAssetMinor.toString(),
@@ -115,8 +136,8 @@ export async function selectPaymentMethod(deps: InvoiceDeps, id: string, input: 
         updatedAt: now,
       },
     });
-  });
-}
+  },
+};
 
 /** A coin and network the buyer may pick on the page. */
 export interface SelectableMethod {

@@ -5,7 +5,7 @@ import { resetRealChains } from "@/lib/chains/real-chains";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { anvilClients, startAnvil, type Anvil } from "@/lib/chains/evm/testing/anvil";
 import { startRpcProxy, type ProxyAction } from "@/lib/chains/testing/rpc-proxy";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { sweepNetwork } from "@/lib/jobs/handlers/sweep-deposits";
 import { parseAmount } from "@/lib/domain/money/amount";

@@ -1,7 +1,7 @@
 import { formatAmount } from "@/lib/domain/money/amount";
 import { describe, expect, it } from "vitest";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
-import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
+import { matureDueLots } from "@/lib/jobs/handlers/mature-lots";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps } from "@/lib/testing/harness";
 import { blockAddress, unblockAddress } from "@/lib/services/compliance/screening";

@@ -5,7 +5,7 @@ import { issueApiKey } from "@/lib/auth/api-keys";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { callApi, callSigned, getTestSecretBox, makeTestConfig, type TestMerchant } from "@/lib/testing/harness";
 import { useOwnDatabasePerFile } from "@/lib/testing/own-database";
-import { releaseDueSplitShares } from "@/lib/services/splits/split-shares";
+import { releaseDueSplitShares } from "@/lib/jobs/handlers/release-split-shares";
 import { payOutAutoWithdrawals } from "@/lib/jobs/handlers/pay-out-auto-withdrawals";
 import { approveWaitedPayouts } from "@/lib/jobs/handlers/approve-waited-payouts";
 import { WAITED_APPROVER } from "./manage-payouts";

@@ -9,7 +9,7 @@ import { parseAmount } from "@/lib/domain/money/amount";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { readTableState } from "@/lib/metrics/read-table-state";
 import { createApiDeps } from "@/lib/api/deps";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { verifyChains } from "@/lib/services/chains/verify-chains";
 import { hasDrift } from "@/lib/services/reconcile/reconcile-with-chains";
 import { reconcileWithChains } from "@/lib/jobs/handlers/reconcile-with-chains";

@@ -1,18 +1,16 @@
 import type { Invoice, Payout } from "@/generated/prisma/client";
 import { findSettlementAsset } from "@/lib/catalogue";
-import { withTransaction } from "@/lib/db/transaction";
 import { decideResolution, type ResolutionAction } from "@/lib/domain/invoice/resolution";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { AppError, isAppError } from "@/lib/errors";
-import { log } from "@/lib/log";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
 import { recordInvoiceEvent } from "@/lib/services/invoices/invoice-events";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import type { PayoutDeps } from "@/lib/services/money-out/payout-terms";
 import type { PayoutWriterDeps } from "@/lib/services/money-out/write-payout";
-import type { UnitOfWork } from "@/lib/deps/unit-of-work";
-import type { Tx } from "@/lib/db/client";
+import { unitOf, type UnitOfWork } from "@/lib/deps/unit-of-work";
+import type { Db, Tx } from "@/lib/db/client";
 import { createRefund, type RefundPlan } from "@/lib/services/refunds/create-refund";
 
 /** A resolve call: the merchant's payment, the decision, and for a refund where and how much. */
@@ -109,15 +107,12 @@ const GIVE_UP: ReadonlySet<string> = new Set(["refund.dust", "refund.nothing_to_
 const MAX_AUTOREFUND_ATTEMPTS = 50;
 
 /**
- * The autorefund pass: every payment that ended underpaid or overpaid after the merchant turned
- * autorefund on, with a known payer address, is refunded (everything, or the excess) through
- * resolve — once, since resolve settles a payment once. A refund that cannot be made (dust, a
- * blocked address, already refunded by hand) is left to the merchant; one that only waits is
- * tried again after a backoff (10 s doubling to 10 minutes), at most 50 times.
+ * Payments an autorefund is due for: each ended underpaid or overpaid after the merchant turned
+ * autorefund on, has a known payer address and no resolution, and is not given up or waiting out
+ * its backoff (see recordAutorefundFailure).
  */
-export async function processAutorefunds(deps: PayoutDeps, limit = 100): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.$queryRaw<{ id: string; merchant_id: string }[]>`
+export function listDueAutorefunds(db: Db, now: Date, limit: number): Promise<{ id: string; merchant_id: string }[]> {
+  return db.$queryRaw<{ id: string; merchant_id: string }[]>`
     SELECT i.id::text AS id, i.merchant_id::text AS merchant_id FROM invoices i JOIN merchants m ON m.id = i.merchant_id
     LEFT JOIN auto_refund_attempts a ON a.invoice_id = i.id
     WHERE i.resolution IS NULL AND i.payer_address <> '' AND i.final_at IS NOT NULL
@@ -125,26 +120,22 @@ export async function processAutorefunds(deps: PayoutDeps, limit = 100): Promise
         OR (i.status = 'paid_over' AND m.autorefund_overpaid_since IS NOT NULL AND i.final_at >= m.autorefund_overpaid_since))
       AND (a.invoice_id IS NULL OR (NOT a.is_given_up AND a.next_attempt_at <= ${now}))
     ORDER BY i.final_at LIMIT ${limit}`;
-  let refunded = 0;
-  for (const row of due) {
-    try {
-      // Run here, inside the payout pass (sendAllPayouts), as an entry point would run the unit.
-      const plan = await resolvePayment.prepare(deps, { merchantId: row.merchant_id, input: { uuid: row.id, action: "refund" }, actor: "autorefund" });
-      await withTransaction(deps.db, (tx) => resolvePayment.execute(tx, deps, plan), { turn: resolvePayment.turnOf(plan) });
-      refunded++;
-    } catch (error) {
-      const reason = (isAppError(error) ? `${error.code}: ${error.message}` : "internal error").slice(0, 500);
-      const previous = await deps.db.autoRefundAttempt.findUnique({ where: { invoiceId: row.id } });
-      const attempts = (previous?.attempts ?? 0) + 1;
-      const isGivenUp = (isAppError(error) && GIVE_UP.has(error.code)) || attempts >= MAX_AUTOREFUND_ATTEMPTS;
-      const nextAttemptAt = new Date(now.getTime() + Math.min(10_000 * 2 ** Math.min(attempts - 1, 16), 600_000));
-      await deps.db.autoRefundAttempt.upsert({
-        where: { invoiceId: row.id },
-        create: { invoiceId: row.id, attempts, isGivenUp, nextAttemptAt, lastError: reason },
-        update: { attempts, isGivenUp, nextAttemptAt, lastError: reason },
-      });
-      if (!isGivenUp) log.warn("automatic refund not made yet; it is tried again later", { invoiceId: row.id, attempts, error });
-    }
-  }
-  return refunded;
 }
+
+/**
+ * An automatic refund that could not be made: one that cannot be made at all (dust, a blocked
+ * address, already refunded by hand) is left to the merchant; one that only waits (funds
+ * maturing, a freeze, no rate) is tried again after a backoff (10 s doubling to 10 minutes), at
+ * most 50 times. The attempt row is locked, so two workers count one failure each.
+ */
+export const recordAutorefundFailure = unitOf(async (tx, deps, { invoiceId, error }: { invoiceId: string; error: unknown }): Promise<{ attempts: number; isGivenUp: boolean }> => {
+  const now = deps.now();
+  const reason = (isAppError(error) ? `${error.code}: ${error.message}` : "internal error").slice(0, 500);
+  await tx.autoRefundAttempt.createMany({ data: [{ invoiceId, attempts: 0, isGivenUp: false, nextAttemptAt: now, lastError: "" }], skipDuplicates: true });
+  const [previous] = await tx.$queryRaw<{ attempts: number }[]>`SELECT attempts FROM auto_refund_attempts WHERE invoice_id = ${invoiceId}::uuid FOR UPDATE`;
+  const attempts = previous.attempts + 1;
+  const isGivenUp = (isAppError(error) && GIVE_UP.has(error.code)) || attempts >= MAX_AUTOREFUND_ATTEMPTS;
+  const nextAttemptAt = new Date(now.getTime() + Math.min(10_000 * 2 ** Math.min(attempts - 1, 16), 600_000));
+  await tx.autoRefundAttempt.update({ where: { invoiceId }, data: { attempts, isGivenUp, nextAttemptAt, lastError: reason } });
+  return { attempts, isGivenUp };
+});

@@ -5,10 +5,9 @@ import type { Invoice } from "@/generated/prisma/client";
 import { findNetwork, findSettlementAsset, normalizeNetworkId, normalizeSymbol, type NetworkId } from "@/lib/catalogue";
 import { validateAddress } from "@/lib/chains/addresses";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
-import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
+import { mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
 import { parseAmount } from "@/lib/domain/money/amount";
 import { AppError } from "@/lib/errors";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { evaluateInvoice, evaluationDepsOf } from "@/lib/services/deposits/evaluate-invoice";
 import { isUuid } from "@/lib/domain/input/uuid";
 
@@ -31,16 +30,14 @@ function sandboxNetworkOrThrow(config: GatewayConfig, networkText: string): Netw
   return network.id;
 }
 
-/** Lets the network's watcher see what just happened (its webhooks go out once recorded). */
-async function scanNow(deps: SandboxDeps, network: NetworkId): Promise<void> {
-  await scanNetwork(deps, createSandboxAdapter(deps.db, network));
-}
-
-/** `POST /v1/sandbox/deposit`: a 0-confirmation transaction, visible to the watchers. */
+/**
+ * `POST /v1/sandbox/deposit`: a 0-confirmation transaction in the network's sandbox mempool; the
+ * network it went to, for its entry point to let the watcher see it (lib/jobs/handlers/sandbox-chain).
+ */
 export async function sandboxDeposit(
   deps: SandboxDeps,
   input: { network: string; currency: string; address: string; amount: string; from_address?: string },
-): Promise<{ txid: string }> {
+): Promise<{ txid: string; network: NetworkId }> {
   assertSandboxEnabled(deps.config);
   const network = sandboxNetworkOrThrow(deps.config, input.network);
   const asset = findSettlementAsset(normalizeSymbol(input.currency), network);
@@ -56,19 +53,17 @@ export async function sandboxDeposit(
   const amountMinor = parseAmount(input.amount, asset.decimals);
   if (amountMinor === null || amountMinor <= 0n) throw new AppError("sandbox.bad_amount");
   const txid = await submitSandboxTransaction(deps.db, { network, currency: asset.symbol, fromAddress, toAddress: to.normalized, amountMinor, now: deps.now() });
-  await scanNow(deps, network);
-  return { txid };
+  return { txid, network };
 }
 
-/** `POST /v1/sandbox/mine`: mines blocks (1 to 1000), confirming what is in the mempool. */
-export async function sandboxMine(deps: SandboxDeps, input: { network: string; blocks?: number }): Promise<{ height: number }> {
+/** `POST /v1/sandbox/mine`: mines blocks (1 to 1000), confirming what is in the mempool; the network mined, as sandboxDeposit. */
+export async function sandboxMine(deps: SandboxDeps, input: { network: string; blocks?: number }): Promise<{ height: number; network: NetworkId }> {
   assertSandboxEnabled(deps.config);
   const network = sandboxNetworkOrThrow(deps.config, input.network);
   const blocks = input.blocks ?? 1;
   if (!Number.isInteger(blocks) || blocks < 1 || blocks > 1000) throw new AppError("sandbox.bad_request", "blocks must be a whole number from 1 to 1000.");
   const height = await mineSandboxBlocks(deps.db, network, blocks, deps.now());
-  await scanNow(deps, network);
-  return { height };
+  return { height, network };
 }
 
 interface SandboxExpiry {

@@ -1,9 +1,7 @@
-import type { Invoice } from "@/generated/prisma/client";
 import { findNetwork, type NetworkId } from "@/lib/catalogue";
 import { resolveNetworkStatus } from "@/lib/chains/network-sources";
-import { createSandboxAdapter, mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
+import { mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction } from "@/lib/chains/sandbox/sandbox-chain";
 import { AppError } from "@/lib/errors";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
 import { getHostedInvoiceOrThrow } from "@/lib/services/invoices/hosted-invoice";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { assertSandboxEnabled, type SandboxDeps } from "./sandbox-operations";
@@ -13,9 +11,10 @@ const PAYABLE = new Set(["check", "wrong_amount_waiting", "confirm_check"]);
 /**
  * The hosted page's "Pay with a sandbox wallet" (operator contract §3): `send` puts a
  * transaction for the amount still due into the sandbox mempool; `confirm` mines one block.
- * Public, like the page, and only for invoices whose network a sandbox chain serves.
+ * Public, like the page, and only for invoices whose network a sandbox chain serves. Answers the
+ * network, for its entry point to let the watcher see it (lib/jobs/handlers/sandbox-chain).
  */
-export async function paySandboxInvoice(deps: SandboxDeps, invoiceId: string, step: "send" | "confirm"): Promise<Invoice> {
+export async function paySandboxInvoice(deps: SandboxDeps, invoiceId: string, step: "send" | "confirm"): Promise<NetworkId> {
   assertSandboxEnabled(deps.config);
   const invoice = await getHostedInvoiceOrThrow(deps, invoiceId);
   if (!invoice.network || !invoice.address || !invoice.payerCurrency || !PAYABLE.has(invoice.status)) throw new AppError("pay.not_payable");
@@ -38,6 +37,5 @@ export async function paySandboxInvoice(deps: SandboxDeps, invoiceId: string, st
   } else {
     await mineSandboxBlocks(deps.db, network.id as NetworkId, 1, now);
   }
-  await scanNetwork(deps, createSandboxAdapter(deps.db, network.id as NetworkId));
-  return deps.db.invoice.findUniqueOrThrow({ where: { id: invoiceId } });
+  return network.id as NetworkId;
 }

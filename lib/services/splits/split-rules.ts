@@ -4,7 +4,8 @@ import type { SplitRule } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import type { SecretBox } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import { unitOf, type UnitOfWork } from "@/lib/deps/unit-of-work";
+import { toSplitRuleObject, type SplitRuleObject } from "@/lib/api/serialize/split-rule";
 import { findNetwork, normalizeNetworkId, type NetworkId } from "@/lib/catalogue";
 import { addressChainOf } from "@/lib/chains/registry";
 import { networkAvailability } from "@/lib/chains/network-sources";
@@ -23,28 +24,21 @@ export interface SplitDeps {
   config: Pick<GatewayConfig, "sandbox" | "rpcEndpoints" | "splitsEnabled">;
 }
 
-/** spec: Split rule. */
-export const SPLIT_RULE_SCHEMA = z
-  .object({
-    rule_id: z.guid().describe("The rule's identifier."),
-    percent: z.number().describe("The share of each incoming payment, in percent (two decimals at most)."),
-    active: z.boolean().describe("False once deleted: payments settled after that take no share."),
-    note: z.string().describe("As given at creation; empty when none."),
-    address: z.string().optional().describe("External rules only: the recipient's address."),
-    network: z.string().optional().describe("External rules only: the network of `address`."),
-    merchant_id: z.guid().optional().describe("Internal rules only: the recipient merchant."),
-    reversible: z.boolean().describe("True for internal rules (a share is clawed back on refund), false for external ones (sent on chain)."),
-  })
-  .meta({ id: "SplitRule", description: "A split rule: a percentage of each incoming payment that goes to a partner." });
+const MAX_NOTE_LENGTH = 255;
 
-export type SplitRuleObject = z.output<typeof SPLIT_RULE_SCHEMA>;
-
-export function toSplitRuleObject(rule: SplitRule): SplitRuleObject {
-  const recipient = rule.partnerMerchantId ? { merchant_id: rule.partnerMerchantId } : { address: rule.address!, network: rule.network! };
-  return { rule_id: rule.id, percent: bpsToPercent(rule.percentBps), active: rule.active, note: rule.note, ...recipient, reversible: rule.partnerMerchantId !== null };
+export interface NewSplitRule {
+  merchantId: string;
+  input: z.output<typeof createSplitRuleSchema>;
+  actor: string;
 }
 
-const MAX_NOTE_LENGTH = 255;
+interface SplitRulePlan {
+  merchantId: string;
+  percentBps: number;
+  note: string;
+  recipient: { partnerMerchantId: string } | { address: string; network: NetworkId };
+  actor: string;
+}
 
 /**
  * spec: POST /v1/split/rule. One recipient — another merchant of this service (an internal,
@@ -52,18 +46,21 @@ const MAX_NOTE_LENGTH = 255;
  * and a percentage in 0.01 steps. Under the merchant's row lock, its active rules never add up
  * to more than 100 %, however many are created at once.
  */
-export async function createSplitRule(deps: SplitDeps, merchantId: string, input: z.output<typeof createSplitRuleSchema>, now: Date, actor: string): Promise<SplitRule> {
-  assertSplitsEnabled(deps);
-  const address = input.address?.trim() ?? "";
-  const partnerId = input.merchant_id?.trim() ?? "";
-  if ((address === "") === (partnerId === "")) throw new AppError("split.bad_destination");
-  const percentBps = percentToBps(input.percent);
-  if (percentBps === null) throw new AppError("split.bad_percent");
-  const note = input.note ?? "";
-  if (note.length > MAX_NOTE_LENGTH) throw new AppError("split.bad_note");
-
-  const recipient = partnerId !== "" ? await checkPartner(deps, merchantId, partnerId) : await checkExternal(deps, address, input.network);
-  return withTransaction(deps.db, async (tx) => {
+export const createSplitRule: UnitOfWork<NewSplitRule, SplitRulePlan, SplitRule> = {
+  async prepare(deps, { merchantId, input, actor }) {
+    assertSplitsEnabled(deps);
+    const address = input.address?.trim() ?? "";
+    const partnerId = input.merchant_id?.trim() ?? "";
+    if ((address === "") === (partnerId === "")) throw new AppError("split.bad_destination");
+    const percentBps = percentToBps(input.percent);
+    if (percentBps === null) throw new AppError("split.bad_percent");
+    const note = input.note ?? "";
+    if (note.length > MAX_NOTE_LENGTH) throw new AppError("split.bad_note");
+    const recipient = partnerId !== "" ? await checkPartner(deps, merchantId, partnerId) : await checkExternal(deps, address, input.network);
+    return { merchantId, percentBps, note, recipient, actor };
+  },
+  async execute(tx, deps, { merchantId, percentBps, note, recipient, actor }) {
+    const now = deps.now();
     // The merchant's row lock orders rule changes: two creations cannot both see room for themselves.
     await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId}::uuid FOR NO KEY UPDATE`;
     const active = await tx.splitRule.aggregate({ where: { merchantId, active: true }, _sum: { percentBps: true } });
@@ -73,8 +70,8 @@ export async function createSplitRule(deps: SplitDeps, merchantId: string, input
     // own money out this store's limits do not govern): money out waits out a freeze.
     await markControlsLoosened(tx, merchantId, now);
     return tx.splitRule.create({ data: { id: randomUUID(), merchantId, percentBps, note, ...recipient, createdBy: actor, createdAt: now } });
-  });
-}
+  },
+};
 
 async function checkPartner(deps: SplitDeps, merchantId: string, partnerId: string): Promise<{ partnerMerchantId: string }> {
   if (!isUuid(partnerId)) throw new AppError("split.bad_merchant", "merchant_id is not a UUID.");
@@ -108,14 +105,14 @@ export async function listSplitRules(deps: SplitDeps, merchantId: string, input:
  * spec: POST /v1/split/rule/delete — payments settled from now on take no share under it;
  * shares already taken still go out. Deleting a deleted rule answers the same again.
  */
-export async function deleteSplitRule(deps: SplitDeps, merchantId: string, ruleId: string, now: Date): Promise<{ deleted: true }> {
+export const deleteSplitRule = unitOf(async (tx, deps, { merchantId, ruleId }: { merchantId: string; ruleId: string }): Promise<{ deleted: true }> => {
   assertSplitsEnabled(deps);
   if (!isUuid(ruleId)) throw new AppError("split.bad_id");
-  const rule = await deps.db.splitRule.findFirst({ where: { id: ruleId.toLowerCase(), merchantId } });
+  const rule = await tx.splitRule.findFirst({ where: { id: ruleId.toLowerCase(), merchantId } });
   if (!rule) throw new AppError("split.not_found");
-  await deps.db.splitRule.updateMany({ where: { id: rule.id, active: true }, data: { active: false, deletedAt: now } });
+  await tx.splitRule.updateMany({ where: { id: rule.id, active: true }, data: { active: false, deletedAt: deps.now() } });
   return { deleted: true };
-}
+});
 
 /** Designed: split config — the refund window partners' shares wait for, in hours (0 to 2160, 90 days). */
 export async function getSplitConfig(deps: SplitDeps, merchantId: string): Promise<{ refund_hold_hours: number }> {
@@ -127,13 +124,13 @@ export async function getSplitConfig(deps: SplitDeps, merchantId: string): Promi
 export const MAX_REFUND_HOLD_HOURS = 2160;
 
 /** Designed: split config set — applies to payments settled from now on. */
-export async function setSplitConfig(deps: SplitDeps, merchantId: string, hours: number): Promise<{ refund_hold_hours: number }> {
+export const setSplitConfig = unitOf(async (tx, deps, { merchantId, hours }: { merchantId: string; hours: number }): Promise<{ refund_hold_hours: number }> => {
   assertSplitsEnabled(deps);
   if (!Number.isInteger(hours) || hours < 0 || hours > MAX_REFUND_HOLD_HOURS) throw new AppError("split.bad_hold_hours");
-  await deps.db.merchant.update({ where: { id: merchantId }, data: { splitRefundHoldHours: hours } });
+  await tx.merchant.update({ where: { id: merchantId }, data: { splitRefundHoldHours: hours } });
   return { refund_hold_hours: hours };
-}
+});
 
-function assertSplitsEnabled(deps: SplitDeps): void {
+function assertSplitsEnabled(deps: Pick<SplitDeps, "config">): void {
   if (!deps.config.splitsEnabled) throw new AppError("split.disabled");
 }

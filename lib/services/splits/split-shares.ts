@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Payout, SplitShare } from "@/generated/prisma/client";
-import type { Tx } from "@/lib/db/client";
-import { withTransaction } from "@/lib/db/transaction";
+import type { Db, Tx } from "@/lib/db/client";
+import type { UnitOfWork } from "@/lib/deps/unit-of-work";
+import type { AppDeps } from "@/lib/deps/app-deps";
 import { findSettlementAsset, type NetworkId } from "@/lib/catalogue";
 import { applyShareMoves, planShareMoves, shareTarget, type ShareAmounts } from "@/lib/domain/split/shares";
 import { computePayoutAmounts } from "@/lib/domain/payout/amounts";
@@ -14,7 +15,7 @@ import { parseAssetKey, payoutReleasedJournal, splitShareAdjustedJournal, splitS
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { screenDestination } from "@/lib/services/compliance/screening";
 import { assertNotGatewayAddress } from "@/lib/services/money-out/gateway-addresses";
-import { quoteFee, type PayoutDeps } from "@/lib/services/money-out/payout-terms";
+import { quoteFee } from "@/lib/services/money-out/payout-terms";
 import { writePayout } from "@/lib/services/money-out/write-payout";
 
 /**
@@ -227,50 +228,39 @@ async function balanceOf(tx: Tx, account: AccountKey): Promise<bigint> {
 /** Why a held external share did not go out and returned to the merchant. */
 type ReleaseRefusal = "below_fee" | "compliance.blocked" | "destination_internal";
 
+/** What a release knows before its transaction: screening's refusal (external shares) and the network fee. */
+interface ReleasePlan {
+  shareId: string;
+  refusal: ReleaseRefusal | null;
+  fee: bigint;
+}
+
+/** Shares held past their window, oldest first: what the release job works through. */
+export function listDueSplitShares(db: Db, now: Date, limit: number): Promise<SplitShare[]> {
+  return db.splitShare.findMany({ where: { heldMinor: { gt: 0 }, releaseAt: { lte: now } }, orderBy: { releaseAt: "asc" }, take: limit });
+}
+
 /**
- * Periodic job: releases each held share whose window ended. An internal share moves to the
- * partner's available (paying back the partner's debt first); an external one becomes a payout
- * of kind `split` from the merchant's account, its fee taken from the share, sent like any payout
- * and announced with `payout.*`. A share the fee would swallow, or whose address screening now
- * refuses, returns to the merchant with its reason. Idempotent: each release is one journal
- * under the share's next move number, in the transaction that empties held.
+ * Releases one held share whose window ended. An internal share moves to the partner's available
+ * (paying back the partner's debt first); an external one becomes a payout of kind `split` from
+ * the merchant's account, its fee taken from the share, sent like any payout and announced with
+ * `payout.*`. A share the fee would swallow, or whose address screening now refuses, returns to
+ * the merchant with its reason. Idempotent: each release is one journal under the share's next
+ * move number, in the transaction that empties held; false when a refund or another worker got
+ * there first.
  */
-export async function releaseDueSplitShares(deps: PayoutDeps, limit = 200): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db.splitShare.findMany({ where: { heldMinor: { gt: 0 }, releaseAt: { lte: now } }, orderBy: { releaseAt: "asc" }, take: limit });
-  let released = 0;
-  for (const share of due) {
-    try {
-      const refusal = share.partnerMerchantId ? null : await checkExternalRelease(deps, share);
-      if (refusal === "skip") continue;
-      const { symbol, network } = parseAssetKey(share.asset);
-      const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(symbol, network)! });
-      if (await releaseShare(deps, share.id, { refusal, fee })) released++;
-    } catch (error) {
-      log.warn("split share not released yet; the next pass retries", { shareId: share.id, error });
-    }
-  }
-  return released;
-}
-
-/** Screening and the gateway's own addresses, asked before the transaction; "skip" when screening cannot answer now. */
-async function checkExternalRelease(deps: PayoutDeps, share: SplitShare): Promise<ReleaseRefusal | null | "skip"> {
-  const destination = { network: share.network as NetworkId, address: share.address! };
-  try {
-    await assertNotGatewayAddress(deps, destination);
-    await screenDestination(deps, destination);
-    return null;
-  } catch (error) {
-    if (isAppError(error) && error.code === "compliance.blocked") return "compliance.blocked";
-    if (isAppError(error) && error.code === "payout.destination_internal") return "destination_internal";
-    if (isAppError(error) && error.code === "compliance.unavailable") return "skip";
-    throw error;
-  }
-}
-
-async function releaseShare(deps: PayoutDeps, shareId: string, external: { refusal: ReleaseRefusal | null; fee: bigint }): Promise<boolean> {
-  const now = deps.now();
-  return withTransaction(deps.db, async (tx) => {
+export const releaseSplitShare: UnitOfWork<SplitShare, ReleasePlan | "skip", boolean> = {
+  async prepare(deps, share) {
+    const refusal = share.partnerMerchantId ? null : await checkExternalRelease(deps, share);
+    if (refusal === "skip") return "skip";
+    const { symbol, network } = parseAssetKey(share.asset);
+    const fee = share.partnerMerchantId ? 0n : await quoteFee(deps, { asset: findSettlementAsset(symbol, network)! });
+    return { shareId: share.id, refusal, fee };
+  },
+  async execute(tx, deps, plan) {
+    if (plan === "skip") return false;
+    const { shareId, refusal: screened, fee } = plan;
+    const now = deps.now();
     const { invoiceId } = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId }, select: { invoiceId: true } });
     await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId}::uuid FOR UPDATE`;
     const share = await tx.splitShare.findUniqueOrThrow({ where: { id: shareId } });
@@ -287,8 +277,8 @@ async function releaseShare(deps: PayoutDeps, shareId: string, external: { refus
       return true;
     }
 
-    const amounts = computePayoutAmounts({ requested: held, fee: external.fee, isSubtract: false });
-    const refusal = external.refusal ?? (amounts === "below_fee" ? "below_fee" : null);
+    const amounts = computePayoutAmounts({ requested: held, fee, isSubtract: false });
+    const refusal = screened ?? (amounts === "below_fee" ? "below_fee" : null);
     if (refusal || amounts === "below_fee") {
       await postJournal(tx, splitShareReleasedJournal({ reference, merchantId: share.merchantId, asset: share.asset, amount: held, to: "merchant" }), now);
       await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, returnedMinor: (toMinor(share.returnedMinor) + held).toString(), reason: refusal ?? "below_fee" } });
@@ -329,7 +319,22 @@ async function releaseShare(deps: PayoutDeps, shareId: string, external: { refus
     if (!written) throw new Error(`split payout split:${share.id}:${share.moves + 1} exists already`);
     await tx.splitShare.update({ where: { id: share.id }, data: { ...moved, releasedMinor: (toMinor(share.releasedMinor) + held).toString(), reason: "" } });
     return true;
-  });
+  },
+};
+
+/** Screening and the gateway's own addresses, asked before the transaction; "skip" when screening cannot answer now. */
+async function checkExternalRelease(deps: AppDeps, share: SplitShare): Promise<ReleaseRefusal | null | "skip"> {
+  const destination = { network: share.network as NetworkId, address: share.address! };
+  try {
+    await assertNotGatewayAddress(deps, destination);
+    await screenDestination(deps, destination);
+    return null;
+  } catch (error) {
+    if (isAppError(error) && error.code === "compliance.blocked") return "compliance.blocked";
+    if (isAppError(error) && error.code === "payout.destination_internal") return "destination_internal";
+    if (isAppError(error) && error.code === "compliance.unavailable") return "skip";
+    throw error;
+  }
 }
 
 /** Failed payouts of one share after which it stops trying and returns to the merchant. */

@@ -9,11 +9,11 @@ import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { payInvoice } from "@/lib/testing/funding";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { releaseDueSplitShares } from "./split-shares";
-import { matureDueLots } from "@/lib/services/deposits/evaluate-invoice";
+import { releaseDueSplitShares } from "@/lib/jobs/handlers/release-split-shares";
+import { matureDueLots } from "@/lib/jobs/handlers/mature-lots";
 import { randomBytes } from "node:crypto";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 
 // Split rules on the tron sandbox chain (USDT, 6 decimals): shares taken at settlement, held for
 // the refund window, released to a partner merchant or sent to an address, shrunk by refunds.

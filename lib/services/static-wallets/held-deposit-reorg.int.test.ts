@@ -3,7 +3,7 @@ import { getChainSender } from "@/lib/chains/registry";
 import { createSandboxAdapter } from "@/lib/chains/sandbox/sandbox-chain";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 import { fundMerchant } from "@/lib/testing/funding";
 import { addApiKey, callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getChainSender } from "@/lib/chains/registry";
 import { createSandboxAdapter, randomSandboxPayerAddress } from "@/lib/chains/sandbox/sandbox-chain";
-import { scanNetwork } from "@/lib/services/chains/scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { withTransaction } from "@/lib/db/transaction";
 import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { applyPayoutFact } from "@/lib/services/payouts/apply-payout-fact";

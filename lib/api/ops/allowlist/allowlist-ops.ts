@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addAllowlistEntry, ALLOWLIST_SCHEMA, getAllowlist, removeAllowlistEntry, setAllowlistEnabled } from "@/lib/services/allowlist/manage-allowlist";
-import { defineOperation, type OperationContext } from "../../operation";
+import { defineOperation, defineWork, type OperationContext } from "../../operation";
 
 function merchantOf(context: OperationContext): string {
   if (!context.merchantId) throw new Error("signed operation without a merchant");
@@ -25,7 +25,7 @@ export const listAllowlistOp = defineOperation({
   handle: (_input, context) => getAllowlist(context.deps.db, merchantOf(context)),
 });
 
-export const addAllowlistEntryOp = defineOperation({
+export const addAllowlistEntryOp = defineWork({
   schema: cidrBodySchema,
   invalidBody: "apiallow.bad_cidr",
   summary: "Add an address or range to the IP allow-list",
@@ -34,10 +34,12 @@ export const addAllowlistEntryOp = defineOperation({
   errors: [],
   requestExample: { cidr: "2001:db8::/32" },
   responseExample: ALLOWLIST_EXAMPLE,
-  handle: (input, context) => addAllowlistEntry(context.deps.db, merchantOf(context), input.cidr),
+  unit: addAllowlistEntry,
+  args: (input, context) => ({ merchantId: merchantOf(context), cidr: input.cidr }),
+  answer: (allowlist) => allowlist,
 });
 
-export const removeAllowlistEntryOp = defineOperation({
+export const removeAllowlistEntryOp = defineWork({
   schema: cidrBodySchema,
   invalidBody: "apiallow.bad_cidr",
   summary: "Remove an address or range from the IP allow-list",
@@ -46,10 +48,12 @@ export const removeAllowlistEntryOp = defineOperation({
   errors: ["apiallow.not_found"],
   requestExample: { cidr: "198.51.100.7" },
   responseExample: { entries: ["203.0.113.0/24", "2001:db8::/32"], enabled: true },
-  handle: (input, context) => removeAllowlistEntry(context.deps.db, merchantOf(context), input.cidr),
+  unit: removeAllowlistEntry,
+  args: (input, context) => ({ merchantId: merchantOf(context), cidr: input.cidr }),
+  answer: (allowlist) => allowlist,
 });
 
-export const enableAllowlistOp = defineOperation({
+export const enableAllowlistOp = defineWork({
   schema: z.object({ enabled: z.boolean().describe("True to enforce the list, false to stop enforcing it.") }),
   invalidBody: "apiallow.bad_enabled",
   summary: "Enable or disable the IP allow-list",
@@ -58,5 +62,7 @@ export const enableAllowlistOp = defineOperation({
   errors: ["apiallow.empty"],
   requestExample: { enabled: true },
   responseExample: ALLOWLIST_EXAMPLE,
-  handle: (input, context) => setAllowlistEnabled(context.deps.db, merchantOf(context), input.enabled),
+  unit: setAllowlistEnabled,
+  args: (input, context) => ({ merchantId: merchantOf(context), enabled: input.enabled }),
+  answer: (allowlist) => allowlist,
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { openHostedInvoice, selectPaymentMethod } from "@/lib/services/invoices/hosted-invoice";
-import { paySandboxInvoice } from "@/lib/services/sandbox/sandbox-wallet";
-import { defineOperation } from "../../operation";
+import { payWithSandboxWallet } from "@/lib/jobs/handlers/sandbox-chain";
+import { defineOperation, defineWork } from "../../operation";
 import { PUBLIC_PAYMENT_EXAMPLE, PUBLIC_PAYMENT_SCHEMA, toPublicPayment } from "../../serialize/payment";
 
 export const getHostedPaymentOp = defineOperation({
@@ -16,7 +16,7 @@ export const getHostedPaymentOp = defineOperation({
   handle: async (_input, context) => toPublicPayment(await openHostedInvoice(context.deps, context.params.id), context.deps.config.publicBaseUrl),
 });
 
-export const selectHostedPaymentOp = defineOperation({
+export const selectHostedPaymentOp = defineWork({
   schema: z.object({
     currency: z.string().min(1).describe("The settlement coin the buyer picked, e.g. `USDT`."),
     network: z.string().min(1).describe("The network the buyer picked, e.g. `tron`."),
@@ -40,7 +40,9 @@ export const selectHostedPaymentOp = defineOperation({
   ],
   requestExample: { currency: "USDT", network: "tron" },
   responseExample: PUBLIC_PAYMENT_EXAMPLE,
-  handle: async (input, context) => toPublicPayment(await selectPaymentMethod(context.deps, context.params.id, input), context.deps.config.publicBaseUrl),
+  unit: selectPaymentMethod,
+  args: (input, context) => ({ invoiceId: context.params.id, ...input }),
+  answer: (invoice, context) => toPublicPayment(invoice, context.deps.config.publicBaseUrl),
 });
 
 export const sandboxPayOp = defineOperation({
@@ -55,5 +57,5 @@ export const sandboxPayOp = defineOperation({
   errors: ["request.not_found", "pay.bad_uuid", "pay.not_found", "pay.not_payable", "sandbox.not_sandbox"],
   requestExample: { step: "send" },
   responseExample: { ...PUBLIC_PAYMENT_EXAMPLE, payment_status: "confirm_check", txid: "5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592" },
-  handle: async (input, context) => toPublicPayment(await paySandboxInvoice(context.deps, context.params.id, input.step), context.deps.config.publicBaseUrl),
+  handle: async (input, context) => toPublicPayment(await payWithSandboxWallet(context.deps, context.params.id, input.step), context.deps.config.publicBaseUrl),
 });

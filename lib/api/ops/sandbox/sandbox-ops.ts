@@ -3,7 +3,8 @@ import { runUnit } from "@/lib/deps/unit-of-work";
 import { AppError, isAppError, type ErrorCode } from "@/lib/errors";
 import { expirePayoutLinkNow } from "@/lib/jobs/handlers/expire-payout-links";
 import { PAYOUT_LINK_SCHEMA, toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
-import { assertSandboxEnabled, sandboxDeposit, sandboxExpireInvoice, sandboxMine } from "@/lib/services/sandbox/sandbox-operations";
+import { assertSandboxEnabled, sandboxExpireInvoice } from "@/lib/services/sandbox/sandbox-operations";
+import { depositOnSandbox, mineOnSandbox } from "@/lib/jobs/handlers/sandbox-chain";
 import { defineOperation } from "../../operation";
 import { PAYMENT_EXAMPLE, PAYMENT_SCHEMA, toPayment } from "../../serialize/payment";
 import { merchantOf } from "../context";
@@ -28,7 +29,7 @@ export const sandboxDepositOp = defineOperation({
   errors: SANDBOX_ERRORS,
   requestExample: { network: "tron", currency: "USDT", address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", amount: "25.4019" },
   responseExample: { txid: "5d41402abc4b2a76b9719d911017c5925d41402abc4b2a76b9719d911017c592" },
-  handle: (input, context) => sandboxDeposit(context.deps, input),
+  handle: (input, context) => depositOnSandbox(context.deps, input),
 });
 
 export const sandboxMineOp = defineOperation({
@@ -43,7 +44,7 @@ export const sandboxMineOp = defineOperation({
   errors: SANDBOX_ERRORS,
   requestExample: { network: "tron", blocks: 20 },
   responseExample: { height: 1284 },
-  handle: (input, context) => sandboxMine(context.deps, input),
+  handle: (input, context) => mineOnSandbox(context.deps, input),
 });
 
 export const sandboxExpireOp = defineOperation({

@@ -1,14 +1,15 @@
 import { z } from "zod";
-import { defineOperation } from "../../operation";
+import { defineOperation, defineWork } from "../../operation";
 import { actorOf, merchantOf } from "../context";
-import { createSplitRule, deleteSplitRule, getSplitConfig, listSplitRules, setSplitConfig, SPLIT_RULE_SCHEMA } from "@/lib/services/splits/split-rules";
+import { createSplitRule, deleteSplitRule, getSplitConfig, listSplitRules, setSplitConfig } from "@/lib/services/splits/split-rules";
+import { SPLIT_RULE_SCHEMA } from "@/lib/api/serialize/split-rule";
 import { CREATE_SPLIT_RULE_INPUT } from "@/lib/api/requests/split-rule";
 import { bpsToPercent } from "@/lib/domain/split/shares";
 
 const RULE_ID_EXAMPLE = "c4e8a2f6-0b1d-4a3c-9e5f-7d1b3a5c9e2f";
 
 /** spec: POST /v1/split/rule — answers `rule_id` and `percent`. */
-export const createSplitRuleOp = defineOperation({
+export const createSplitRuleOp = defineWork({
   ...CREATE_SPLIT_RULE_INPUT,
   summary: "Create a split rule",
   description: [
@@ -22,10 +23,9 @@ export const createSplitRuleOp = defineOperation({
   errors: ["split.disabled", "split.self_destination", "split.exceeds_100", "payout.bad_address", "payout.address_network_mismatch", "compliance.blocked", "compliance.unavailable"],
   requestExample: { percent: 12.5, address: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8", network: "tron", note: "Reseller share" },
   responseExample: { rule_id: RULE_ID_EXAMPLE, percent: 12.5 },
-  handle: async (input, context) => {
-    const rule = await createSplitRule(context.deps, merchantOf(context), input, context.deps.now(), actorOf(context));
-    return { rule_id: rule.id, percent: bpsToPercent(rule.percentBps) };
-  },
+  unit: createSplitRule,
+  args: (input, context) => ({ merchantId: merchantOf(context), input, actor: actorOf(context) }),
+  answer: (rule) => ({ rule_id: rule.id, percent: bpsToPercent(rule.percentBps) }),
 });
 
 export const listSplitRulesOp = defineOperation({
@@ -45,7 +45,7 @@ export const listSplitRulesOp = defineOperation({
   handle: (input, context) => listSplitRules(context.deps, merchantOf(context), input),
 });
 
-export const deleteSplitRuleOp = defineOperation({
+export const deleteSplitRuleOp = defineWork({
   schema: z.object({ rule_id: z.string().describe("The rule's `rule_id` (UUID).") }),
   invalidBody: "split.bad_request",
   fieldErrors: { rule_id: "split.bad_id" },
@@ -55,7 +55,9 @@ export const deleteSplitRuleOp = defineOperation({
   errors: ["split.disabled", "split.not_found"],
   requestExample: { rule_id: RULE_ID_EXAMPLE },
   responseExample: { deleted: true },
-  handle: (input, context) => deleteSplitRule(context.deps, merchantOf(context), input.rule_id, context.deps.now()),
+  unit: deleteSplitRule,
+  args: (input, context) => ({ merchantId: merchantOf(context), ruleId: input.rule_id }),
+  answer: (deleted) => deleted,
 });
 
 const SPLIT_CONFIG_SCHEMA = z
@@ -74,7 +76,7 @@ export const getSplitConfigOp = defineOperation({
   handle: (_input, context) => getSplitConfig(context.deps, merchantOf(context)),
 });
 
-export const setSplitConfigOp = defineOperation({
+export const setSplitConfigOp = defineWork({
   schema: z.object({ refund_hold_hours: z.number().describe("The refund window in hours, a whole number from 0 to 2160 (90 days).") }),
   invalidBody: "split.bad_request",
   fieldErrors: { refund_hold_hours: "split.bad_hold_hours" },
@@ -84,5 +86,7 @@ export const setSplitConfigOp = defineOperation({
   errors: ["split.disabled"],
   requestExample: { refund_hold_hours: 168 },
   responseExample: { refund_hold_hours: 168 },
-  handle: (input, context) => setSplitConfig(context.deps, merchantOf(context), input.refund_hold_hours),
+  unit: setSplitConfig,
+  args: (input, context) => ({ merchantId: merchantOf(context), hours: input.refund_hold_hours }),
+  answer: (config) => config,
 });

@@ -7,7 +7,7 @@ import { mineSandboxBlocks, randomSandboxPayerAddress, submitSandboxTransaction 
 import { parseAmount } from "@/lib/domain/money/amount";
 import { callSigned, makeTestConfig, TEST_MASTER_KEY, type TestMerchant } from "@/lib/testing/harness";
 import { createOwnDatabase, type OwnDatabase } from "@/lib/testing/own-database";
-import { scanAllNetworks, type WatcherDeps } from "./scan-network";
+import { scanAllNetworks, type WatcherDeps } from "@/lib/jobs/handlers/scan-networks";
 
 // The watcher job over every sandbox network of a database of this file's own, so that no other
 // test's transfers keep a network busy: what it skips on a chain that did not move, and what it

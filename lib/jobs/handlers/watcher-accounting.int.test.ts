@@ -5,7 +5,7 @@ import { auditLedger, CLEAN_LEDGER_AUDIT } from "@/lib/ledger/audit";
 import { listMerchantBalances } from "@/lib/ledger/balances";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } from "@/lib/testing/harness";
-import { scanNetwork } from "./scan-network";
+import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { getChainSender } from "@/lib/chains/registry";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
 
