@@ -7,7 +7,7 @@ import { Amount, DataTable, EmptyState, ShortId, Time } from "@/components/cabin
 import { Button } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { parseAmount } from "@/lib/domain/money/amount";
-import type { PersonalWalletRow } from "@/lib/services/cabinet/settings-queries";
+import type { PersonalWalletRow } from "@/lib/services/payouts/list-personal-wallet-rows";
 import { AssetSelects, RowRemoveButton, SelectField, useAssetChoice, useSettingsAction, type AssetChoiceOption } from "./settings-form-kit";
 
 /** A registered personal wallet, as the settings page reads it. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { searchWebhookDeliveries } from "@/lib/services/cabinet/settings-queries";
+import { searchWebhookDeliveries } from "@/lib/services/webhooks/search-deliveries";
 import { act, actWithCode, addMember, auditOf, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant, payInvoice } from "@/lib/testing/funding";
 import { getTestDb, makeTestDeps } from "@/lib/testing/harness";

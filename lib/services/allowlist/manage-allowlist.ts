@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { AllowlistView } from "@/lib/api/serialize/allowlist";
 import type { Db, Tx } from "@/lib/db/client";
 import { formatCidr, parseCidr } from "@/lib/domain/net/ip";
 import { AppError } from "@/lib/errors";
@@ -7,18 +7,6 @@ import { createCoalescer, onePerOwner } from "@/lib/db/coalesce";
 import { afterCommit } from "@/lib/db/transaction";
 import { unitOf } from "@/lib/deps/unit-of-work";
 import { forgetKeptApiKeys } from "@/lib/auth/api-key-cache";
-
-/** Designed: the IP allow-list, as every allow-list operation answers it. */
-export const ALLOWLIST_SCHEMA = z
-  .object({
-    entries: z
-      .array(z.string())
-      .describe("Addresses and ranges in canonical form (`10.0.0.0/8`, `2001:db8::/32`, a bare address for one host), oldest first."),
-    enabled: z.boolean().describe("Whether signed requests from outside `entries` are refused (`auth.ip_not_allowed`)."),
-  })
-  .meta({ id: "Allowlist", description: "The IP allow-list of signed API calls." });
-
-export type AllowlistView = z.output<typeof ALLOWLIST_SCHEMA>;
 
 /** Canonical form of an address or range, or `apiallow.bad_cidr`. */
 export function canonicalCidrOrThrow(text: string): string {

@@ -1,5 +1,5 @@
 import { isUuid } from "@/lib/domain/input/uuid";
-import { DELIVERY_STATUS_FILTERS, WEBHOOK_EVENT_TYPES, type DeliveryFilters, type DeliveryStatusFilter } from "@/lib/services/cabinet/settings-queries";
+import { DELIVERY_STATUS_FILTERS, WEBHOOK_EVENT_TYPES, type DeliveryFilters, type DeliveryStatusFilter } from "@/lib/services/webhooks/search-deliveries";
 
 /** The search params of a page, as Next.js hands them over. */
 export type SearchParams = Record<string, string | string[] | undefined>;

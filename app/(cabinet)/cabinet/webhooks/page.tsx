@@ -12,7 +12,7 @@ import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { isAppError } from "@/lib/errors";
-import { isResendableEvent, searchWebhookDeliveries, WEBHOOK_EVENT_TYPES, type DeliveryRow } from "@/lib/services/cabinet/settings-queries";
+import { isResendableEvent, searchWebhookDeliveries, WEBHOOK_EVENT_TYPES, type DeliveryRow } from "@/lib/services/webhooks/search-deliveries";
 import { DEFAULT_SECRET_OVERLAP_HOURS, getWebhookEndpoint } from "@/lib/services/webhooks/manage-endpoint";
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { PAYMENT_EVENT_BY_STATUS, PAYOUT_INTERNAL_STATUSES } from "@/lib/webhooks/payloads";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addAllowlistEntry, ALLOWLIST_SCHEMA, getAllowlist, removeAllowlistEntry, setAllowlistEnabled } from "@/lib/services/allowlist/manage-allowlist";
+import { addAllowlistEntry, getAllowlist, removeAllowlistEntry, setAllowlistEnabled } from "@/lib/services/allowlist/manage-allowlist";
+import { ALLOWLIST_SCHEMA } from "@/lib/api/serialize/allowlist";
 import { defineOperation, defineWork, type OperationContext } from "../../operation";
 
 function merchantOf(context: OperationContext): string {
