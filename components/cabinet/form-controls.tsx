@@ -3,12 +3,16 @@ import { FOCUS_RING } from "@/components/ui/theme";
 
 export const INPUT_CLASS = `min-h-11 w-full rounded-lg border border-(--ui-border-strong) bg-(--ui-surface) px-3 py-2 text-base text-(--ui-fg) placeholder:text-(--ui-muted) ${FOCUS_RING}`;
 
-/** A labelled input with an optional hint and error, tied together for screen readers. */
+/**
+ * A labelled input with an optional hint and error, tied together for screen readers. A caller's
+ * `className` (a monospaced address) adds to the input's own border and padding, never replaces them.
+ */
 export function Field({
   id,
   label,
   hint,
   error,
+  className,
   ...input
 }: InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; hint?: ReactNode; error?: string | null }) {
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
@@ -17,7 +21,7 @@ export function Field({
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} className={INPUT_CLASS} {...input} />
+      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} {...input} className={className ? `${INPUT_CLASS} ${className}` : INPUT_CLASS} />
       {hint ? (
         <p id={`${id}-hint`} className="text-sm text-(--ui-muted)">
           {hint}

@@ -144,6 +144,10 @@ export function ClaimPage({ data }: { data: HostedClaimPageData }) {
     }
   }
 
+  // What arrives: after a claim the payout's own figures, before it the fee quoted now.
+  const receipt = card.receive_amount !== undefined ? { receive: card.receive_amount, fee: card.commission ?? "0" } : data.estimate;
+  const arriving = i18n.amount(receipt?.receive ?? card.amount);
+
   const addressMessage = serverError ?? (isAddressTouched || address.trim() !== "" ? (addressCheck.ok ? null : addressCheck.message) : null);
   const isAddressValid = addressCheck.ok && !serverError;
 
@@ -160,6 +164,18 @@ export function ClaimPage({ data }: { data: HostedClaimPageData }) {
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-(--ui-muted)">{t("claim.network")}</dt>
           <dd className="text-right font-medium">{data.networkName}</dd>
+          {receipt ? (
+            <>
+              <dt className="text-(--ui-muted)">{t("claim.networkFee")}</dt>
+              <dd className="text-right font-medium tabular-nums" data-testid="claim-fee">
+                {i18n.amount(receipt.fee)} {card.currency}
+              </dd>
+              <dt className="text-(--ui-muted)">{t("claim.youReceive")}</dt>
+              <dd className="text-right font-semibold tabular-nums" data-testid="claim-receive">
+                {arriving} {card.currency}
+              </dd>
+            </>
+          ) : null}
           {shownView === "form" || shownView === "review" ? (
             <>
               <dt className="text-(--ui-muted)">{t("claim.expires")}</dt>
@@ -246,7 +262,7 @@ export function ClaimPage({ data }: { data: HostedClaimPageData }) {
           <h2 id="claim-review-heading" ref={headingRef} tabIndex={-1} className="text-lg font-semibold outline-none">
             {t("claim.confirmHeading")}
           </h2>
-          <p className="mt-2 text-sm">{t("claim.confirmDetail", { amount: i18n.amount(card.amount), currency: card.currency, network: data.networkName })}</p>
+          <p className="mt-2 text-sm">{t("claim.confirmDetail", { amount: arriving, currency: card.currency, network: data.networkName })}</p>
           <dl className="mt-3 flex flex-col gap-1 text-sm">
             <dt className="text-(--ui-muted)">{t("claim.confirmAddress")}</dt>
             <dd className="rounded-lg bg-(--ui-subtle) px-3 py-2 font-mono break-all" data-testid="review-address">
@@ -275,7 +291,7 @@ export function ClaimPage({ data }: { data: HostedClaimPageData }) {
         </section>
       ) : null}
 
-      {shownView === "claimed" ? <ClaimedState card={card} formattedAmount={i18n.amount(card.amount)} headingRef={headingRef} /> : null}
+      {shownView === "claimed" ? <ClaimedState card={card} formattedAmount={arriving} headingRef={headingRef} /> : null}
       {shownView === "claimedElsewhere" ? <EndState tone="warning" heading={t("claim.claimedElsewhereHeading")} detail={t("claim.claimedElsewhereDetail")} headingRef={headingRef} /> : null}
       {shownView === "inProgress" ? <EndState tone="neutral" heading={t("claim.inProgressHeading")} detail={t("claim.inProgressDetail")} headingRef={headingRef} /> : null}
       {shownView === "expired" ? (

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { accessibilityProblems, expectAccessible } from "../testing/accessibility";
+import { invisibleFields } from "../testing/layout";
 import { confirmWithCode, createCabinetMerchant, fundMerchant, lastUsedCode, screenshot, signIn, signInFirstTime, wrongCode, type CabinetUserCredentials } from "../testing/cabinet";
 import { payWithSandboxWalletApi, useHostedService } from "../testing/hosted-service";
 import { signedPost } from "../testing/service";
@@ -308,12 +309,35 @@ for (const viewport of [
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) problems.push(`${entry.name} (${theme}): scrolls ${overflow} px sideways`);
         for (const problem of await accessibilityProblems(page)) problems.push(`${entry.name} (${theme}): ${problem}`);
+        for (const problem of await invisibleFields(page)) problems.push(`${entry.name} (${theme}): ${problem}`);
         await screenshot(page, `${entry.name}-${viewport.device}-${theme}`);
       }
     }
     expect(problems).toEqual([]);
   });
 }
+
+test("a refund to a mistyped address is refused before a code is asked for", async ({ page }) => {
+  await signInOwner(page);
+  await page.goto(`${baseUrl()}/cabinet/invoices/${paidInvoiceUuid}`);
+  const form = page.getByRole("form", { name: "Refund this payment" });
+  const address = form.getByLabel("Address");
+  // The field is seen: the monospaced address keeps the field's border.
+  expect(await address.evaluate((field) => parseFloat(getComputedStyle(field).borderTopWidth))).toBeGreaterThan(0);
+  await address.fill("TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeX");
+  await form.getByRole("button", { name: "Create refund" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "This is not a valid Tron address" })).toBeVisible();
+  await expect(address).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("button", { name: "Confirm refund" })).toHaveCount(0);
+  await address.fill("0x52908400098527886E0F7030069857D2E4169EE7");
+  await form.getByRole("button", { name: "Create refund" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "This is an address of another network, not of Tron" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Confirm refund" })).toHaveCount(0);
+  // A good address goes on to the review, where the fresh code is asked for.
+  await address.fill("TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC");
+  await form.getByRole("button", { name: "Create refund" }).click();
+  await expect(page.getByRole("button", { name: "Confirm refund" })).toBeVisible();
+});
 
 test("the theme switcher changes the theme at once and remembers it", async ({ page }) => {
   await signInOwner(page);

@@ -130,6 +130,11 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
     await expect(page.getByText("Thanks for bringing a friend")).toBeVisible();
     await expect(page.getByText("Tron (TRC-20)", { exact: true })).toBeVisible();
     await expect(page.getByText("Claim before")).toBeVisible();
+    // The fee comes out of the check: the page says what arrives, not the check's amount.
+    const estimated = (await page.getByTestId("claim-receive").textContent())!;
+    const estimatedFee = (await page.getByTestId("claim-fee").textContent())!;
+    expect(Number(estimated.replace(" USDT", "")) + Number(estimatedFee.replace(" USDT", ""))).toBeCloseTo(5, 6);
+    expect(Number(estimatedFee.replace(" USDT", ""))).toBeGreaterThan(0);
     await expectFitsPhone(page);
     await expectAccessible(page);
 
@@ -147,6 +152,7 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
 
     await page.getByRole("button", { name: "Review the claim" }).click();
     await expect(page.getByRole("heading", { name: "Check before you claim" })).toBeFocused();
+    await expect(page.getByText(`${estimated} will be sent on Tron (TRC-20) to the address below.`, { exact: false })).toBeVisible();
     await expect(page.getByTestId("review-address")).toHaveText(RECIPIENT);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Confirm and claim" }).click();
@@ -158,6 +164,9 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
     expect(info).toMatchObject({ status: "claimed", claim_address: RECIPIENT });
     const payout = await api("/v1/payout/info", { uuid: info.payout_id });
     expect(payout.order_id).toBe(`payoutlink:${link.link_id}`);
+    // What the page says arrives is what the payout delivers.
+    await expect(page.getByTestId("claim-receive")).toHaveText(`${payout.receive_amount} USDT`);
+    await expect(page.getByTestId("claim-state")).toContainText(`${payout.receive_amount} USDT is on its way to your address.`);
 
     // The worker sends the payout; blocks confirm it; the page follows without a reload.
     await expect

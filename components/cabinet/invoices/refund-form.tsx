@@ -6,14 +6,13 @@ import { Amount } from "@/components/cabinet/page-kit";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { toPlainDecimal } from "@/lib/i18n/format";
+import { destinationProblem, type DestinationNetwork } from "@/components/cabinet/destination-check";
 
 /** What the refund form needs to know of the payment (plain data from the server). */
-export interface RefundablePayment {
+export interface RefundablePayment extends DestinationNetwork {
   uuid: string;
   /** The coin the payment arrived in: a refund goes back in it, on the same network. */
   currency: string;
-  network: string;
-  networkName: string;
   /** The payer's address; empty where the chain does not tell (UTXO): an address is then required. */
   payerAddress: string;
   /** What is left to refund: received minus the refunds not failed or cancelled (decimal string). */
@@ -53,6 +52,12 @@ export function RefundForm({ payment }: { payment: RefundablePayment }) {
 
   const review = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // A typo is told now, before the confirmation asks for a fresh code.
+    const problem = destinationProblem(payment, address);
+    if (problem) {
+      setOutcome({ tone: "danger", text: problem, code: "payout.bad_address" });
+      return;
+    }
     setOutcome(null);
     setIsConfirming(true);
   };

@@ -6,13 +6,13 @@ import { Amount } from "@/components/cabinet/page-kit";
 import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { toPlainDecimal } from "@/lib/i18n/format";
+import { destinationProblem, type DestinationNetwork } from "@/components/cabinet/destination-check";
 
 /** A payment that ended underpaid or overpaid and waits for the merchant's one decision (plain data). */
-export interface PaymentToResolve {
+export interface PaymentToResolve extends DestinationNetwork {
   uuid: string;
   status: "wrong_amount" | "paid_over";
   currency: string;
-  networkName: string;
   /** What arrived, what was asked, and (overpaid) the difference: decimal strings in `currency`. */
   received: string;
   expected: string;
@@ -179,6 +179,12 @@ export function ResolvePayment({ payment }: { payment: PaymentToResolve }) {
               setOutcome(null);
               if (!payment.payerAddress && address.trim() === "") {
                 setOutcome({ tone: "danger", text: "Give the address to refund to." });
+                return;
+              }
+              // A typo is told now, before the confirmation asks for a fresh code.
+              const problem = destinationProblem(payment, address);
+              if (problem) {
+                setOutcome({ tone: "danger", text: problem });
                 return;
               }
               setPending("refund");

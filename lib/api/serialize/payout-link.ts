@@ -74,6 +74,8 @@ export const CLAIM_CARD_SCHEMA = z
     payout_status: z.enum(["check", "process", "paid", "fail", "cancel"]).optional().describe("After a claim: the payout's coarse status."),
     payout_is_final: z.boolean().optional().describe("After a claim: whether the payout's status is terminal."),
     txid: z.string().optional().describe("After a claim: the payout's transaction hash; empty until sent."),
+    receive_amount: z.string().optional().describe("After a claim: what the address receives, `amount` less the payout fee (decimal string in `currency`)."),
+    commission: z.string().optional().describe("After a claim: the payout fee taken from `amount` (decimal string in `currency`)."),
   })
   .meta({ id: "ClaimCard", description: "The public card of a payout link: nothing merchant-private." });
 
@@ -83,14 +85,15 @@ export interface ClaimCardFacts {
   status: PayoutLinkStatus;
   /** Whether the network takes a memo (TON), for the claim form. */
   memoSupported: boolean;
-  /** The payout a claim made, once there is one. */
-  payout: { status: PayoutStatus; txid: string } | null;
+  /** The payout a claim made, once there is one: what it delivers and the fee taken from the check. */
+  payout: { status: PayoutStatus; txid: string; receiveMinor: bigint; feeMinor: bigint } | null;
 }
 
 /**
  * spec: GET /v1/claim/{token} — the public claim card. Designed: after a claim the card shows the
  * recipient where their money is — the address it was claimed to, the payout's coarse status
- * (`check`, `process`, `paid`, `fail`, `cancel`) and its transaction once sent.
+ * (`check`, `process`, `paid`, `fail`, `cancel`), its transaction once sent, and what arrives
+ * (`receive_amount`) after the fee (`commission`) taken from the check.
  */
 export function toClaimCard(facts: ClaimCardFacts): z.output<typeof CLAIM_CARD_SCHEMA> {
   const { link, payout } = facts;
@@ -105,7 +108,16 @@ export function toClaimCard(facts: ClaimCardFacts): z.output<typeof CLAIM_CARD_S
     expires_at: link.expiresAt.toISOString(),
     claimable: facts.status === "funded",
     memo_supported: facts.memoSupported,
-    ...(payout ? { claim_address: link.claimAddress ?? "", payout_status: coarsePayoutStatus(payout.status), payout_is_final: isFinalPayoutStatus(payout.status), txid: payout.txid } : {}),
+    ...(payout
+      ? {
+          claim_address: link.claimAddress ?? "",
+          payout_status: coarsePayoutStatus(payout.status),
+          payout_is_final: isFinalPayoutStatus(payout.status),
+          txid: payout.txid,
+          receive_amount: formatAmount(payout.receiveMinor, decimals),
+          commission: formatAmount(payout.feeMinor, decimals),
+        }
+      : {}),
   };
 }
 

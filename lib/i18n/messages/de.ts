@@ -133,6 +133,8 @@ export const de: Translation<Messages> = {
     pageTitle: "{amount} {currency} einlösen",
     heading: "Ihnen wurden {amount} {currency} gesendet",
     network: "Netzwerk",
+    youReceive: "Sie erhalten",
+    networkFee: "Netzwerkgebühr, vom Betrag abgezogen",
     expires: "Einlösbar bis",
     expiresIn: "Verbleibende Zeit",
     note: "Notiz",

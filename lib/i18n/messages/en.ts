@@ -135,6 +135,8 @@ export const en = {
     pageTitle: "Claim {amount} {currency}",
     heading: "You have been sent {amount} {currency}",
     network: "Network",
+    youReceive: "You receive",
+    networkFee: "Network fee, taken from the amount",
     expires: "Claim before",
     expiresIn: "Time left",
     note: "Note",

@@ -133,6 +133,8 @@ export const es: Translation<Messages> = {
     pageTitle: "Cobrar {amount} {currency}",
     heading: "Le han enviado {amount} {currency}",
     network: "Red",
+    youReceive: "Usted recibe",
+    networkFee: "Comisión de red, descontada del importe",
     expires: "Cobrar antes de",
     expiresIn: "Tiempo restante",
     note: "Nota",

@@ -133,6 +133,8 @@ export const fr: Translation<Messages> = {
     pageTitle: "Récupérer {amount} {currency}",
     heading: "Vous avez reçu {amount} {currency}",
     network: "Réseau",
+    youReceive: "Vous recevez",
+    networkFee: "Frais de réseau, déduits du montant",
     expires: "À récupérer avant le",
     expiresIn: "Temps restant",
     note: "Message",

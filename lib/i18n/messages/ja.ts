@@ -132,6 +132,8 @@ export const ja: Translation<Messages> = {
     pageTitle: "{amount} {currency} を受け取る",
     heading: "{amount} {currency} が届いています",
     network: "ネットワーク",
+    youReceive: "受取額",
+    networkFee: "ネットワーク手数料（金額から差し引かれます）",
     expires: "受け取り期限",
     expiresIn: "残り時間",
     note: "備考",

@@ -148,6 +148,8 @@ export const pl: Translation<Messages> = {
     pageTitle: "Odbierz {amount} {currency}",
     heading: "Otrzymujesz {amount} {currency}",
     network: "Sieć",
+    youReceive: "Otrzymasz",
+    networkFee: "Opłata sieciowa, potrącana z kwoty",
     expires: "Odbierz do",
     expiresIn: "Pozostały czas",
     note: "Wiadomość",

@@ -133,6 +133,8 @@ export const pt: Translation<Messages> = {
     pageTitle: "Resgatar {amount} {currency}",
     heading: "Você recebeu um envio de {amount} {currency}",
     network: "Rede",
+    youReceive: "Você recebe",
+    networkFee: "Taxa de rede, descontada do valor",
     expires: "Resgate até",
     expiresIn: "Tempo restante",
     note: "Observação",

@@ -147,6 +147,8 @@ export const ru: Translation<Messages> = {
     pageTitle: "Получение {amount} {currency}",
     heading: "Вам отправили {amount} {currency}",
     network: "Сеть",
+    youReceive: "Вы получите",
+    networkFee: "Комиссия сети, вычитается из суммы",
     expires: "Получить до",
     expiresIn: "Осталось времени",
     note: "Комментарий",

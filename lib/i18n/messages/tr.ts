@@ -132,6 +132,8 @@ export const tr: Translation<Messages> = {
     pageTitle: "{amount} {currency} talep edin",
     heading: "Size {amount} {currency} gönderildi",
     network: "Ağ",
+    youReceive: "Alacağınız tutar",
+    networkFee: "Ağ ücreti, tutardan düşülür",
     expires: "Son talep tarihi",
     expiresIn: "Kalan süre",
     note: "Not",

@@ -147,6 +147,8 @@ export const uk: Translation<Messages> = {
     pageTitle: "Отримання {amount} {currency}",
     heading: "Вам надіслали {amount} {currency}",
     network: "Мережа",
+    youReceive: "Ви отримаєте",
+    networkFee: "Комісія мережі, вираховується із суми",
     expires: "Отримати до",
     expiresIn: "Залишилося часу",
     note: "Коментар",

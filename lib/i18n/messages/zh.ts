@@ -132,6 +132,8 @@ export const zh: Translation<Messages> = {
     pageTitle: "领取 {amount} {currency}",
     heading: "有人向您发送了 {amount} {currency}",
     network: "网络",
+    youReceive: "您将收到",
+    networkFee: "网络手续费（从金额中扣除）",
     expires: "领取截止时间",
     expiresIn: "剩余时间",
     note: "附言",

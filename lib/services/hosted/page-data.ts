@@ -72,6 +72,8 @@ export interface PublicClaimCard {
   payout_status?: "check" | "process" | "paid" | "fail" | "cancel";
   payout_is_final?: boolean;
   txid?: string;
+  receive_amount?: string;
+  commission?: string;
 }
 
 /** Everything the claim page receives: the card (as the token's holder may see it) and how to check an address. */
@@ -82,5 +84,10 @@ export interface HostedClaimPageData {
   networkName: string;
   /** Which chain's address encodings the network takes here (a sandbox or test node takes test ones). */
   addressChain: "main" | "test" | "regtest";
+  /**
+   * Before a claim: what it would deliver after the payout fee quoted now (decimal strings in the
+   * check's coin); null after a claim (the card says what the payout delivers) or without a rate.
+   */
+  estimate: { receive: string; fee: string } | null;
   renderedAtMs: number;
 }

@@ -167,6 +167,10 @@ describe("payout links", () => {
     expect(payouts).toHaveLength(1);
     expect(payouts[0]).toMatchObject({ id: payoutId, orderId: `payoutlink:${link.link_id}`, address: RECIPIENT, status: "approved", isSubtract: false });
     expect(payouts[0].debitMinor.toFixed()).toBe("10000000");
+    // The card tells the recipient what arrives: the check less the fee, as the payout has them.
+    const { receive_amount, commission } = (await claimCard(link.claim_token)).body.result;
+    expect([receive_amount, commission]).toEqual([(Number(payouts[0].amountMinor.toFixed()) / 1e6).toString(), (Number(payouts[0].feeMinor.toFixed()) / 1e6).toString()]);
+    expect(Number(commission)).toBeGreaterThan(0);
     expect((await callSigned("/v1/payout/link/info", { link_id: link.link_id }, merchant)).body.result).toMatchObject({ status: "claimed", payout_id: payoutId, claim_address: RECIPIENT });
     // spec: only a funded link can be cancelled; nothing is released twice.
     const cancel = await callSigned("/v1/payout/link/cancel", { link_id: link.link_id }, merchant);

@@ -13,6 +13,7 @@ import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
+import { addressChainOf } from "@/lib/chains/registry";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
 import { isAppError } from "@/lib/errors";
@@ -69,6 +70,7 @@ export default async function InvoicePage({ params }: PageProps) {
   const network = payment.network ? findNetwork(payment.network) : null;
   const networkName = network?.displayName ?? payment.network;
   const asset = payment.payer_currency && payment.network ? findSettlementAsset(payment.payer_currency, payment.network) : null;
+  const addressChain = asset ? addressChainOf(getApiDeps().config, asset.network) : "main";
   const eventType = eventTypeOfStatus(status);
   const title = payment.order_id ? `Invoice ${payment.order_id}` : `Invoice ${payment.uuid.slice(0, 8)}`;
 
@@ -123,7 +125,9 @@ export default async function InvoicePage({ params }: PageProps) {
                 uuid: payment.uuid,
                 status: resolveStatus,
                 currency: asset.symbol,
+                network: asset.network,
                 networkName,
+                addressChain,
                 received: payment.amount_paid,
                 expected: payment.payer_amount,
                 excess,
@@ -354,7 +358,9 @@ export default async function InvoicePage({ params }: PageProps) {
                 : "The buyer has not chosen a coin: there is nothing to refund."}
           </p>
         ) : canMoveMoney ? (
-          <RefundForm payment={{ uuid: payment.uuid, currency: asset.symbol, network: payment.network, networkName, payerAddress: payment.payer_address, left }} />
+          <RefundForm
+            payment={{ uuid: payment.uuid, currency: asset.symbol, network: asset.network, networkName, addressChain, payerAddress: payment.payer_address, left }}
+          />
         ) : left === "0" ? (
           <p className="text-sm text-(--ui-muted)">Everything this payment received is refunded.</p>
         ) : (

@@ -12,26 +12,31 @@ import { formatDecimal } from "@/lib/i18n/format";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { createTranslator } from "@/lib/i18n/translator";
 import { describeHostedNetworks } from "@/lib/services/hosted/hosted-networks";
-import { readClaimCard } from "@/lib/services/payout-links/read-claim-card";
-import { toClaimCard } from "@/lib/api/serialize/payout-link";
+import { estimateClaimReceipt, readClaimCard } from "@/lib/services/payout-links/read-claim-card";
+import { toClaimCard, type ClaimCardFacts } from "@/lib/api/serialize/payout-link";
+import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
+import { formatAmount } from "@/lib/domain/money/amount";
 
 export const dynamic = "force-dynamic";
 
 /** The card the token opens, or null for a token that opens none (or links switched off). */
 const loadClaimData = cache(async (token: string): Promise<HostedClaimPageData | null> => {
   const deps = getApiDeps();
-  let card: PublicClaimCard;
+  let facts: ClaimCardFacts;
   try {
-    card = toClaimCard(await readClaimCard(deps, token));
+    facts = await readClaimCard(deps, token);
   } catch (error) {
     if (isAppError(error) && (error.code === "payoutlink.not_found" || error.code === "payoutlink.disabled")) return null;
     throw error;
   }
-  const kind = findSettlementAsset(card.currency, card.network)?.kind ?? null;
+  const card: PublicClaimCard = toClaimCard(facts);
+  const asset = findSettlementAsset(card.currency, card.network);
+  const estimate = facts.payout || !card.claimable ? null : await estimateClaimReceipt(deps, { currency: card.currency, network: card.network, amountMinor: toMinor(facts.link.amountMinor) });
   return {
     token,
     card,
-    networkName: nameNetwork(describeHostedNetworks(deps.config).networks, card.network, kind),
+    estimate: estimate && asset ? { receive: formatAmount(estimate.receiveMinor, asset.decimals), fee: formatAmount(estimate.feeMinor, asset.decimals) } : null,
+    networkName: nameNetwork(describeHostedNetworks(deps.config).networks, card.network, asset?.kind ?? null),
     addressChain: addressChainOf(deps.config, card.network),
     renderedAtMs: deps.now().getTime(),
   };
