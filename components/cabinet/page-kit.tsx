@@ -121,10 +121,18 @@ const TONE_OF_STATUS: Record<string, keyof typeof STATUS_TONES> = {
   revoked: "bad",
 };
 
-/** A status word in a coloured pill; the word itself carries the meaning (not only the colour). */
-export function StatusBadge({ status }: { status: string }) {
+/**
+ * A status in a coloured pill: the words people read (`label`, the words of the page's filters),
+ * coloured by the status's code; the word itself carries the meaning (not only the colour). The
+ * code the API answers stays in the pill's tooltip.
+ */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const tone = STATUS_TONES[TONE_OF_STATUS[status] ?? "neutral"];
-  return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`}>{status.replaceAll("_", " ")}</span>;
+  return (
+    <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap ${tone}`} title={label ? status : undefined}>
+      {label ?? status.replaceAll("_", " ")}
+    </span>
+  );
 }
 
 /** A long identifier (uuid, address, txid) shortened for a table cell, whole in its title and to copy. */

@@ -4,6 +4,8 @@ import { Amount, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { findNetwork } from "@/lib/catalogue";
 import type { TimelineEvent } from "@/lib/services/invoices/load-invoice-detail";
+import { PAYMENT_STATUS_WORDS, REFUND_STATUS_WORDS } from "./invoice-words";
+import type { PaymentStatus } from "@/lib/domain/invoice/status";
 
 
 const FINAL_WORDS: Record<string, string> = {
@@ -80,7 +82,7 @@ function TimelineEntry({ event }: { event: TimelineEvent }) {
     case "final":
       title = (
         <>
-          {FINAL_WORDS[event.status] ?? "Became final"} <StatusBadge status={event.status} />
+          {FINAL_WORDS[event.status] ?? "Became final"} <StatusBadge status={event.status} label={PAYMENT_STATUS_WORDS[event.status as PaymentStatus]} />
         </>
       );
       break;
@@ -101,7 +103,7 @@ function TimelineEntry({ event }: { event: TimelineEvent }) {
     case "refund_created":
       title = (
         <>
-          Refund of <Amount value={event.amount} currency={event.currency} /> created <StatusBadge status={event.status} />
+          Refund of <Amount value={event.amount} currency={event.currency} /> created <StatusBadge status={event.status} label={REFUND_STATUS_WORDS[event.status]} />
         </>
       );
       detail = (

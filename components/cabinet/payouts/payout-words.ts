@@ -10,6 +10,15 @@ export const STATUS_WORDS: Record<CoarsePayoutStatus, string> = {
   cancel: "Cancel — cancelled",
 };
 
+/** The coarse statuses in a word or two, for status pills. */
+export const STATUS_CHIP_WORDS: Record<CoarsePayoutStatus, string> = {
+  check: "Awaiting approval",
+  process: "Being sent",
+  paid: "Paid",
+  fail: "Failed",
+  cancel: "Cancelled",
+};
+
 export const KIND_WORDS: Record<PayoutKind, string> = {
   payout: "Payout",
   refund: "Refund of a payment",

@@ -386,6 +386,7 @@ describe("invoice detail", () => {
 
     expect(detail.deliveries).toHaveLength(1);
     expect(detail.deliveries[0]).toMatchObject({ eventType: "invoice.paid", target: "endpoint", url: DEAD_HOOK });
+    expect(detail).toMatchObject({ confirming: "0", webhookTargets: { endpoint: true, callback: false } });
 
     // A refund the payout sender of another test file may already be sending: its status moves.
     expect(detail.refunds).toHaveLength(1);
@@ -410,9 +411,16 @@ describe("invoice detail", () => {
     expect(again.timeline.map((event) => event.kind)).toEqual(kinds);
     expect(again.timeline[1]).toMatchObject({ kind: "transfer_seen", at: recordedLate });
 
+    // A transfer on its way is told apart from what is confirmed.
+    const confirmingInvoice = await createInvoice(merchant, { amount: "10", currency: "USD", to_currency: "USDT", network: "tron", url_callback: DEAD_HOOK });
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: confirmingInvoice.address, amount: "4.5" }, merchant);
+    const confirming = await loadInvoiceDetail(deps, merchant.merchantId, confirmingInvoice.uuid);
+    expect(confirming).toMatchObject({ confirming: "4.5", webhookTargets: { endpoint: true, callback: true } });
+    expect(confirming.payment.amount_paid).toBe("0");
+
     const unpaid = await createInvoice(merchant, { amount: "15", currency: "EUR" });
     const fresh = await loadInvoiceDetail(deps, merchant.merchantId, unpaid.uuid);
-    expect(fresh).toMatchObject({ refundStatus: "none", transfers: [], deliveries: [], refunds: [] });
+    expect(fresh).toMatchObject({ refundStatus: "none", transfers: [], deliveries: [], refunds: [], confirming: "0" });
     expect(fresh.timeline.map((event) => event.kind)).toEqual(["created"]);
     expect(fresh.payment).toEqual(await toPayment(await getTestDb().invoice.findUniqueOrThrow({ where: { id: unpaid.uuid } }), deps.config.publicBaseUrl));
 

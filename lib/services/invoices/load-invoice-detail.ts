@@ -87,6 +87,13 @@ export interface InvoiceDetail {
    */
   leftToRefund: string;
   overpaid: string;
+  /**
+   * What transfers not yet confirmed carry (status `seen`), in the coin paid, as a decimal string:
+   * on its way, not yet in `amount_paid`. "0" when nothing is confirming.
+   */
+  confirming: string;
+  /** Where this invoice's events go: the store's registered endpoint, the invoice's url_callback. */
+  webhookTargets: { endpoint: boolean; callback: boolean };
   /** Oldest first. */
   timeline: TimelineEvent[];
   transfers: InvoiceTransfer[];
@@ -116,12 +123,17 @@ export async function loadInvoiceDetail(deps: Pick<AppDeps, "db" | "config">, me
   const invoice = await deps.db.invoice.findFirst({ where: { id: invoiceId, merchantId } });
   if (!invoice) throw new AppError("cabinet.not_found");
 
-  const [transfers, deliveries, refunds] = await Promise.all([
+  const [transfers, deliveries, refunds, endpoint] = await Promise.all([
     deps.db.chainTransfer.findMany({ where: { invoiceId: invoice.id, invoice: { merchantId } }, orderBy: [{ createdAt: "asc" }, { position: "asc" }] }),
     // No index has object_id: the merchant's deliveries from the invoice's creation on (none is older).
     deps.db.webhookDelivery.findMany({ where: { merchantId, objectId: invoice.id, createdAt: { gte: invoice.createdAt } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
     deps.db.payout.findMany({ where: { merchantId, invoiceId: invoice.id, kind: "refund" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
+    deps.db.webhookEndpoint.findUnique({ where: { merchantId }, select: { url: true } }),
   ]);
+  const payerAsset = invoice.payerCurrency && invoice.network ? findSettlementAsset(invoice.payerCurrency, invoice.network) : undefined;
+  const confirmingMinor = transfers
+    .filter((transfer) => transfer.status === "seen" && transfer.invoiceId === invoice.id && transfer.currency === invoice.payerCurrency)
+    .reduce((sum, transfer) => sum + toMinor(transfer.amountMinor), 0n);
   const journals = await deps.db.ledgerJournal.findMany({ where: { reference: { in: journalReferences(invoice, transfers) } }, select: { reference: true, createdAt: true } });
   const journalTimes = new Map(journals.map((journal) => [journal.reference, journal.createdAt]));
 
@@ -129,6 +141,8 @@ export async function loadInvoiceDetail(deps: Pick<AppDeps, "db" | "config">, me
     payment: await toPayment(invoice, deps.config.publicBaseUrl),
     refundStatus: refundSummary(toMinor(invoice.amountPaidMinor), refunds),
     ...refundFigures(invoice, refunds),
+    confirming: payerAsset ? formatAmount(confirmingMinor, payerAsset.decimals) : "0",
+    webhookTargets: { endpoint: Boolean(endpoint?.url), callback: Boolean(invoice.urlCallback) },
     timeline: buildTimeline(invoice, transfers, deliveries, refunds, journalTimes),
     transfers: transfers.map((transfer) => toInvoiceTransfer(transfer, journalTimes.get(creditReference(transfer.id, transfer.credits)) ?? null)),
     deliveries: deliveries.map(toInvoiceDelivery),

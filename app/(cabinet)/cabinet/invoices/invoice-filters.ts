@@ -1,21 +1,12 @@
 import { isNetworkId, listNetworks, listSettlementSymbols, FIAT_CURRENCIES } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
+import { PAYMENT_STATUS_WORDS } from "@/components/cabinet/invoices/invoice-words";
+
+export { PAYMENT_STATUS_WORDS };
 import type { InvoiceSearchFilters } from "@/lib/services/invoices/search-invoices";
 
 /** The search params of a page or route handler, as Next.js hands them over. */
 export type SearchParams = Record<string, string | string[] | undefined>;
-
-/** The API's payment_status values, in the order an invoice goes through them, with words for people. */
-export const PAYMENT_STATUS_WORDS: Record<PaymentStatus, string> = {
-  select: "Waiting for the buyer's coin",
-  check: "Waiting for payment",
-  confirm_check: "Confirming",
-  wrong_amount_waiting: "Underpaid, waiting for the rest",
-  paid: "Paid",
-  paid_over: "Overpaid",
-  wrong_amount: "Underpaid",
-  cancel: "Expired or cancelled",
-};
 
 export const PAYMENT_STATUSES = Object.keys(PAYMENT_STATUS_WORDS) as PaymentStatus[];
 

@@ -12,6 +12,7 @@ import { findNetwork } from "@/lib/catalogue";
 import { formatDecimal } from "@/lib/i18n/format";
 import { searchInvoices } from "@/lib/services/invoices/search-invoices";
 import { FILTER_COINS, filterNetworks, hasFilters, PAYMENT_STATUS_WORDS, PAYMENT_STATUSES, readInvoiceQuery, toQueryParams, toSearchFilters, type SearchParams } from "./invoice-filters";
+import type { PaymentStatus } from "@/lib/domain/invoice/status";
 
 export const metadata: Metadata = { title: "Invoices" };
 
@@ -101,7 +102,7 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
                     </div>
                   </td>
                   <td>
-                    <StatusBadge status={invoice.payment_status} />
+                    <StatusBadge status={invoice.payment_status} label={PAYMENT_STATUS_WORDS[invoice.payment_status as PaymentStatus]} />
                   </td>
                   <td>
                     <Amount value={invoice.amount} currency={invoice.currency} />

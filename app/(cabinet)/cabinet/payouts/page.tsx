@@ -4,7 +4,7 @@ import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge,
 import { cursorPagerLinks, hrefOf, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ApprovalQueue } from "@/components/cabinet/payouts/payout-decision";
 import { PayoutFilterForm } from "@/components/cabinet/payouts/payout-filter-form";
-import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
+import { INTERNAL_STATUS_WORDS, KIND_WORDS, STATUS_CHIP_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
 import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
@@ -13,6 +13,7 @@ import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { countPayoutsAwaitingApproval, searchPayouts, type PayoutKind } from "@/lib/services/payouts/search-payouts";
 import { hasFilters, readPayoutQuery, toQueryParams, toSearchFilters, type SearchParams } from "./payout-filters";
+import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 
 export const metadata: Metadata = { title: "Payouts" };
 
@@ -159,7 +160,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
                   <ShortId value={payout.address} />
                 </td>
                 <td>
-                  <StatusBadge status={payout.status} />
+                  <StatusBadge status={payout.status} label={STATUS_CHIP_WORDS[payout.status as CoarsePayoutStatus]} />
                   <div className="text-xs text-(--ui-muted)">{INTERNAL_STATUS_WORDS[payout.internal_status] ?? payout.internal_status}</div>
                 </td>
                 <td>{payout.txid ? <ShortId value={payout.txid} /> : <span className="text-(--ui-muted)">—</span>}</td>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
+import { DataTable, EmptyState, PageHeader, Panel, ShortId, Time, ListFailure, readListPage } from "@/components/cabinet/page-kit";
 import { cursorPagerLinks, Pager, readCursorPosition } from "@/components/cabinet/pager";
 import { ReadOnlyNote } from "@/components/cabinet/settings/settings-form-kit";
 import { DeliveryFilterForm } from "@/components/cabinet/webhooks/delivery-filter-form";
@@ -17,6 +17,7 @@ import { DEFAULT_SECRET_OVERLAP_HOURS, getWebhookEndpoint } from "@/lib/services
 import { MAX_SECRET_OVERLAP_HOURS } from "@/lib/webhooks/signing-secrets";
 import { PAYMENT_EVENT_BY_STATUS, PAYOUT_INTERNAL_STATUSES } from "@/lib/webhooks/payloads";
 import { hasFilters, readDeliveryQuery, toDeliveryFilters, toQueryParams, type SearchParams } from "./delivery-filters";
+import { DeliveryBadge } from "@/components/cabinet/webhooks/delivery-badge";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -45,7 +46,7 @@ function DeliveryStatus({ delivery }: { delivery: DeliveryRow }) {
   const shown = delivery.status === "pending" && delivery.attempts > 0 ? "retrying" : delivery.status;
   return (
     <>
-      <StatusBadge status={shown} />
+      <DeliveryBadge status={shown} />
       {delivery.status === "delivered" && delivery.deliveredAt ? (
         <div className="text-xs text-(--ui-muted)">
           <Time iso={delivery.deliveredAt} />

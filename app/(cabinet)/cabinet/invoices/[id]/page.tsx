@@ -19,7 +19,8 @@ import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/stat
 import { isAppError } from "@/lib/errors";
 import { loadInvoiceDetail, type InvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
 import { getMerchantInvoiceOrThrow } from "@/lib/services/invoices/find-invoice";
-import { PAYMENT_STATUS_WORDS } from "../invoice-filters";
+import { PAYMENT_STATUS_WORDS, REFUND_STATUS_WORDS } from "@/components/cabinet/invoices/invoice-words";
+import { DeliveryBadge } from "@/components/cabinet/webhooks/delivery-badge";
 
 export const metadata: Metadata = { title: "Invoice" };
 
@@ -41,14 +42,13 @@ function Muted({ children }: { children: ReactNode }) {
 }
 
 const TRANSFER_STATUS_WORDS: Record<string, string> = {
-  seen: "waiting for confirmations",
-  confirmed: "confirmed and counted",
-  orphaned: "its block left the chain",
+  seen: "Waiting for confirmations",
+  confirmed: "Confirmed and counted",
+  orphaned: "Its block left the chain",
 };
 
 const DELIVERY_TARGET_WORDS: Record<string, string> = { endpoint: "Endpoint", callback: "Callback URL" };
 
-const REFUND_STATUS_WORDS: Record<string, string> = { check: "waiting", process: "being sent", paid: "confirmed on chain", fail: "failed", cancel: "cancelled" };
 
 async function findDetail(merchantId: string, id: string): Promise<InvoiceDetail> {
   try {
@@ -94,8 +94,8 @@ export default async function InvoicePage({ params }: PageProps) {
         title={title}
         description={
           <span className="flex flex-wrap items-center gap-2">
-            <StatusBadge status={payment.payment_status} />
-            <span>{PAYMENT_STATUS_WORDS[status] ?? payment.payment_status}</span>
+            <StatusBadge status={payment.payment_status} label={PAYMENT_STATUS_WORDS[status]} />
+            <span className="font-mono text-xs text-(--ui-muted)">{payment.payment_status}</span>
             <span aria-hidden="true">·</span>
             <Amount value={payment.amount} currency={payment.currency} />
           </span>
@@ -147,7 +147,7 @@ export default async function InvoicePage({ params }: PageProps) {
       <Panel title="Payment" id="payment">
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
           <DetailRow label="Status">
-            <StatusBadge status={payment.payment_status} /> <Muted>{payment.is_final ? "final" : "not final yet"}</Muted>
+            <StatusBadge status={payment.payment_status} label={PAYMENT_STATUS_WORDS[status]} /> <Muted>{payment.is_final ? "final" : "not final yet"}</Muted>
           </DetailRow>
           <DetailRow label="Price">
             <Amount value={payment.amount} currency={payment.currency} />
@@ -165,6 +165,12 @@ export default async function InvoicePage({ params }: PageProps) {
             <>
               <DetailRow label="Received">
                 <Amount value={payment.amount_paid} currency={payment.payer_currency} />
+                {detail.confirming !== "0" ? (
+                  <Muted>
+                    {" "}
+                    confirmed, and <Amount value={detail.confirming} currency={payment.payer_currency} /> on its way (confirming)
+                  </Muted>
+                ) : null}
               </DetailRow>
               <DetailRow label="Still to pay">
                 <Amount value={payment.amount_remaining} currency={payment.payer_currency} />
@@ -180,7 +186,9 @@ export default async function InvoicePage({ params }: PageProps) {
           <DetailRow label="Confirmations">
             {payment.txid ? (
               <span className="tabular-nums">
-                {payment.confirmations} of {payment.required_confirmations}
+                {payment.confirmations >= payment.required_confirmations
+                  ? `${payment.confirmations} (${payment.required_confirmations} needed)`
+                  : `${payment.confirmations} of ${payment.required_confirmations}`}
               </span>
             ) : (
               <Muted>—</Muted>
@@ -235,8 +243,7 @@ export default async function InvoicePage({ params }: PageProps) {
                 <td>{transfer.fromAddress ? <ShortId value={transfer.fromAddress} /> : <Muted>—</Muted>}</td>
                 <td className="tabular-nums">{transfer.confirmations}</td>
                 <td>
-                  <StatusBadge status={transfer.status} />
-                  <div className="text-xs text-(--ui-muted)">{TRANSFER_STATUS_WORDS[transfer.status] ?? ""}</div>
+                  <StatusBadge status={transfer.status} label={TRANSFER_STATUS_WORDS[transfer.status]} />
                 </td>
                 <td className="tabular-nums">
                   {transfer.blockHeight !== null ? transfer.blockHeight : <Muted>in the mempool</Muted>}
@@ -269,13 +276,20 @@ export default async function InvoicePage({ params }: PageProps) {
           <p className="mb-4 text-sm text-(--ui-muted)">Events are sent when the invoice becomes final (paid, overpaid, underpaid or expired); there is nothing to resend yet.</p>
         )}
         {detail.deliveries.length === 0 ? (
-          <EmptyState title="No webhook sent for this invoice">
-            Register an endpoint on the{" "}
-            <Link href="/cabinet/webhooks" className={TEXT_LINK}>
-              Webhooks
-            </Link>{" "}
-            page, or give a url_callback when creating invoices.
-          </EmptyState>
+          detail.webhookTargets.endpoint || detail.webhookTargets.callback ? (
+            <EmptyState title="No webhook sent for this invoice yet">
+              Its events go to {detail.webhookTargets.endpoint ? "your registered endpoint" : "the invoice's url_callback"}
+              {detail.webhookTargets.endpoint && detail.webhookTargets.callback ? " and the invoice's url_callback" : ""} when it becomes final.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No webhook sent for this invoice">
+              No endpoint is registered and the invoice has no url_callback. Register an endpoint on the{" "}
+              <Link href="/cabinet/webhooks" className={TEXT_LINK}>
+                Webhooks
+              </Link>{" "}
+              page, or give a url_callback when creating invoices.
+            </EmptyState>
+          )
         ) : (
           <DataTable caption="Webhook deliveries of this invoice, oldest first" headers={["Event", "Sent to", "Status", "Attempts", "Last answer", "Created", "Delivered or next attempt"]}>
             {detail.deliveries.map((delivery) => (
@@ -286,7 +300,7 @@ export default async function InvoicePage({ params }: PageProps) {
                   <div className="font-mono text-xs break-all text-(--ui-muted)">{delivery.url}</div>
                 </td>
                 <td>
-                  <StatusBadge status={delivery.status === "pending" && delivery.lastError !== "" ? "retrying" : delivery.status} />
+                  <DeliveryBadge status={delivery.status === "pending" && delivery.lastError !== "" ? "retrying" : delivery.status} />
                 </td>
                 <td className="tabular-nums">{delivery.attempts}</td>
                 <td className="max-w-64 text-xs break-words">
@@ -335,8 +349,7 @@ export default async function InvoicePage({ params }: PageProps) {
                     <ShortId value={refund.address} />
                   </td>
                   <td>
-                    <StatusBadge status={refund.status} />
-                    <div className="text-xs text-(--ui-muted)">{REFUND_STATUS_WORDS[refund.status] ?? ""}</div>
+                    <StatusBadge status={refund.status} label={REFUND_STATUS_WORDS[refund.status]} />
                   </td>
                   <td>{refund.txid ? <ShortId value={refund.txid} /> : <Muted>Not sent yet</Muted>}</td>
                   <td>

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { Alert } from "@/components/cabinet/form-controls";
 import { Amount, DetailRow, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { PayoutDecisionPanel } from "@/components/cabinet/payouts/payout-decision";
-import { INTERNAL_STATUS_WORDS, KIND_WORDS } from "@/components/cabinet/payouts/payout-words";
+import { INTERNAL_STATUS_WORDS, KIND_WORDS, STATUS_CHIP_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { TEXT_LINK } from "@/components/ui/theme";
@@ -16,6 +16,7 @@ import { findNetwork } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { findPayoutDetail, type PayoutTimelineEvent } from "@/lib/services/payouts/find-payout-detail";
 import { type PayoutKind, type PayoutListItem } from "@/lib/services/payouts/search-payouts";
+import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 
 export const metadata: Metadata = { title: "Payout" };
 
@@ -180,7 +181,7 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
       <Panel title="Details" id="details">
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_minmax(0,1fr)]">
           <DetailRow label="Status">
-            <StatusBadge status={payout.status} /> <span className="text-(--ui-muted)">{INTERNAL_STATUS_WORDS[payout.internal_status] ?? payout.internal_status}</span>
+            <StatusBadge status={payout.status} label={STATUS_CHIP_WORDS[payout.status as CoarsePayoutStatus]} /> <span className="text-(--ui-muted)">{INTERNAL_STATUS_WORDS[payout.internal_status] ?? payout.internal_status}</span>
             {payout.wait_reason && !payout.is_final ? <span className="mt-1 block text-(--ui-warn)">Waiting: {payout.wait_reason}</span> : null}
           </DetailRow>
           <DetailRow label="Kind">{KIND_WORDS[payout.kind as PayoutKind] ?? payout.kind}</DetailRow>
