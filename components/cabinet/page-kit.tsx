@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { LocalDateTime } from "@/components/i18n/local-date-time";
-import { formatDecimal } from "@/lib/i18n/format";
+import { formatDecimal, withFiatDecimals } from "@/lib/i18n/format";
 import Link from "next/link";
 import { Alert } from "@/components/cabinet/form-controls";
 import { TEXT_LINK } from "@/components/ui/theme";
@@ -73,7 +73,7 @@ export function DataTable({ caption, headers, children }: { caption: string; hea
 export function Amount({ value, currency }: { value: string; currency: string }) {
   return (
     <span className="font-mono tabular-nums whitespace-nowrap">
-      {formatDecimal("en", value)} <span className="text-(--ui-muted)">{currency}</span>
+      {formatDecimal("en", withFiatDecimals(value, currency))} <span className="text-(--ui-muted)">{currency}</span>
     </span>
   );
 }

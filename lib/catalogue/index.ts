@@ -10,7 +10,7 @@ export type {
   SettlementAsset,
   SettlementSymbol,
 } from "@/lib/catalogue/types";
-export { NETWORKS, findNetwork, isNetworkId, listNetworks } from "@/lib/catalogue/networks";
+export { NETWORKS, findNetwork, isNetworkId, listNetworks, networkDisplayName } from "@/lib/catalogue/networks";
 export { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue/normalize";
 export { CONFIRMATION_POLICIES } from "@/lib/catalogue/confirmation-policies";
 export { minimumConfirmations, requiredConfirmations } from "@/lib/catalogue/required-confirmations";

@@ -195,6 +195,11 @@ export function findNetwork(id: string): Network | null {
   return NETWORKS_BY_ID.get(id) ?? null;
 }
 
+/** A network's name for people ("BNB Smart Chain" for `bsc`); the id itself for an unknown one. */
+export function networkDisplayName(id: string): string {
+  return findNetwork(id)?.displayName ?? id;
+}
+
 /** Tells whether a string is the exact id of a supported network. */
 export function isNetworkId(id: string): id is NetworkId {
   return NETWORKS_BY_ID.has(id);

@@ -1,3 +1,4 @@
+import { findPricingCurrency } from "@/lib/catalogue";
 import type { Locale } from "@/lib/i18n/locales";
 
 const separatorsByLocale = new Map<Locale, { group: string; decimal: string }>();
@@ -27,6 +28,18 @@ export function formatDecimal(locale: Locale, amount: string): string {
   const sample = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Number(`1${"0".repeat(Math.min(whole.length - 1, 15))}`));
   const grouped = sample.includes(group) || whole.length > 16 ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, group) : whole;
   return `${sign}${grouped}${fraction === undefined ? "" : decimal + fraction}`;
+}
+
+/**
+ * A price in a fiat currency with at least the currency's decimals ("349.9" EUR reads "349.90"),
+ * as people write prices; crypto amounts and anything not a plain decimal are returned as given.
+ */
+export function withFiatDecimals(amount: string, currency: string): string {
+  const pricing = findPricingCurrency(currency);
+  const match = /^(-?\d+)(?:\.(\d*))?$/.exec(amount);
+  if (!pricing?.isFiat || !match || pricing.decimals === 0) return amount;
+  const fraction = match[2] ?? "";
+  return fraction.length >= pricing.decimals ? amount : `${match[1]}.${fraction.padEnd(pricing.decimals, "0")}`;
 }
 
 /** A moment in the locale's medium date and short time, in the given time zone (the visitor's by default). */

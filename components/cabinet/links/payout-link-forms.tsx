@@ -8,6 +8,7 @@ import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { QrCodeImage } from "./qr-code";
+import { networkDisplayName } from "@/lib/catalogue";
 
 /** An asset a payout link may carry, with the balance it reserves from (plain data from the server). */
 export interface PayoutLinkAssetOption {
@@ -38,7 +39,7 @@ function NewClaimUrl({ issued, onDone }: { issued: IssuedLink; onDone(): void })
       </p>
       <p className="text-sm">
         {issued.title ? <>“{issued.title}”: </> : null}
-        <Amount value={issued.amount} currency={issued.currency} /> on {issued.network}, reserved from your balance until it is claimed, cancelled or expires.
+        <Amount value={issued.amount} currency={issued.currency} /> on {networkDisplayName(issued.network)}, reserved from your balance until it is claimed, cancelled or expires.
       </p>
       <div className="flex flex-wrap items-center gap-2">
         <span className="min-w-0 flex-1 font-mono text-sm break-all" data-testid="claim-url">

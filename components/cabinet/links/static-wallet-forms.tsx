@@ -7,6 +7,7 @@ import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { QrCodeImage } from "./qr-code";
+import { networkDisplayName } from "@/lib/catalogue";
 
 /** A coin on a network this service receives (plain data from the server). */
 export interface WalletAssetOption {
@@ -66,7 +67,7 @@ export function CreateStaticWalletForm({ options }: { options: WalletAssetOption
       {created ? (
         <div className="flex flex-col gap-3 rounded-xl border border-(--ui-success-border) bg-(--ui-success-bg) p-4">
           <p role="status" className="font-medium text-(--ui-success)">
-            Wallet for {created.order_id}: send {created.currency} on {created.network} to
+            Wallet for {created.order_id}: send {created.currency} on {networkDisplayName(created.network)} to
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <span className="min-w-0 flex-1 font-mono text-sm break-all">{created.address}</span>

@@ -8,6 +8,7 @@ import { useCabinetAction } from "@/components/cabinet/use-cabinet-action";
 import { Button } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { OWN_PAYOUT_REASON } from "./payout-words";
+import { networkDisplayName } from "@/lib/catalogue";
 
 /** A pending manual payout as the approval queue shows it (plain data from the server). */
 export interface PendingPayoutRow {
@@ -112,7 +113,7 @@ export function ApprovalQueue({ rows, canDecide, empty }: { rows: PendingPayoutR
               <td>
                 <Amount value={row.amount} currency={row.currency} />
                 <div className="text-xs text-(--ui-muted)">
-                  on {row.network}; balance gives {row.debitAmount}, recipient gets {row.receiveAmount}
+                  on {networkDisplayName(row.network)}; balance gives {row.debitAmount}, recipient gets {row.receiveAmount}
                 </div>
               </td>
               <td>

@@ -48,7 +48,7 @@ export function PayoutFeeForm({ isSubtract, canEdit }: { isSubtract: boolean; ca
           <legend id="payout-fee-legend" className="mb-1 font-semibold">
             Payout fee
           </legend>
-          <p className="text-sm text-(--ui-muted)">For payouts that do not set is_subtract themselves (API, auto-withdraw, cabinet).</p>
+          <p className="text-sm text-(--ui-muted)">For payouts that do not say who bears the fee themselves (API calls without it, auto-withdrawals, the cabinet).</p>
           <Choice name="payout-fee" value="recipient" checked={!value} onChange={() => setValue(false)} disabled={!canEdit} hint="Your balance gives the amount; the recipient gets it less the fee.">
             The recipient bears the fee
           </Choice>

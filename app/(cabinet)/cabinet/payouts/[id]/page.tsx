@@ -12,7 +12,7 @@ import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
-import { findNetwork } from "@/lib/catalogue";
+import { findNetwork, networkDisplayName } from "@/lib/catalogue";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { findPayoutDetail, type PayoutTimelineEvent } from "@/lib/services/payouts/find-payout-detail";
 import { type PayoutKind, type PayoutListItem } from "@/lib/services/payouts/search-payouts";
@@ -60,7 +60,7 @@ function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; curren
       title = "Funded by conversion";
       detail = (
         <>
-          <Amount value={event.fromAmount} currency={event.fromCurrency} /> on {event.fromNetwork} converted at {event.rate} {event.fromCurrency} per {currency}.
+          <Amount value={event.fromAmount} currency={event.fromCurrency} /> on {networkDisplayName(event.fromNetwork)} converted at {event.rate} {event.fromCurrency} per {currency}.
         </>
       );
       break;
@@ -239,7 +239,7 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
           ) : null}
           {payout.convert ? (
             <DetailRow label="Converted from">
-              <Amount value={payout.convert.from_amount} currency={payout.convert.from_currency} /> on {payout.convert.from_network} at {payout.convert.rate}
+              <Amount value={payout.convert.from_amount} currency={payout.convert.from_currency} /> on {networkDisplayName(payout.convert.from_network)} at {payout.convert.rate}
             </DetailRow>
           ) : null}
           <DetailRow label="Payout id">
