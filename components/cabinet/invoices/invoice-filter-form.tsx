@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { SearchBox } from "@/components/cabinet/search-box";
 import type { ReactNode } from "react";
 import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
@@ -43,30 +44,12 @@ export interface InvoiceFilterChoices {
 export function InvoiceFilterForm({ values, choices, isFiltered }: { values: InvoiceFilterValues; choices: InvoiceFilterChoices; isFiltered: boolean }) {
   return (
     <form method="get" action="/cabinet/invoices" role="search" aria-label="Search and filter invoices" className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1">
-        <label htmlFor="invoice-search" className="text-sm font-medium">
-          Search
-        </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input
-            id="invoice-search"
-            name="q"
-            type="search"
-            defaultValue={values.q}
-            aria-describedby="invoice-search-hint"
-            placeholder="Invoice uuid, order id, address or txid"
-            spellCheck={false}
-            autoComplete="off"
-            className={`${INPUT_CLASS} font-mono sm:flex-1`}
-          />
-          <button type="submit" className={buttonClassName("primary")}>
-            Search
-          </button>
-        </div>
-        <p id="invoice-search-hint" className="text-xs text-(--ui-muted)">
-          Finds the invoice with exactly this uuid, order id, deposit address or transaction hash, within the filters below.
-        </p>
-      </div>
+      <SearchBox
+        id="invoice-search"
+        value={values.q}
+        placeholder="Order id, address, e-mail, txid or invoice uuid"
+        hint="Finds invoices whose order id, deposit address, payer e-mail or transaction hash contains the text, in any case (or the invoice with this uuid), within the filters below."
+      />
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Labelled id="filter-status" label="Status">
           <select id="filter-status" name="status" defaultValue={values.status} className={INPUT_CLASS}>

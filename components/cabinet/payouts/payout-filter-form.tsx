@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { SearchBox } from "@/components/cabinet/search-box";
 import { INPUT_CLASS } from "@/components/cabinet/form-controls";
 import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
@@ -29,6 +30,7 @@ export function PayoutFilterForm({
   coin,
   network,
   kind,
+  q,
   clearHref,
 }: {
   view: "all" | "approval";
@@ -36,11 +38,20 @@ export function PayoutFilterForm({
   coin: string;
   network: string;
   kind: string;
+  q: string;
   clearHref: string;
 }) {
   return (
-    <form method="get" action="/cabinet/payouts" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-end" aria-label="Filter payouts">
+    <form method="get" action="/cabinet/payouts" role="search" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-end" aria-label="Search and filter payouts">
       {view === "approval" ? <input type="hidden" name="view" value="approval" /> : null}
+      <div className="sm:col-span-2 lg:col-span-5">
+        <SearchBox
+          id="payout-search"
+          value={q}
+          placeholder="Order id, address, txid or payout uuid"
+          hint="Finds payouts whose order id, destination address or transaction hash contains the text, in any case (or the payout with this uuid), within the filters below."
+        />
+      </div>
       {view === "all" ? (
         <Select id="filter-status" label="Status" name="status" value={status}>
           <option value="">Any status</option>

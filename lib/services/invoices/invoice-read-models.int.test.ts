@@ -182,7 +182,7 @@ describe("overview", () => {
 });
 
 describe("invoice search", () => {
-  it("finds an invoice by exactly its uuid, order_id, deposit address or a transfer's txid, and nothing for another merchant", async () => {
+  it("finds an invoice by its uuid, or by part of its order_id, deposit address, payer e-mail or a transfer's txid in any case, and nothing for another merchant", async () => {
     const merchant = await makeMerchant();
     const paid = (await payInvoice(merchant, "40.00")) as Awaited<ReturnType<typeof payInvoice>> & { address: string };
     await createInvoice(merchant, { to_currency: "USDT", network: "tron" });
@@ -193,10 +193,25 @@ describe("invoice search", () => {
     const search = (query: string, who = merchant, filters: InvoiceSearchFilters = {}) =>
       searchInvoices(deps, who.merchantId, { ...filters, query }, { limit: 20 }).then((page) => page.items.map((item) => item.uuid));
 
-    for (const query of [paid.uuid, paid.uuid.toUpperCase(), paid.order_id, ` ${paid.order_id} `, paid.address, transfer.txid]) {
+    for (const query of [
+      paid.uuid,
+      paid.uuid.toUpperCase(),
+      paid.order_id,
+      ` ${paid.order_id} `,
+      paid.order_id.slice(2, -1).toUpperCase(),
+      paid.address,
+      paid.address.slice(3, 15).toLowerCase(),
+      transfer.txid,
+      transfer.txid.slice(5, 25).toUpperCase(),
+    ]) {
       expect(await search(query), query).toEqual([paid.uuid]);
     }
-    expect(await search(paid.order_id.slice(0, -1))).toEqual([]); // exact, not partial
+    // An e-mail, in part; the query's wildcards are literal characters.
+    const emailed = await createInvoice(merchant, { to_currency: "USDT", network: "tron", order_id: "ORDER_77%", payer_email: "Jane.Doe@Example.com" });
+    expect(await search("jane.doe@example")).toEqual([emailed.uuid]);
+    expect(await search("der_77%")).toEqual([emailed.uuid]);
+    expect(await search("der_7_%")).toEqual([]);
+    expect(await search("%")).toEqual([emailed.uuid]);
     expect(await search(transfer.txid, merchant, { status: ["check"] })).toEqual([]);
     expect(await search(transfer.txid, merchant, { status: ["paid"], coin: "usdt", network: "TRON" })).toEqual([paid.uuid]);
     expect(await search("no-such-thing")).toEqual([]);

@@ -1,12 +1,13 @@
 import type { Invoice, Prisma } from "@/generated/prisma/client";
 import type { AppDeps } from "@/lib/deps/app-deps";
 import { toPayment, type PaymentObject } from "@/lib/api/serialize/payment";
-import { listNetworks, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
+import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
 import { isUuid } from "@/lib/domain/input/uuid";
 import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { listInvoices, type InvoiceFilters, type InvoicePage } from "@/lib/services/invoices/list-invoices";
 import { after, decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/db/keyset-cursor";
+import { containsText } from "@/lib/db/text-search";
 
 /** The cabinet's invoice filters: those of /v1/payment/history under the cabinet's names, plus a search box. */
 export interface InvoiceSearchFilters {
@@ -133,12 +134,11 @@ function toCsvCell(value: string): string {
   return /[",\r\n]/.test(neutral) ? `"${neutral.replaceAll('"', '""')}"` : neutral;
 }
 
-const NETWORK_IDS = listNetworks().map((network) => network.id);
-
 /**
- * The rows of a page. Without a search text, listInvoices answers. With one, the invoices it
- * names exactly, under the same filters, order and cursor. listInvoices takes no such text, so
- * its filters are written again here (filterWhere); the integration test holds the two together.
+ * The rows of a page. Without a search text, listInvoices answers. With one, the invoices whose
+ * order id, deposit address, payer e-mail or a transfer's txid contains it in any case (or whose
+ * uuid it is), under the same filters, order and cursor. listInvoices takes no such text, so its
+ * filters are written again here (filterWhere); the integration test holds the two together.
  */
 async function findInvoicePage(deps: Pick<AppDeps, "db">, merchantId: string, filters: InvoiceSearchFilters, page: { limit: number; cursor?: string }): Promise<InvoicePage> {
   const position = page.cursor ? decodeCursor(page.cursor, "payment.bad_cursor") : null;
@@ -146,15 +146,14 @@ async function findInvoicePage(deps: Pick<AppDeps, "db">, merchantId: string, fi
   const query = filters.query?.trim() ?? "";
   if (query === "") return listInvoices(deps.db, merchantId, invoiceFilters, page);
 
-  // Unique (network, txid, position) and (network, address) lead with the network: naming every
-  // network lets PostgreSQL use them for a text that carries none.
-  const transfers = await deps.db.chainTransfer.findMany({
-    where: { network: { in: NETWORK_IDS }, txid: query, invoiceId: { not: null }, invoice: { merchantId } },
-    select: { invoiceId: true },
-  });
-  const matches: Prisma.InvoiceWhereInput[] = [{ orderId: query }, { network: { in: NETWORK_IDS }, address: query }];
+  const text = containsText(query);
+  const matches: Prisma.InvoiceWhereInput[] = [
+    { orderId: text },
+    { address: text },
+    { payerEmail: text },
+    { transfers: { some: { txid: text } } },
+  ];
   if (isUuid(query)) matches.push({ id: query.toLowerCase() });
-  if (transfers.length > 0) matches.push({ id: { in: [...new Set(transfers.map((transfer) => transfer.invoiceId!))] } });
   const rows = await deps.db.invoice.findMany({
     where: { merchantId, AND: [{ OR: matches }, filterWhere(invoiceFilters), after(position)] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

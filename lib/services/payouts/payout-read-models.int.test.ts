@@ -70,11 +70,23 @@ describe("the cabinet's payout list", () => {
     expect(await cabinetList(merchant.merchantId, { kind: "payout", status: ["check"] })).toEqual([pending.uuid]);
     expect(await cabinetList(merchant.merchantId, { kind: "wallet_refund" })).toEqual([]);
 
+    // The search box: part of an order id, the address or a uuid, in any case, within the filters.
+    const named = await createPayout(merchant, { order_id: "Invoice_2026-11%A" });
+    const withNamed = [named.uuid, ...everything];
+    expect(await cabinetList(merchant.merchantId, { query: "invoice_2026-11%" })).toEqual([named.uuid]);
+    expect(await cabinetList(merchant.merchantId, { query: "ce_2026_11" })).toEqual([]); // `_` is a character, not a wildcard
+    expect(await cabinetList(merchant.merchantId, { query: named.uuid.toUpperCase() })).toEqual([named.uuid]);
+    expect(await cabinetList(merchant.merchantId, { query: TRON_ADDRESS.slice(4, 16).toLowerCase() }, 1)).toEqual(withNamed);
+    expect(await cabinetList(merchant.merchantId, { query: TRON_ADDRESS.slice(4, 16), kind: "refund" })).toEqual([refund.uuid]);
+    expect(await cabinetList(merchant.merchantId, { query: "no such order" })).toEqual([]);
+    expect((await csvOf(merchant.merchantId, { query: "INVOICE_2026" })).slice(1).map((line) => line.split(",")[0])).toEqual([named.uuid]);
+    await callSigned("/v1/payout/approve", { uuid: named.uuid, approve: false }, approver);
+
     const page = await searchPayouts(makeTestDeps(), merchant.merchantId, { status: ["check"] }, { limit: 10 });
     expect(page.items[0].createdBy).toEqual({ actor: `key:${merchant.publicId}`, label: `API key ${merchant.publicId}` });
     expect(page.items[0].approvedBy).toBeNull();
 
-    const csv = await csvOf(merchant.merchantId, {});
+    const csv = (await csvOf(merchant.merchantId, {})).filter((line) => !line.startsWith(named.uuid));
     expect(csv[0]).toBe(
       "uuid,order_id,kind,source,status,internal_status,amount,commission,receive_amount,debit_amount,currency,network,address,memo,txid,is_subtract,wait_reason,payment_uuid,created_by,approved_by,approved_at,created_at,updated_at\r\n",
     );
@@ -93,6 +105,7 @@ describe("the cabinet's payout list", () => {
 
     const other = await makeMerchant();
     expect(await cabinetList(other.merchantId, {})).toEqual([]);
+    expect(await cabinetList(other.merchantId, { query: named.uuid })).toEqual([]);
     expect(await csvOf(other.merchantId, {})).toHaveLength(1);
     await expect(searchPayouts(makeTestDeps(), merchant.merchantId, {}, { limit: 5, cursor: "garbage" })).rejects.toMatchObject({ code: "payout.bad_cursor" });
   });

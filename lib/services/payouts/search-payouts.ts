@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { coarsePayoutStatus, PAYOUT_STATUSES, type CoarsePayoutStatus, type PayoutStatus } from "@/lib/domain/payout/transition";
 import { toCsvLine } from "@/lib/services/invoices/search-invoices";
 import { isUuid } from "@/lib/domain/input/uuid";
+import { containsText } from "@/lib/db/text-search";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { listPayouts } from "@/lib/services/payouts/manage-payouts";
 import { toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
@@ -33,6 +34,8 @@ export interface PayoutSearchFilters {
   coin?: string;
   network?: string;
   kind?: PayoutKind;
+  /** The search box: part of the order id, the address or the txid, any case; or the payout's uuid. */
+  query?: string;
 }
 
 /** Who did something to a payout: the stored actor (`user:<id>`, `key:<public id>`, …) and words for people. */
@@ -72,22 +75,33 @@ function toListFilters(filters: PayoutSearchFilters): { status?: string[]; curre
   };
 }
 
+/** Payouts a search text names: its uuid, or part of the order id, address or txid in any case. */
+function searchWhere(query: string): Prisma.PayoutWhereInput {
+  const text = containsText(query);
+  const matches: Prisma.PayoutWhereInput[] = [{ orderId: text }, { address: text }, { txid: text }];
+  if (isUuid(query)) matches.push({ id: query.toLowerCase() });
+  return { OR: matches };
+}
+
 /**
- * The rows of a page. Without a kind it is listPayouts itself (the rows, order and cursors of
- * /v1/payout/list). listPayouts takes no kind, so with one its conditions are written again here
- * with the kind added; the integration test holds the two together.
+ * The rows of a page. Without a kind or a search text it is listPayouts itself (the rows, order
+ * and cursors of /v1/payout/list). listPayouts takes neither, so with one its conditions are
+ * written again here with them added; the integration test holds the two together.
  */
 async function findPayoutPage(db: Db, merchantId: string, filters: PayoutSearchFilters, page: { limit: number; cursor?: string }): Promise<{ items: Payout[]; nextCursor: string | null }> {
   const listFilters = toListFilters(filters);
-  if (!filters.kind) return listPayouts(db, merchantId, listFilters, page);
+  const query = filters.query?.trim() ?? "";
+  if (!filters.kind && query === "") return listPayouts(db, merchantId, listFilters, page);
   const position = page.cursor ? decodeCursor(page.cursor, "payout.bad_cursor") : null;
   const where: Prisma.PayoutWhereInput = {
     merchantId,
-    kind: filters.kind,
+    ...(filters.kind ? { kind: filters.kind } : {}),
+
     ...(listFilters.status ? { status: { in: listFilters.status } } : {}),
     ...(listFilters.currency ? { currency: listFilters.currency } : {}),
     ...(listFilters.network ? { network: listFilters.network } : {}),
-    ...after(position),
+    // Both are ORs: side by side in an AND, neither replaces the other.
+    AND: [query !== "" ? searchWhere(query) : {}, after(position)],
   };
   const rows = await db.payout.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
   const items = rows.slice(0, page.limit);

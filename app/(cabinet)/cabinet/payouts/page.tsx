@@ -77,7 +77,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
         </Tab>
       </nav>
 
-      <Panel title="Filters" id="payout-filters">
+      <Panel title="Search and filters" id="payout-filters">
         <PayoutFilterForm
           key={JSON.stringify(filters)}
           view={query.view}
@@ -85,6 +85,7 @@ export default async function PayoutsPage({ searchParams }: PageProps) {
           coin={query.coin}
           network={query.network}
           kind={query.kind}
+          q={query.q}
           clearHref={isApproval ? "/cabinet/payouts?view=approval" : "/cabinet/payouts"}
         />
       </Panel>

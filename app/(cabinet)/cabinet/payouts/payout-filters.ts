@@ -14,6 +14,8 @@ export interface PayoutQuery {
   coin: string;
   network: string;
   kind: PayoutKind | "";
+  /** The search box: part of an order id, address or txid, or a payout's uuid. */
+  q: string;
 }
 
 const first = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? "") : (value ?? "")).trim();
@@ -28,6 +30,7 @@ export function readPayoutQuery(params: SearchParams): PayoutQuery {
     coin: first(params.coin).toUpperCase().slice(0, 16),
     network: first(params.network).toLowerCase().slice(0, 32),
     kind: isPayoutKind(kind) ? kind : "",
+    q: first(params.q).slice(0, 200),
   };
 }
 
@@ -39,6 +42,7 @@ export function toSearchFilters(query: PayoutQuery): PayoutSearchFilters {
     coin: query.coin || undefined,
     network: query.network || undefined,
     kind: query.kind || undefined,
+    query: query.q || undefined,
   };
 }
 
@@ -51,9 +55,10 @@ export function toQueryParams(query: PayoutQuery, overrides: Partial<PayoutQuery
   if (merged.coin) params.coin = merged.coin;
   if (merged.network) params.network = merged.network;
   if (merged.kind) params.kind = merged.kind;
+  if (merged.q) params.q = merged.q;
   return params;
 }
 
 export function hasFilters(query: PayoutQuery): boolean {
-  return Boolean((query.view !== "approval" && query.status) || query.coin || query.network || query.kind);
+  return Boolean((query.view !== "approval" && query.status) || query.coin || query.network || query.kind || query.q);
 }
