@@ -34,3 +34,23 @@ export function SearchBox({ id, value, placeholder, hint }: { id: string; value:
     </div>
   );
 }
+
+/** The search text of a list page's URL (`q`), trimmed and bounded. */
+export function readSearchText(params: Record<string, string | string[] | undefined>): string {
+  const value = params.q;
+  return ((Array.isArray(value) ? value[0] : value) ?? "").trim().slice(0, 200);
+}
+
+/** A list page's search on its own: a GET form to `path`, and a way back to the whole list. */
+export function ListSearch({ path, id, value, placeholder, hint, label }: { path: string; id: string; value: string; placeholder: string; hint: string; label: string }) {
+  return (
+    <form method="get" action={path} role="search" aria-label={label} className="mb-4 flex flex-col gap-2">
+      <SearchBox id={id} value={value} placeholder={placeholder} hint={hint} />
+      {value !== "" ? (
+        <a href={path} className="self-start text-sm text-(--ui-link) underline">
+          Show every entry
+        </a>
+      ) : null}
+    </form>
+  );
+}

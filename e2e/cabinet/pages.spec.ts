@@ -236,6 +236,15 @@ test("payment links, payout links and static wallets: create, copy, QR code, swi
   await expect(linkRow.getByRole("button", { name: `Disable payment link ${title}` })).toBeVisible();
   expect((await page.request.get(linkUrl)).status()).toBe(200);
 
+  // The search box finds the link by part of its title, in any case; a text nothing contains says so.
+  const linkSearch = page.getByRole("search", { name: "Search payment links" });
+  await linkSearch.getByLabel("Search").fill(title.slice(2, 10).toUpperCase());
+  await linkSearch.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
+  await linkSearch.getByLabel("Search").fill("no link is called this");
+  await linkSearch.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByText("No link matches")).toBeVisible();
+
   // A payout link: money made claimable, so a fresh code; the claim URL shown once; then cancelled.
   const reference = `check-${randomUUID().slice(0, 8)}`;
   await page.goto(`${baseUrl()}/cabinet/payout-links`);

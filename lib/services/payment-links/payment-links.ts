@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Invoice, PaymentLink } from "@/generated/prisma/client";
+import type { Invoice, PaymentLink, Prisma } from "@/generated/prisma/client";
 import type { GatewayConfig } from "@/lib/config/env";
 import { findNetwork, findPricingCurrency, findSettlementAsset, isSettlementSymbol, normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue";
 import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
@@ -13,6 +13,7 @@ import { isUuid } from "@/lib/domain/input/uuid";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import { AMOUNT_MODES, isExpired, type AmountMode } from "@/lib/domain/payment-link/link-terms";
 import type { checkoutSchema, createPaymentLinkSchema } from "@/lib/api/requests/payment-link";
+import { containsText } from "@/lib/db/text-search";
 
 export type PaymentLinkDeps = InvoiceDeps & { config: Pick<GatewayConfig, "paymentLinksEnabled" | "publicBaseUrl"> };
 
@@ -105,10 +106,14 @@ export async function getMerchantPaymentLinkOrThrow(deps: PaymentLinkDeps, merch
 }
 
 /** Designed: POST /v1/payment/link/list — newest first, keyset-paginated. */
-export async function listPaymentLinks(deps: PaymentLinkDeps, merchantId: string, page: { limit: number; cursor?: string }) {
+export async function listPaymentLinks(deps: PaymentLinkDeps, merchantId: string, page: { limit: number; cursor?: string; query?: string }) {
   assertLinksEnabled(deps);
   const position = page.cursor ? decodeCursor(page.cursor, "paylink.bad_cursor") : null;
-  const rows = await deps.db.paymentLink.findMany({ where: { merchantId, ...after(position) }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
+  // The cabinet's search box: part of the title or the description, any case; or the link's id.
+  const query = page.query?.trim() ?? "";
+  const matches: Prisma.PaymentLinkWhereInput[] = [{ title: containsText(query) }, { description: containsText(query) }];
+  if (isUuid(query)) matches.push({ id: query.toLowerCase() });
+  const rows = await deps.db.paymentLink.findMany({ where: { merchantId, AND: [query === "" ? {} : { OR: matches }, after(position)] }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
   const items = rows.slice(0, page.limit);
   return { items, nextCursor: rows.length > page.limit ? encodeCursor(items[items.length - 1]) : null };
 }

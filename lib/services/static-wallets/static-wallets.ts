@@ -21,6 +21,7 @@ import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { fetchPricesOrThrow, quoteInSettlement } from "@/lib/services/invoices/pricing";
 import { after, decodeCursor, encodeCursor } from "@/lib/db/keyset-cursor";
 import type { createStaticWalletSchema, WalletLookup } from "@/lib/api/requests/static-wallet";
+import { containsText } from "@/lib/db/text-search";
 
 export interface StaticWalletDeps {
   db: Db;
@@ -141,10 +142,13 @@ export async function getMerchantWalletOrThrow(deps: Pick<StaticWalletDeps, "db"
 }
 
 /** Designed: POST /v1/wallet/list — newest first, keyset-paginated. */
-export async function listStaticWallets(deps: Pick<StaticWalletDeps, "db" | "config">, merchantId: string, page: { limit: number; cursor?: string }) {
+export async function listStaticWallets(deps: Pick<StaticWalletDeps, "db" | "config">, merchantId: string, page: { limit: number; cursor?: string; query?: string }) {
   assertWalletsEnabled(deps);
   const position = page.cursor ? decodeCursor(page.cursor, "wallet.bad_cursor") : null;
-  const rows = await deps.db.staticWallet.findMany({ where: { merchantId, ...after(position) }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
+  // The cabinet's search box: part of the order id or the address, any case.
+  const query = page.query?.trim() ?? "";
+  const found: Prisma.StaticWalletWhereInput = query === "" ? {} : { OR: [{ orderId: containsText(query) }, { address: containsText(query) }] };
+  const rows = await deps.db.staticWallet.findMany({ where: { merchantId, AND: [found, after(position)] }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.limit + 1 });
   const items = rows.slice(0, page.limit);
   return { items, nextCursor: rows.length > page.limit ? encodeCursor(items[items.length - 1]) : null };
 }

@@ -15,6 +15,7 @@ import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { listPaymentLinks } from "@/lib/services/payment-links/payment-links";
 import { toPaymentLinkObject } from "@/lib/api/serialize/payment-link";
+import { ListSearch, readSearchText } from "@/components/cabinet/search-box";
 
 export const metadata: Metadata = { title: "Payment links" };
 
@@ -68,8 +69,10 @@ export default async function PaymentLinksPage({ searchParams }: PageProps) {
     );
   }
 
-  const position = readCursorPosition(await searchParams);
-  const { page, failure } = await readListPage(() => listPaymentLinks(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor }));
+  const params = await searchParams;
+  const position = readCursorPosition(params);
+  const query = readSearchText(params);
+  const { page, failure } = await readListPage(() => listPaymentLinks(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor, query }));
   const now = deps.now();
   const links = await Promise.all(
     (page?.items ?? []).map(async (row) => {
@@ -78,14 +81,24 @@ export default async function PaymentLinksPage({ searchParams }: PageProps) {
     }),
   );
   const pins = canManage ? await listAssetChoices(deps, actor.merchantId, "payment") : [];
-  const pager = cursorPagerLinks("/cabinet/payment-links", {}, position, page?.nextCursor ?? null);
+  const pager = cursorPagerLinks("/cabinet/payment-links", query ? { q: query } : {}, position, page?.nextCursor ?? null);
 
   return (
     <>
       {header}
       <Panel title="Links" id="payment-links">
+        <ListSearch
+          path="/cabinet/payment-links"
+          id="payment-link-search"
+          label="Search payment links"
+          value={query}
+          placeholder="Title, description or link id"
+          hint="Finds links whose title or description contains the text, in any case (or the link with this id)."
+        />
         {failure ? (
           <ListFailure message={failure} firstPage={"/cabinet/payment-links"} />
+        ) : links.length === 0 && query !== "" ? (
+          <EmptyState title="No link matches">No payment link&apos;s title or description contains “{query}”.</EmptyState>
         ) : links.length === 0 ? (
           <EmptyState title="No payment link yet">{canManage ? "Create one below and share its URL or QR code." : "Your team's payment links appear here."}</EmptyState>
         ) : (

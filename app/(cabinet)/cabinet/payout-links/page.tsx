@@ -13,6 +13,7 @@ import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { listPayoutLinks } from "@/lib/services/payout-links/list-payout-links";
 import { toPayoutLinkObject } from "@/lib/api/serialize/payout-link";
+import { ListSearch, readSearchText } from "@/components/cabinet/search-box";
 
 export const metadata: Metadata = { title: "Payout links" };
 
@@ -62,19 +63,31 @@ export default async function PayoutLinksPage({ searchParams }: PageProps) {
     );
   }
 
-  const offset = readOffset((await searchParams).offset);
+  const params = await searchParams;
+  const offset = readOffset(params.offset);
+  const query = readSearchText(params);
   // One more than a page tells whether a next page exists.
-  const rows = await listPayoutLinks(deps, actor.merchantId, { limit: PAGE_SIZE + 1, offset });
+  const rows = await listPayoutLinks(deps, actor.merchantId, { limit: PAGE_SIZE + 1, offset, query });
   const now = deps.now();
   const links = rows.slice(0, PAGE_SIZE).map((row) => toPayoutLinkObject(row, { publicBaseUrl: deps.config.publicBaseUrl, now }));
   const choices = canCreate ? await listAssetChoices(deps, actor.merchantId, "payout") : [];
-  const at = (value: number) => hrefOf("/cabinet/payout-links", { offset: value > 0 ? String(value) : undefined });
+  const at = (value: number) => hrefOf("/cabinet/payout-links", { q: query || undefined, offset: value > 0 ? String(value) : undefined });
 
   return (
     <>
       {header}
       <Panel title="Links" id="payout-links">
-        {links.length === 0 ? (
+        <ListSearch
+          path="/cabinet/payout-links"
+          id="payout-link-search"
+          label="Search payout links"
+          value={query}
+          placeholder="Title, reference, e-mail, claim address or link id"
+          hint="Finds links whose title, reference, recipient e-mail or claim address contains the text, in any case (or the link with this id)."
+        />
+        {links.length === 0 && query !== "" && offset === 0 ? (
+          <EmptyState title="No link matches">No payout link&apos;s title, reference, e-mail or claim address contains “{query}”.</EmptyState>
+        ) : links.length === 0 ? (
           offset > 0 ? (
             <EmptyState title="No more payout links">
               <Link href="/cabinet/payout-links" className="text-(--ui-link) underline">

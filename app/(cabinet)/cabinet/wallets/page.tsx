@@ -16,6 +16,7 @@ import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { listAssetChoices } from "@/lib/services/balances/list-asset-choices";
 import { summarizeWalletDeposits } from "@/lib/services/static-wallets/summarize-wallet-deposits";
 import { listStaticWallets } from "@/lib/services/static-wallets/static-wallets";
+import { ListSearch, readSearchText } from "@/components/cabinet/search-box";
 
 export const metadata: Metadata = { title: "Static wallets" };
 
@@ -50,22 +51,34 @@ export default async function StaticWalletsPage({ searchParams }: PageProps) {
     );
   }
 
-  const position = readCursorPosition(await searchParams);
-  const { page, failure } = await readListPage(() => listStaticWallets(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor }));
+  const params = await searchParams;
+  const position = readCursorPosition(params);
+  const query = readSearchText(params);
+  const { page, failure } = await readListPage(() => listStaticWallets(deps, actor.merchantId, { limit: PAGE_SIZE, cursor: position.cursor, query }));
   const rows = page?.items ?? [];
   const [wallets, totals, choices] = await Promise.all([
     Promise.all(rows.map(toStaticWallet)),
     summarizeWalletDeposits(deps.db, actor.merchantId, rows),
     canCreate ? listAssetChoices(deps, actor.merchantId, "payment") : Promise.resolve([]),
   ]);
-  const pager = cursorPagerLinks("/cabinet/wallets", {}, position, page?.nextCursor ?? null);
+  const pager = cursorPagerLinks("/cabinet/wallets", query ? { q: query } : {}, position, page?.nextCursor ?? null);
 
   return (
     <>
       {header}
       <Panel title="Wallets" id="wallets">
+        <ListSearch
+          path="/cabinet/wallets"
+          id="wallet-search"
+          label="Search static wallets"
+          value={query}
+          placeholder="Order id or address"
+          hint="Finds wallets whose order id or address contains the text, in any case."
+        />
         {failure ? (
           <ListFailure message={failure} firstPage={"/cabinet/wallets"} />
+        ) : wallets.length === 0 && query !== "" ? (
+          <EmptyState title="No wallet matches">No static wallet&apos;s order id or address contains “{query}”.</EmptyState>
         ) : wallets.length === 0 ? (
           <EmptyState title="No static wallet yet">{canCreate ? "Create one below, or with POST /v1/wallet from your store." : "Your store's static wallets appear here."}</EmptyState>
         ) : (
