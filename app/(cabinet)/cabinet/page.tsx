@@ -47,7 +47,8 @@ export default async function OverviewPage({ searchParams }: PageProps) {
   const period = toPeriod((await searchParams).period);
   const overview = await loadOverview(getApiDeps(), actor.merchantId, { period });
   const { attention, volume } = overview;
-  const needsAttention = attention.payoutsAwaitingApproval.count + attention.deadDeliveries.count + attention.invoicesInReview.count > 0;
+  const needsAttention =
+    attention.payoutsAwaitingApproval.count + attention.deadDeliveries.count + attention.invoicesInReview.count + attention.decisionsNeeded.count > 0 || attention.failingEndpoint !== null;
   return (
     <>
       <PageHeader title="Overview" description="Balances, paid volume and what needs you." />
@@ -60,6 +61,28 @@ export default async function OverviewPage({ searchParams }: PageProps) {
                 <Link href="/cabinet/payouts?view=approval" className={`font-medium ${TEXT_LINK}`}>
                   {attention.payoutsAwaitingApproval.count} payout{attention.payoutsAwaitingApproval.count === 1 ? "" : "s"} awaiting approval
                 </Link>
+              </li>
+            ) : null}
+            {attention.decisionsNeeded.count > 0 ? (
+              <li>
+                {attention.decisionsNeeded.count} payment{attention.decisionsNeeded.count === 1 ? "" : "s"} underpaid or overpaid, waiting for your decision:{" "}
+                {attention.decisionsNeeded.items.map((item, index) => (
+                  <span key={item.invoiceId}>
+                    {index > 0 ? ", " : ""}
+                    <Link href={`/cabinet/invoices/${item.invoiceId}#decision`} className={TEXT_LINK}>
+                      {item.orderId || item.invoiceId.slice(0, 8)}
+                    </Link>
+                  </span>
+                ))}
+              </li>
+            ) : null}
+            {attention.failingEndpoint ? (
+              <li>
+                <Link href="/cabinet/webhooks?status=retrying#deliveries" className={`font-medium ${TEXT_LINK}`}>
+                  Your webhook endpoint has been failing since <Time iso={attention.failingEndpoint.since} />
+                </Link>
+                : {attention.failingEndpoint.retrying} deliver{attention.failingEndpoint.retrying === 1 ? "y" : "ies"} retrying
+                {attention.failingEndpoint.lastStatusCode !== null ? `, last answer HTTP ${attention.failingEndpoint.lastStatusCode}` : attention.failingEndpoint.lastError ? `, last error: ${attention.failingEndpoint.lastError}` : ""}.
               </li>
             ) : null}
             {attention.deadDeliveries.count > 0 ? (

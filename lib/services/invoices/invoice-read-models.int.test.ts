@@ -143,6 +143,7 @@ describe("overview", () => {
     expect(overview.attention.payoutsAwaitingApproval.items.map((item) => item.uuid)).toEqual([payout.uuid]);
     expect(overview.attention.deadDeliveries).toEqual({ count: 0, items: [] });
     expect(overview.attention.invoicesInReview).toEqual({ count: 0, items: [] });
+    expect(overview.attention.decisionsNeeded).toEqual({ count: 0, items: [] });
 
     // The invoice.paid delivery gives up; then a resend supersedes it.
     const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { merchantId: merchant.merchantId, objectId: paid.uuid } });
@@ -158,6 +159,27 @@ describe("overview", () => {
       count: 1,
       items: [{ invoiceId: open.uuid, orderId: "", network: "optimism", failures: 1, firstFailedAt: expect.any(Date), lastFailedAt: expect.any(Date) }],
     });
+
+    // An underpaid payment waits for a decision until the merchant takes one.
+    const short = await createInvoice(merchant, { amount: "10", currency: "USD", to_currency: "USDT", network: "tron", order_id: "short-1" });
+    await callSigned("/v1/sandbox/deposit", { network: "tron", currency: "USDT", address: short.address, amount: "3" }, merchant);
+    await callSigned("/v1/sandbox/mine", { network: "tron", blocks: 25 }, merchant);
+    await callSigned("/v1/sandbox/expire", { uuid: short.uuid }, merchant);
+    const decisions = (await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.decisionsNeeded;
+    expect(decisions).toEqual({ count: 1, items: [{ invoiceId: short.uuid, orderId: "short-1", status: "wrong_amount", finalAt: expect.any(Date) }] });
+    expect((await callSigned("/v1/payment/resolve", { uuid: short.uuid, action: "accept" }, merchant)).status).toBe(200);
+    expect((await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.decisionsNeeded.count).toBe(0);
+
+    // The endpoint: failing for over an hour, then answering again.
+    expect((await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.failingEndpoint).toBeNull();
+    const failingSince = new Date(Date.now() - 2 * 3_600_000);
+    const retrying = await db.webhookDelivery.findFirstOrThrow({ where: { merchantId: merchant.merchantId, objectId: short.uuid, target: "endpoint" } });
+    await db.webhookDelivery.update({ where: { id: retrying.id }, data: { status: "pending", attempts: 4, lastStatusCode: 503, lastError: "HTTP 503", createdAt: failingSince } });
+    expect((await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.failingEndpoint).toEqual({ url: DEAD_HOOK, since: failingSince, retrying: 1, lastStatusCode: 503, lastError: "HTTP 503" });
+    await db.webhookDelivery.update({ where: { id: retrying.id }, data: { createdAt: new Date() } }); // failing for minutes only
+    expect((await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.failingEndpoint).toBeNull();
+    await db.webhookDelivery.update({ where: { id: retrying.id }, data: { status: "delivered", deliveredAt: new Date(), createdAt: failingSince } });
+    expect((await loadOverview(deps, merchant.merchantId, { period: "24h" })).attention.failingEndpoint).toBeNull();
 
     // Outside the window, a dead delivery no longer counts.
     await db.webhookDelivery.update({ where: { id: delivery.id }, data: { createdAt: new Date(Date.now() - 8 * 86_400_000) } });

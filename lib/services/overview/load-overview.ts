@@ -144,11 +144,36 @@ export interface InvoiceInReview {
   lastFailedAt: Date;
 }
 
+/** An underpaid or overpaid payment waiting for the merchant's decision (accept or refund). */
+export interface DecisionNeeded {
+  invoiceId: string;
+  orderId: string;
+  status: "wrong_amount" | "paid_over";
+  finalAt: Date;
+}
+
+/**
+ * The registered endpoint when it has been failing for over ENDPOINT_FAILING_AFTER_MS: the oldest
+ * delivery to it that failed and still waits for a retry is that old, and nothing was delivered to
+ * it since.
+ */
+export interface FailingEndpoint {
+  url: string;
+  /** When the oldest delivery still retrying was recorded. */
+  since: Date;
+  /** Deliveries to it waiting for a retry. */
+  retrying: number;
+  lastStatusCode: number | null;
+  lastError: string;
+}
+
 /** What waits for the merchant: counts and the newest few of each. */
 export interface OverviewAttention {
   payoutsAwaitingApproval: { count: number; items: PayoutObject[] };
   deadDeliveries: { count: number; items: DeadDelivery[] };
   invoicesInReview: { count: number; items: InvoiceInReview[] };
+  decisionsNeeded: { count: number; items: DecisionNeeded[] };
+  failingEndpoint: FailingEndpoint | null;
 }
 
 export interface Overview {
@@ -166,6 +191,8 @@ export const ATTENTION_LIST_SIZE = 5;
  * 3.4 hours after its event): what the merchant may still want to resend, read in one bounded pass.
  */
 export const DEAD_DELIVERY_WINDOW_DAYS = 7;
+/** How long an endpoint fails before the overview says so: retries cover short outages. */
+export const ENDPOINT_FAILING_AFTER_MS = 3_600_000;
 
 const PAID_STATUSES: PaymentStatus[] = ["paid", "paid_over"];
 const HOUR_MS = 3_600_000;
@@ -342,7 +369,7 @@ function toPayoutActivity(payout: Payout, stage: "created" | "sent" | "confirmed
 
 async function loadAttention(deps: Pick<AppDeps, "db">, merchantId: string, now: Date): Promise<OverviewAttention> {
   const awaitingApproval = { merchantId, status: "pending", source: "manual" };
-  const [approvalCount, approvalRows, dead, reviews] = await Promise.all([
+  const [approvalCount, approvalRows, dead, reviews, decisions, failing] = await Promise.all([
     deps.db.payout.count({ where: awaitingApproval }),
     deps.db.payout.findMany({ where: awaitingApproval, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: ATTENTION_LIST_SIZE }),
     // A resend records a new delivery and leaves the dead one as it was: only the newest delivery
@@ -369,11 +396,38 @@ async function loadAttention(deps: Pick<AppDeps, "db">, merchantId: string, now:
       WHERE r.resolved_at IS NULL AND i.merchant_id = ${merchantId}::uuid
       ORDER BY r.last_failed_at DESC, r.invoice_id DESC
       LIMIT ${ATTENTION_LIST_SIZE}`,
+    deps.db.$queryRaw<(DecisionNeeded & { total: number })[]>`
+      SELECT id::text AS "invoiceId", COALESCE(order_id, '') AS "orderId", status, final_at AS "finalAt", count(*) OVER ()::int AS total
+      FROM invoices
+      WHERE merchant_id = ${merchantId}::uuid AND status IN ('wrong_amount', 'paid_over') AND resolution IS NULL
+      ORDER BY final_at DESC NULLS LAST, id DESC
+      LIMIT ${ATTENTION_LIST_SIZE}`,
+    findFailingEndpoint(deps, merchantId, now),
   ]);
   return {
     payoutsAwaitingApproval: { count: approvalCount, items: approvalRows.map(toPayoutObject) },
     deadDeliveries: { count: dead[0]?.total ?? 0, items: dead.map(({ total: _total, ...delivery }) => delivery) },
     // The review's last error is the service's own failure text: for the operator's logs, not the merchant's page.
     invoicesInReview: { count: reviews[0]?.total ?? 0, items: reviews.map(({ total: _total, ...review }) => review) },
+    decisionsNeeded: { count: decisions[0]?.total ?? 0, items: decisions.map(({ total: _total, ...decision }) => decision) },
+    failingEndpoint: failing,
   };
+}
+
+/** The registered endpoint, if its deliveries have been failing longer than ENDPOINT_FAILING_AFTER_MS (see FailingEndpoint). */
+async function findFailingEndpoint(deps: Pick<AppDeps, "db">, merchantId: string, now: Date): Promise<FailingEndpoint | null> {
+  const endpoint = await deps.db.webhookEndpoint.findUnique({ where: { merchantId }, select: { url: true } });
+  if (!endpoint?.url) return null;
+  const since = new Date(now.getTime() - DEAD_DELIVERY_WINDOW_DAYS * DAY_MS);
+  const [row] = await deps.db.$queryRaw<{ since: Date | null; retrying: number; lastDelivered: Date | null; lastStatusCode: number | null; lastError: string | null }[]>`
+    SELECT min(created_at) FILTER (WHERE status = 'pending' AND attempts > 0) AS since,
+           (count(*) FILTER (WHERE status = 'pending' AND attempts > 0))::int AS retrying,
+           max(delivered_at) AS "lastDelivered",
+           (array_agg(last_status_code ORDER BY updated_at DESC) FILTER (WHERE status = 'pending' AND attempts > 0))[1] AS "lastStatusCode",
+           (array_agg(last_error ORDER BY updated_at DESC) FILTER (WHERE status = 'pending' AND attempts > 0))[1] AS "lastError"
+    FROM webhook_deliveries
+    WHERE merchant_id = ${merchantId}::uuid AND target = 'endpoint' AND url = ${endpoint.url} AND created_at >= ${since}`;
+  if (!row?.since || row.since.getTime() > now.getTime() - ENDPOINT_FAILING_AFTER_MS) return null;
+  if (row.lastDelivered && row.lastDelivered > row.since) return null;
+  return { url: endpoint.url, since: row.since, retrying: row.retrying, lastStatusCode: row.lastStatusCode, lastError: row.lastError ?? "" };
 }
