@@ -285,6 +285,7 @@ const PAGES: { name: string; path: () => string; heading: string }[] = [
   { name: "overview", path: () => "/cabinet", heading: "Overview" },
   { name: "invoices", path: () => "/cabinet/invoices", heading: "Invoices" },
   { name: "invoice", path: () => `/cabinet/invoices/${paidInvoiceUuid}`, heading: "Invoice" },
+  { name: "new-invoice", path: () => "/cabinet/invoices/new", heading: "New invoice" },
   { name: "payouts", path: () => "/cabinet/payouts", heading: "Payouts" },
   { name: "approval-queue", path: () => "/cabinet/payouts?view=approval", heading: "Payouts" },
   { name: "new-payout", path: () => "/cabinet/payouts/new", heading: "New payout" },
@@ -346,6 +347,29 @@ test("a refund to a mistyped address is refused before a code is asked for", asy
   await address.fill("TJRyWwFs9wTFGZg3JbrVriFbNfCug5tDeC");
   await form.getByRole("button", { name: "Create refund" }).click();
   await expect(page.getByRole("button", { name: "Confirm refund" })).toBeVisible();
+});
+
+test("an invoice made by hand: its payment page's link and QR code to share, the same invoice in the list", async ({ page }) => {
+  await signInOwner(page);
+  await page.goto(`${baseUrl()}/cabinet/invoices`);
+  await page.getByRole("link", { name: "New invoice" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "New invoice" })).toBeVisible();
+  const orderId = `phone-${randomUUID().slice(0, 8)}`;
+  const form = page.getByRole("form", { name: "New invoice" });
+  await form.getByLabel("Amount").fill("49.90");
+  await form.getByLabel("Price currency").selectOption("EUR");
+  await form.getByLabel("Paid in").selectOption("USDT");
+  await form.getByLabel("Network").selectOption("tron");
+  await form.getByLabel("Order id").fill(orderId);
+  await form.getByRole("button", { name: "Create invoice" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Invoice ${orderId} for 49.90 EUR created` })).toBeVisible();
+  await expect(page.getByRole("img", { name: `QR code of the payment page of ${orderId}` })).toBeVisible();
+  const url = (await page.getByTestId("new-invoice-url").innerText()).trim();
+  const uuid = url.split("/").pop()!;
+  expect((await api("/v1/payment/info", { uuid })).body.result).toMatchObject({ order_id: orderId, amount: "49.90", currency: "EUR", network: "tron" });
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Open the invoice" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Invoice ${orderId}`);
 });
 
 test("the theme switcher changes the theme at once and remembers it", async ({ page }) => {

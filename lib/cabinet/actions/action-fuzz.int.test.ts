@@ -63,6 +63,7 @@ const SAMPLES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   "two_factor.regenerate_recovery_codes": () => ({}),
   "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
   "two_factor.confirm_reset": () => ({ code: "123456" }),
+  "invoice.create": () => ({ amount: "12.50", currency: "USD", to_currency: "USDT", network: "tron", order_id: "fuzz-invoice" }),
   "invoice.resend_webhook": (f) => ({ uuid: f.paidInvoice }),
   "refund.create": (f) => ({ uuid: f.paidInvoice, amount: "1", address: TRON_ADDRESS, network: "tron" }),
   "invoice.resolve": (f) => ({ uuid: f.paidInvoice, action: "refund", address: TRON_ADDRESS, amount: "1" }),

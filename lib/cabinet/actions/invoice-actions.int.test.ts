@@ -89,6 +89,36 @@ describe("refunds from the invoice page", () => {
   });
 });
 
+describe("a new invoice made by hand", () => {
+  it("creates an invoice with the API's rules and codes, answers its payment page and a QR code, audits it, and is not for viewers", async () => {
+    const clock = movingClock();
+    const store = await newStore(clock, "Invoice shop");
+    const finance = await addMember(clock, store.merchantId, "finance");
+    expect(isSensitiveAction("invoice.create")).toBe(false);
+
+    const orderId = `phone-${randomUUID().slice(0, 8)}`;
+    const made = success(await act(clock, finance, "invoice.create", { amount: "49.90", currency: "EUR", to_currency: "USDT", network: "tron", order_id: orderId, lifetime: 7200 }));
+    expect(made).toMatchObject({ order_id: orderId, amount: "49.90", currency: "EUR", payer_currency: "USDT", network: "tron", payment_status: "check" });
+    expect(made.url).toContain(`/pay/${made.uuid}`);
+    expect(made.url_qr_code).toMatch(/^data:image\/(png|svg\+xml);base64,/);
+    // What the API answers for the same invoice.
+    const info = (await callSigned("/v1/payment/info", { uuid: made.uuid }, store.api)).body.result;
+    expect(info).toMatchObject({ uuid: made.uuid, order_id: orderId, amount: "49.90", address: made.address });
+    // The same order id while its invoice lives answers that invoice.
+    expect(success(await act(clock, finance, "invoice.create", { amount: "49.90", currency: "EUR", to_currency: "USDT", network: "tron", order_id: orderId })).uuid).toBe(made.uuid);
+    // The buyer chooses the coin when none is given.
+    expect(success(await act(clock, finance, "invoice.create", { amount: "12", currency: "USD" }))).toMatchObject({ payment_status: "select", is_multi: true });
+
+    expect(refusal(await act(clock, finance, "invoice.create", { amount: "-3", currency: "USD" }))).toBe("payment.bad_amount");
+    expect(refusal(await act(clock, finance, "invoice.create", { amount: "3", currency: "XXX" }))).toBe("payment.unknown_currency");
+    expect(refusal(await act(clock, finance, "invoice.create", { amount: "3", currency: "USD", to_currency: "USDT", network: "nowhere" }))).toBe("payment.unsupported_network");
+    const viewer = await addMember(clock, store.merchantId, "viewer", { enrol: true });
+    expect(refusal(await act(clock, viewer, "invoice.create", { amount: "3", currency: "USD" }))).toBe("cabinet.forbidden");
+
+    expect(await auditOf(store.merchantId, "invoice.created")).toContainEqual({ outcome: "success", userId: finance.actor.userId, detail: { payment: made.uuid, order_id: orderId, amount: "49.90", currency: "EUR" } });
+  });
+});
+
 describe("resending an invoice's webhook", () => {
   it("records the final status's event again as new deliveries, for the roles that handle payments", async () => {
     const clock = movingClock();

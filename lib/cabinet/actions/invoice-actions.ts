@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { InputSpec } from "@/lib/errors";
 import { optionalText } from "@/lib/domain/input/optional-fields";
+import { createInvoice } from "@/lib/services/invoices/create-invoice";
+import { CREATE_PAYMENT_INPUT } from "@/lib/api/requests/payment";
+import { qrCodeOf, toPayment } from "@/lib/api/serialize/payment";
 import { resendInvoiceEvent, type ResendResult } from "@/lib/services/invoices/resend-invoice-event";
 import { createRefund } from "@/lib/services/refunds/create-refund";
 import { CREATE_REFUND_INPUT } from "@/lib/api/requests/refund";
@@ -79,7 +82,30 @@ export const resolveInvoicePayment = defineCabinetUnit({
   },
 });
 
+/**
+ * POST /v1/payment from the cabinet: an invoice made by hand (a sale by phone, an invoice sent by
+ * e-mail), with the API's input, checks and codes; the same order_id while its invoice lives
+ * answers that invoice. Permission "links": as payment links, it asks for money and moves none.
+ * Answers the payment object with a QR code of its payment page to share.
+ */
+export const createManualInvoice = defineCabinetUnit({
+  permission: "links",
+  audit: "invoice.created",
+  input: CREATE_PAYMENT_INPUT,
+  unit: createInvoice,
+  args: ({ actor }, input) => ({ merchantId: actor.merchantId, input: { ...input, is_refresh: undefined } }),
+  answer: async (invoice, { deps }) => {
+    const payment = await toPayment(invoice, deps.config.publicBaseUrl);
+    return { ...payment, url_qr_code: await qrCodeOf(payment.url) };
+  },
+  describe: (_input, result) => {
+    const payment = result as { uuid: string; order_id: string | null; amount: string; currency: string };
+    return { payment: payment.uuid, order_id: payment.order_id, amount: payment.amount, currency: payment.currency };
+  },
+});
+
 export const INVOICE_ACTIONS = {
+  "invoice.create": createManualInvoice,
   "invoice.resend_webhook": resendInvoiceWebhook,
   "refund.create": createInvoiceRefund,
   "invoice.resolve": resolveInvoicePayment,

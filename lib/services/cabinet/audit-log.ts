@@ -26,6 +26,7 @@ export type AuditAction =
   | "payout.rejected"
   | "payout.cancelled"
   | "refund.created"
+  | "invoice.created"
   | "payment.resolved"
   | "personal_wallet.transfer"
   | "personal_wallet.saved"

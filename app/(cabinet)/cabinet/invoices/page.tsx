@@ -8,6 +8,7 @@ import { buttonClassName } from "@/components/ui/button";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
+import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { findNetwork } from "@/lib/catalogue";
 import { formatDecimal } from "@/lib/i18n/format";
 import { searchInvoices } from "@/lib/services/invoices/search-invoices";
@@ -48,9 +49,16 @@ export default async function InvoicesPage({ searchParams }: PageProps) {
         title="Invoices"
         description="Every invoice of your store: what was asked, what arrived, and where it stands. Open one for its transfers, webhooks and refunds."
         actions={
-          <a href={hrefOf(`${PATH}/export`, filters)} className={buttonClassName("secondary")} download>
-            Export CSV
-          </a>
+          <>
+            <a href={hrefOf(`${PATH}/export`, filters)} className={buttonClassName("secondary")} download>
+              Export CSV
+            </a>
+            {roleAllows(actor.role, "links") ? (
+              <Link href={`${PATH}/new`} className={buttonClassName("primary")}>
+                New invoice
+              </Link>
+            ) : null}
+          </>
         }
       />
 
