@@ -131,7 +131,7 @@ export function CheckoutPage({ data }: { data: HostedCheckoutPageData }) {
 
   const pinnedKind = isPinned ? (data.methods[0]?.kind ?? null) : null;
   return (
-    <HostedShell theme="system">
+    <HostedShell theme="system" storeName={data.storeName}>
       <header className="flex flex-col gap-1">
         <p className="text-sm font-medium text-(--ui-muted)">{t("checkout.pageTitle")}</p>
         <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{card.title}</h1>

@@ -152,7 +152,7 @@ export function ClaimPage({ data }: { data: HostedClaimPageData }) {
   const isAddressValid = addressCheck.ok && !serverError;
 
   return (
-    <HostedShell theme="system">
+    <HostedShell theme="system" storeName={data.storeName}>
       <header className="flex flex-col gap-1">
         {card.title ? <p className="text-sm font-medium text-(--ui-muted) wrap-anywhere">{card.title}</p> : null}
         <h1 ref={shownView === "form" ? headingRef : undefined} tabIndex={-1} className="text-2xl font-semibold tracking-tight outline-none">

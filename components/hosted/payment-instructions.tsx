@@ -1,9 +1,13 @@
 "use client";
 
 import { useI18n } from "@/components/i18n/i18n-provider";
+import { ButtonLink } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 
-/** What to send and where: the exact amount, the network, the address and its QR code. */
+/**
+ * What to send and where: the exact amount, the network, the address and its QR code, and a link
+ * that opens a wallet on this device with both filled in where the network has a payment URI.
+ */
 export function PaymentInstructions({
   amount,
   coin,
@@ -14,6 +18,7 @@ export function PaymentInstructions({
   isRemainder,
   amountPaid,
   payerAmount,
+  walletUri,
 }: {
   /** The amount to send now: the full amount, or what is still due after a partial payment. */
   amount: string;
@@ -27,6 +32,8 @@ export function PaymentInstructions({
   isRemainder: boolean;
   amountPaid: string;
   payerAmount: string;
+  /** `bitcoin:…?amount=…` and the like; null where the network has no agreed scheme (Tron). */
+  walletUri: string | null;
 }) {
   const { t, amount: formatAmount } = useI18n();
   return (
@@ -66,9 +73,15 @@ export function PaymentInstructions({
         <p data-testid="deposit-address" className="mt-4 rounded-lg bg-(--ui-subtle) px-3 py-2.5 font-mono text-[0.95rem] leading-relaxed break-all select-all">
           {address}
         </p>
-        <div className="mt-3 flex justify-end">
+        <div className="mt-3 flex flex-wrap items-center justify-end gap-3">
+          {walletUri ? (
+            <ButtonLink href={walletUri} variant="secondary" className="mr-auto" data-testid="open-in-wallet">
+              {t("payment.instructions.openInWallet")}
+            </ButtonLink>
+          ) : null}
           <CopyButton value={address} label={t("common.copy")} accessibleName={t("common.copyAddress")} copiedText={t("common.copied")} announcement={t("common.addressCopied")} failure={t("common.copyFailed")} />
         </div>
+        {walletUri ? <p className="mt-2 text-sm text-(--ui-muted)">{t("payment.instructions.walletHint")}</p> : null}
         <p className="mt-4 border-t border-(--ui-border) pt-3 text-sm text-(--ui-muted)">
           {t("payment.instructions.warning", { coin, network: networkLabel })}
         </p>

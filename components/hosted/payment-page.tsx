@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toThemeName, FOCUS_RING } from "@/components/ui/theme";
+import { toInvoiceTheme, FOCUS_RING } from "@/components/ui/theme";
 import { useI18n } from "@/components/i18n/i18n-provider";
 import { InvoiceCountdown } from "./countdown";
 import { describeStatus, isAwaitingFunds, isSuccessful, toSafeHttpUrl, type StatusDescription } from "./describe-status";
@@ -13,7 +13,10 @@ import { PaymentInstructions } from "./payment-instructions";
 import { SandboxPanel } from "./sandbox-panel";
 import { StatusPanel } from "./status-panel";
 import { SuccessActions } from "./success-actions";
-import type { HostedPaymentPageData, PublicPaymentObject } from "@/lib/services/hosted/page-data";
+import { ButtonLink } from "@/components/ui/button";
+import { walletTargetKey, type HostedPaymentPageData, type PublicPaymentObject } from "@/lib/services/hosted/page-data";
+import { parseAmount } from "@/lib/domain/money/amount";
+import { buildPaymentUri, type PaymentUriTarget } from "@/lib/domain/payment-uri/payment-uri";
 import { useSandboxWallet } from "./use-sandbox-wallet";
 import { useServerNow } from "./use-server-now";
 
@@ -25,6 +28,13 @@ const FAILURES_BEFORE_NOTICE = 2;
 /** Whether `next` is at least as recent as `current`: answers can arrive out of order. */
 function isNotOlder(next: PublicPaymentObject, current: PublicPaymentObject): boolean {
   return Date.parse(next.updated_at) >= Date.parse(current.updated_at);
+}
+
+/** The wallet link for sending `amount` (a decimal string of the coin) to `address`, or null. */
+function toWalletUri(target: PaymentUriTarget | undefined, address: string, amount: string): string | null {
+  if (!target) return null;
+  const amountMinor = parseAmount(amount, target.decimals);
+  return amountMinor === null || amountMinor === 0n ? null : buildPaymentUri(target, address, amountMinor);
 }
 
 /** Polls `GET /v1/pay/{id}` until the invoice is final; pauses while the tab is hidden. */
@@ -92,6 +102,10 @@ export function PaymentPage({ data }: { data: HostedPaymentPageData }) {
   const price = `${i18n.amount(payment.amount)} ${payment.currency}`;
   const returnUrl = toSafeHttpUrl(payment.url_return);
   const successUrl = toSafeHttpUrl(payment.url_success);
+  const storeName = data.storeName;
+  const backLabel = storeName ? t("payment.backToNamedStore", { store: storeName }) : t("payment.backToStore");
+  const amountToSend = status === "wrong_amount_waiting" ? payment.amount_remaining : payment.payer_amount;
+  const walletUri = coin && payment.network && payment.address ? toWalletUri(data.walletTargets[walletTargetKey(coin, payment.network)], payment.address, amountToSend) : null;
   const isSandboxAvailable = payment.network !== "" && data.sandboxNetworks.includes(payment.network);
 
   // The term can end before the server's expiry work has run: stop offering the address at once.
@@ -109,11 +123,12 @@ export function PaymentPage({ data }: { data: HostedPaymentPageData }) {
   }
 
   return (
-    <HostedShell theme={toThemeName(payment.theme)}>
+    <HostedShell theme={toInvoiceTheme(payment.theme)} storeName={storeName}>
       <header className="flex flex-col gap-1">
-        {returnUrl ? (
+        {/* Once the invoice is final, the way back is the button below the status instead. */}
+        {returnUrl && !payment.is_final ? (
           <a href={returnUrl} className={`-ml-2 inline-flex min-h-11 items-center gap-1 self-start rounded-lg px-2 text-sm font-medium text-(--ui-link) hover:underline ${FOCUS_RING} focus-visible:ring-offset-(--ui-page)`}>
-            <span aria-hidden="true">←</span> {t("payment.backToStore")}
+            <span aria-hidden="true">←</span> {backLabel}
           </a>
         ) : null}
         <h1 className="text-2xl font-semibold tracking-tight">{t("payment.title", { price })}</h1>
@@ -138,7 +153,7 @@ export function PaymentPage({ data }: { data: HostedPaymentPageData }) {
 
       {isAwaitingFunds(status) && !isPastTerm && payment.address ? (
         <PaymentInstructions
-          amount={status === "wrong_amount_waiting" ? payment.amount_remaining : payment.payer_amount}
+          amount={amountToSend}
           coin={coin}
           networkLabel={networkLabel}
           price={price}
@@ -147,12 +162,18 @@ export function PaymentPage({ data }: { data: HostedPaymentPageData }) {
           isRemainder={status === "wrong_amount_waiting"}
           amountPaid={payment.amount_paid}
           payerAmount={payment.payer_amount}
+          walletUri={walletUri}
         />
       ) : null}
 
       {(status === "confirm_check" || payment.is_final) && coin ? <PaymentSummary payment={payment} networkName={networkName} price={price} /> : null}
 
-      {isSuccessful(status) && successUrl ? <SuccessActions successUrl={successUrl} /> : null}
+      {payment.is_final && isSuccessful(status) && (successUrl || returnUrl) ? <SuccessActions successUrl={successUrl} returnUrl={returnUrl} backLabel={backLabel} /> : null}
+      {payment.is_final && !isSuccessful(status) && returnUrl ? (
+        <ButtonLink href={returnUrl} variant="secondary" className="w-full text-center wrap-anywhere" data-testid="back-to-store">
+          {backLabel}
+        </ButtonLink>
+      ) : null}
 
       {isSandboxAvailable && (isAwaitingFunds(status) || sandbox.isRunning) && !isPastTerm ? (
         <SandboxPanel onPay={() => void sandbox.pay()} isRunning={sandbox.isRunning} error={sandbox.error} canPay={isAwaitingFunds(status)} />

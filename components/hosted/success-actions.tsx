@@ -7,14 +7,18 @@ import { Button, ButtonLink } from "@/components/ui/button";
 /** Seconds before a paid invoice sends the buyer on to the merchant's success page. */
 const REDIRECT_AFTER_SECONDS = 5;
 
-/** "Continue" to the merchant's success page, followed automatically unless the buyer stays. */
-export function SuccessActions({ successUrl }: { successUrl: string }) {
+/**
+ * "Back to <store>" once the store has its money: to the merchant's success page, followed
+ * automatically unless the buyer stays, or else to its return page (not followed by itself).
+ */
+export function SuccessActions({ successUrl, returnUrl, backLabel }: { successUrl: string | null; returnUrl: string | null; backLabel: string }) {
   const { t } = useI18n();
   const [secondsLeft, setSecondsLeft] = useState(REDIRECT_AFTER_SECONDS);
   const [isCancelled, setIsCancelled] = useState(false);
+  const href = successUrl ?? returnUrl;
 
   useEffect(() => {
-    if (isCancelled) return;
+    if (isCancelled || !successUrl) return;
     if (secondsLeft <= 0) {
       window.location.assign(successUrl);
       return;
@@ -25,10 +29,12 @@ export function SuccessActions({ successUrl }: { successUrl: string }) {
 
   return (
     <div className="flex flex-col gap-3">
-      <ButtonLink href={successUrl} className="w-full">
-        {t("payment.success.continue")}
-      </ButtonLink>
-      {isCancelled ? null : (
+      {href ? (
+        <ButtonLink href={href} className="w-full text-center wrap-anywhere" data-testid="back-to-store">
+          {backLabel}
+        </ButtonLink>
+      ) : null}
+      {isCancelled || !successUrl ? null : (
         <p className="flex min-h-11 flex-wrap items-center justify-center gap-x-2 text-center text-sm text-(--ui-muted)" data-testid="redirect-notice">
           <span className="tabular-nums">{t("payment.success.returning", { seconds: Math.max(0, secondsLeft) })}</span>
           <Button variant="ghost" className="px-2 text-sm" onClick={() => setIsCancelled(true)}>

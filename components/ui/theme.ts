@@ -3,8 +3,9 @@
  * wrapper element by one class string; the primitives in this folder read only those properties
  * (`bg-(--ui-surface)`), so they follow whichever theme encloses them.
  *
- * Why not Tailwind's `dark:` variant: that follows the visitor's operating system, while the hosted
- * pages must follow the merchant's choice (`theme` on the invoice) whatever the device prefers.
+ * Why not Tailwind's `dark:` variant: that follows the visitor's operating system, while a hosted
+ * page must follow the merchant's choice (`theme` on the invoice) whatever the device prefers, and
+ * the device only where the merchant made none.
  */
 export type ThemeName = "light" | "dark";
 
@@ -61,9 +62,9 @@ const THEME_CLASS_NAMES: Record<ThemeName, string> = {
   ].join(" "),
 };
 
-/** The theme of a merchant setting; anything but "dark" is light (spec: create invoice, `theme`). */
-export function toThemeName(value: string | null | undefined): ThemeName {
-  return value === "dark" ? "dark" : "light";
+/** The theme an invoice asks for (spec: create invoice, `theme`), or the device's where it names none. */
+export function toInvoiceTheme(value: string | null | undefined): ThemeName | "system" {
+  return value === "dark" || value === "light" ? value : "system";
 }
 
 /** The class string that defines a theme's `--ui-*` properties on an element and its subtree. */

@@ -50,10 +50,9 @@ test("a buyer opens an open-amount payment link, is told an amount is out of ran
   await expect(page).toHaveTitle(/Donation to the library/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Donation to the library");
   await expect(page.getByText("Between 5.00 and 500.00 USD")).toBeVisible();
-  // Nothing about the merchant: not its name, not its id.
-  const html = await page.content();
-  expect(html).not.toContain("Links shop");
-  expect(html).not.toContain(hosted.merchantKey().public_id);
+  // The store's name, so the buyer knows whom they pay; never its API key id.
+  await expect(page.getByTestId("store-name")).toHaveText("Links shop");
+  expect(await page.content()).not.toContain(hosted.merchantKey().public_id);
   await expectAccessible(page);
 
   const amount = page.getByLabel("Amount in USD");
@@ -80,6 +79,7 @@ test("a buyer opens an open-amount payment link, is told an amount is out of ran
   await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
   const invoiceId = new URL(page.url()).pathname.split("/").pop()!;
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay 25.00 USD");
+  await expect(page.getByTestId("store-name")).toHaveText("Links shop");
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
   const invoice = await api("/v1/payment/info", { uuid: invoiceId });
   expect(invoice).toMatchObject({ amount: "25.00", currency: "USD", payer_currency: "USDT", network: "tron" });
@@ -126,6 +126,7 @@ test("a recipient on a phone claims a payout link: a wrong-network address is re
   try {
     await expectSecurityHeaders(await page.goto(onService(link.claim_url)), "the claim page");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You have been sent 5 USDT");
+    await expect(page.getByTestId("store-name")).toHaveText("Links shop");
     await expect(page.getByText("Referral reward")).toBeVisible();
     await expect(page.getByText("Thanks for bringing a friend")).toBeVisible();
     await expect(page.getByText("Tron (TRC-20)", { exact: true })).toBeVisible();

@@ -50,7 +50,8 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await expect(page).toHaveTitle(/Pay 25\.00 USD/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay 25.00 USD");
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "select");
-  await expect(page.getByRole("link", { name: "Back to store" })).toHaveAttribute("href", "https://shop.example/back");
+  await expect(page.getByTestId("store-name")).toHaveText("Shop");
+  await expect(page.getByRole("link", { name: "Back to Shop" })).toHaveAttribute("href", "https://shop.example/back");
 
   await expectAccessible(page);
   await chooseMethod(page, "USDT", /^Tron/);
@@ -66,6 +67,9 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await expect(page.getByTestId("payer-amount")).toHaveText(selected.payer_amount);
   await expect(page.getByText("on Tron (TRC-20)", { exact: true })).toBeVisible();
   await expect(page.getByRole("img", { name: /QR code of the USDT deposit address/ })).toBeVisible();
+  // Tron has no agreed payment URI: no wallet link rather than a guessed one.
+  await expect(page.getByTestId("deposit-address")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveCount(0);
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Pay with a sandbox wallet" }).click();
@@ -79,7 +83,9 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   await page.getByRole("button", { name: "Stay on this page" }).click();
   await expect(page.getByTestId("payment-status")).toContainText("Paid ✓");
   await expect(page.getByTestId("status-announcement")).toHaveText("Paid ✓");
-  await expect(page.getByRole("link", { name: "Continue" })).toHaveAttribute("href", "https://shop.example/thanks");
+  // Final and paid: one way back to the store, to its success page.
+  await expect(page.getByRole("link", { name: "Back to Shop" })).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Back to Shop" })).toHaveAttribute("href", "https://shop.example/thanks");
   await expect(page.getByTestId("deposit-address")).toHaveCount(0);
   await expectAccessible(page);
   await page.screenshot({ path: "test-results/hosted-paid.png", fullPage: true });
@@ -90,6 +96,66 @@ test("a currency-agnostic invoice: pick USDT on Tron, pay with the sandbox walle
   // The time itself is under test: the 5 s after which the return would have left the page.
   await page.waitForTimeout(5_500);
   expect(new URL(page.url()).pathname).toBe(`/pay/${invoice.uuid}`);
+});
+
+/** A decimal string in minor units of an asset with `decimals` places, exactly (the test's own arithmetic). */
+function toMinorUnits(amount: string, decimals: number): bigint {
+  const [whole, fraction = ""] = amount.split(".");
+  return BigInt(whole + fraction.padEnd(decimals, "0"));
+}
+
+test("the page follows the device's dark mode unless the invoice sets a theme", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  const unthemed = await createInvoice({ amount: "20.00", currency: "USD", to_currency: "USDT", network: "tron" });
+  await page.goto(pageUrlOf(unthemed));
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  await expect(page.locator("[data-theme]")).toHaveAttribute("data-theme", "dark");
+  const background = await page.locator("[data-theme]").evaluate((shell) => {
+    const context = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    context.fillStyle = getComputedStyle(shell).backgroundColor;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+    return (r + g + b) / 3;
+  });
+  expect(background).toBeLessThan(60);
+  await expectAccessible(page);
+  await page.screenshot({ path: "test-results/hosted-system-dark.png", fullPage: true });
+
+  // The device changes its mind: the page follows without a reload.
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(page.locator("[data-theme]")).toHaveAttribute("data-theme", "light");
+
+  // The merchant's explicit choice wins over the device.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const light = await createInvoice({ amount: "20.00", currency: "USD", to_currency: "USDT", network: "tron", theme: "light" });
+  await page.goto(pageUrlOf(light));
+  await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
+  await expect(page.locator("[data-theme]")).toHaveAttribute("data-theme", "light");
+});
+
+test("an EVM token invoice offers an EIP-681 wallet link with the exact amount in the token's minor units", async ({ page }) => {
+  const invoice = await createInvoice({ amount: "25.00", currency: "USD", to_currency: "USDT", network: "ethereum" });
+  expect(invoice.payment_status).toBe("check");
+  await page.goto(pageUrlOf(invoice));
+  await expect(page.getByTestId("deposit-address")).toHaveText(invoice.address);
+  const expected = `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${invoice.address}&uint256=${toMinorUnits(invoice.payer_amount, 6)}`;
+  await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute("href", expected);
+  await expectAccessible(page);
+  await page.screenshot({ path: "test-results/hosted-wallet-link.png", fullPage: true });
+});
+
+test("a native-coin invoice offers a BIP-21 or EIP-681 link in the coin's own units", async ({ page }) => {
+  const ether = await createInvoice({ amount: "30.00", currency: "USD", to_currency: "ETH", network: "ethereum" });
+  await page.goto(pageUrlOf(ether));
+  await expect(page.getByTestId("deposit-address")).toHaveText(ether.address);
+  await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute("href", `ethereum:${ether.address}@1?value=${toMinorUnits(ether.payer_amount, 18)}`);
+
+  const bitcoin = await createInvoice({ amount: "30.00", currency: "USD", to_currency: "BTC", network: "bitcoin" });
+  await page.goto(pageUrlOf(bitcoin));
+  await expect(page.getByTestId("deposit-address")).toHaveText(bitcoin.address);
+  // BIP-21 amounts are whole coins; trailing zeros carry nothing.
+  const btc = bitcoin.payer_amount.includes(".") ? bitcoin.payer_amount.replace(/\.?0+$/, "") : bitcoin.payer_amount;
+  await expect(page.getByRole("link", { name: "Open in wallet" })).toHaveAttribute("href", `bitcoin:${bitcoin.address}?amount=${btc}`);
 });
 
 test("a paid invoice with url_success sends the buyer on to the store after a few seconds", async ({ page }) => {
@@ -171,7 +237,7 @@ test("a fixed invoice in the dark theme shows the API's exact amount, address, Q
 });
 
 test("the status moves without reloading: a partial payment, then the term ends underpaid", async ({ page }) => {
-  const invoice = await createInvoice({ amount: "30.00", currency: "USD", to_currency: "USDT", network: "tron" });
+  const invoice = await createInvoice({ amount: "30.00", currency: "USD", to_currency: "USDT", network: "tron", url_return: "https://shop.example/cart" });
   await page.goto(pageUrlOf(invoice));
   await expect(page.getByTestId("payment-status")).toHaveAttribute("data-status", "check");
   // A marker on the window survives everything but a reload (the router's own history updates included).
@@ -197,6 +263,9 @@ test("the status moves without reloading: a partial payment, then the term ends 
   await expect(status).toContainText("Underpaid (term over)");
   await expect(page.getByTestId("deposit-address")).toHaveCount(0);
   await expect(page.getByTestId("countdown")).toHaveCount(0);
+  // Over without the full amount: the way back is the store's return page, shown once.
+  await expect(page.getByRole("link", { name: "Back to Shop" })).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Back to Shop" })).toHaveAttribute("href", "https://shop.example/cart");
   expect(await page.evaluate(() => (window as unknown as { pageMarker?: string }).pageMarker)).toBe("loaded once");
 });
 

@@ -12,6 +12,7 @@ export const NETWORKS: readonly Network[] = [
     id: "bitcoin",
     family: "utxo",
     displayName: "Bitcoin",
+    bip21Scheme: "bitcoin",
     nativeSymbol: "BTC",
     blockTimeMs: 600_000,
     // A consolidating input costs around a dollar when the mempool is busy.
@@ -25,6 +26,7 @@ export const NETWORKS: readonly Network[] = [
     id: "litecoin",
     family: "utxo",
     displayName: "Litecoin",
+    bip21Scheme: "litecoin",
     nativeSymbol: "LTC",
     blockTimeMs: 150_000,
     minimumUsd: "1.00",
@@ -37,6 +39,7 @@ export const NETWORKS: readonly Network[] = [
     id: "dogecoin",
     family: "utxo",
     displayName: "Dogecoin",
+    bip21Scheme: "dogecoin",
     nativeSymbol: "DOGE",
     blockTimeMs: 60_000,
     minimumUsd: "1.00",

@@ -40,6 +40,8 @@ export interface Network {
   readonly displayName: string;
   /** Symbol of the coin that pays the network fee. */
   readonly nativeSymbol: string;
+  /** BIP-21 URI scheme of a wallet payment request ("bitcoin"); present only for the `utxo` family. */
+  readonly bip21Scheme?: string;
   /** EIP-155 chain id; present only for the `evm` family. */
   readonly evmChainId?: number;
   /** Typical time between blocks in milliseconds; for estimates shown to people, never for correctness. */

@@ -26,6 +26,7 @@ export const de: Translation<Messages> = {
   payment: {
     title: "{price} bezahlen",
     backToStore: "Zurück zum Shop",
+    backToNamedStore: "Zurück zu {store}",
     order: "Bestellung {orderId}",
     invoice: "Rechnung {uuid}",
     loadErrorTitle: "Die Zahlungsseite konnte nicht geladen werden",
@@ -80,6 +81,8 @@ export const de: Translation<Messages> = {
       depositAddress: "Einzahlungsadresse",
       qrAlt: "QR-Code der Einzahlungsadresse für {coin} {network}",
       warning: "Senden Sie nur {coin} {network} an diese Adresse. Geld, das in einer anderen Kryptowährung oder über ein anderes Netzwerk gesendet wird, geht verloren.",
+      openInWallet: "In Wallet öffnen",
+      walletHint: "Öffnet eine Wallet-App auf diesem Gerät mit Adresse und Betrag. Prüfen Sie beides, bevor Sie bestätigen.",
     },
     summary: {
       heading: "Zahlungsdetails",
@@ -90,7 +93,6 @@ export const de: Translation<Messages> = {
       transaction: "Transaktion",
     },
     success: {
-      continue: "Weiter",
       returning: "Rückkehr zum Shop in {seconds} s.",
       stay: "Auf dieser Seite bleiben",
     },

@@ -28,6 +28,7 @@ export const en = {
   payment: {
     title: "Pay {price}",
     backToStore: "Back to store",
+    backToNamedStore: "Back to {store}",
     order: "Order {orderId}",
     invoice: "Invoice {uuid}",
     loadErrorTitle: "The payment page could not load",
@@ -82,6 +83,8 @@ export const en = {
       depositAddress: "Deposit address",
       qrAlt: "QR code of the {coin} deposit address {network}",
       warning: "Send only {coin} {network} to this address. Funds sent in another coin or over another network are lost.",
+      openInWallet: "Open in wallet",
+      walletHint: "Opens a wallet app on this device with the address and amount filled in. Check both before you confirm.",
     },
     summary: {
       heading: "Payment details",
@@ -92,7 +95,6 @@ export const en = {
       transaction: "Transaction",
     },
     success: {
-      continue: "Continue",
       returning: "Returning to the store in {seconds} s.",
       stay: "Stay on this page",
     },

@@ -26,6 +26,7 @@ export const es: Translation<Messages> = {
   payment: {
     title: "Pagar {price}",
     backToStore: "Volver a la tienda",
+    backToNamedStore: "Volver a {store}",
     order: "Pedido {orderId}",
     invoice: "Factura {uuid}",
     loadErrorTitle: "No se pudo cargar la página de pago",
@@ -80,6 +81,8 @@ export const es: Translation<Messages> = {
       depositAddress: "Dirección de depósito",
       qrAlt: "Código QR de la dirección de depósito de {coin} {network}",
       warning: "Envíe únicamente {coin} {network} a esta dirección. Los fondos enviados en otra moneda o por otra red se pierden.",
+      openInWallet: "Abrir en la billetera",
+      walletHint: "Abre una app de billetera en este dispositivo con la dirección y el importe ya completados. Compruebe ambos antes de confirmar.",
     },
     summary: {
       heading: "Detalles del pago",
@@ -90,7 +93,6 @@ export const es: Translation<Messages> = {
       transaction: "Transacción",
     },
     success: {
-      continue: "Continuar",
       returning: "Volviendo a la tienda en {seconds} s.",
       stay: "Permanecer en esta página",
     },

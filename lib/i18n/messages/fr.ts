@@ -26,6 +26,7 @@ export const fr: Translation<Messages> = {
   payment: {
     title: "Payer {price}",
     backToStore: "Retour à la boutique",
+    backToNamedStore: "Retour à {store}",
     order: "Commande {orderId}",
     invoice: "Facture {uuid}",
     loadErrorTitle: "Impossible de charger la page de paiement",
@@ -80,6 +81,8 @@ export const fr: Translation<Messages> = {
       depositAddress: "Adresse de dépôt",
       qrAlt: "QR code de l’adresse de dépôt {coin} {network}",
       warning: "N’envoyez que des {coin} {network} à cette adresse. Les fonds envoyés dans une autre cryptomonnaie ou sur un autre réseau sont perdus.",
+      openInWallet: "Ouvrir dans le portefeuille",
+      walletHint: "Ouvre une application de portefeuille sur cet appareil avec l’adresse et le montant déjà remplis. Vérifiez-les avant de confirmer.",
     },
     summary: {
       heading: "Détails du paiement",
@@ -90,7 +93,6 @@ export const fr: Translation<Messages> = {
       transaction: "Transaction",
     },
     success: {
-      continue: "Continuer",
       returning: "Retour à la boutique dans {seconds} s.",
       stay: "Rester sur cette page",
     },

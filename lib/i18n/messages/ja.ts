@@ -25,6 +25,7 @@ export const ja: Translation<Messages> = {
   payment: {
     title: "{price} のお支払い",
     backToStore: "ストアに戻る",
+    backToNamedStore: "{store} に戻る",
     order: "注文 {orderId}",
     invoice: "請求書 {uuid}",
     loadErrorTitle: "お支払いページを読み込めませんでした",
@@ -79,6 +80,8 @@ export const ja: Translation<Messages> = {
       depositAddress: "入金アドレス",
       qrAlt: "{network}の {coin} 入金アドレスの QR コード",
       warning: "このアドレスには {network}の {coin} のみを送金してください。別のコインまたは別のネットワークで送金された資金は失われます。",
+      openInWallet: "ウォレットで開く",
+      walletHint: "この端末のウォレットアプリを、アドレスと金額を入力した状態で開きます。確定する前に両方を確認してください。",
     },
     summary: {
       heading: "お支払いの詳細",
@@ -89,7 +92,6 @@ export const ja: Translation<Messages> = {
       transaction: "トランザクション",
     },
     success: {
-      continue: "続ける",
       returning: "{seconds} 秒後にストアに戻ります。",
       stay: "このページに留まる",
     },

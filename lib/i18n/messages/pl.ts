@@ -26,6 +26,7 @@ export const pl: Translation<Messages> = {
   payment: {
     title: "Zapłać {price}",
     backToStore: "Wróć do sklepu",
+    backToNamedStore: "Wróć do sklepu {store}",
     order: "Zamówienie {orderId}",
     invoice: "Faktura {uuid}",
     loadErrorTitle: "Nie udało się wczytać strony płatności",
@@ -90,6 +91,8 @@ export const pl: Translation<Messages> = {
       depositAddress: "Adres wpłaty",
       qrAlt: "Kod QR adresu wpłaty {coin} {network}",
       warning: "Wysyłaj na ten adres wyłącznie {coin} {network}. Środki wysłane w innej kryptowalucie lub przez inną sieć przepadną.",
+      openInWallet: "Otwórz w portfelu",
+      walletHint: "Otwiera aplikację portfela na tym urządzeniu z wpisanym adresem i kwotą. Sprawdź oba przed potwierdzeniem.",
     },
     summary: {
       heading: "Szczegóły płatności",
@@ -100,7 +103,6 @@ export const pl: Translation<Messages> = {
       transaction: "Transakcja",
     },
     success: {
-      continue: "Dalej",
       returning: "Powrót do sklepu za {seconds} s.",
       stay: "Zostań na tej stronie",
     },

@@ -26,6 +26,7 @@ export const pt: Translation<Messages> = {
   payment: {
     title: "Pagar {price}",
     backToStore: "Voltar à loja",
+    backToNamedStore: "Voltar para {store}",
     order: "Pedido {orderId}",
     invoice: "Fatura {uuid}",
     loadErrorTitle: "Não foi possível carregar a página de pagamento",
@@ -80,6 +81,8 @@ export const pt: Translation<Messages> = {
       depositAddress: "Endereço de depósito",
       qrAlt: "QR code do endereço de depósito de {coin} {network}",
       warning: "Envie apenas {coin} {network} para este endereço. Fundos enviados em outra moeda ou por outra rede são perdidos.",
+      openInWallet: "Abrir na carteira",
+      walletHint: "Abre um app de carteira neste dispositivo com o endereço e o valor já preenchidos. Confira ambos antes de confirmar.",
     },
     summary: {
       heading: "Detalhes do pagamento",
@@ -90,7 +93,6 @@ export const pt: Translation<Messages> = {
       transaction: "Transação",
     },
     success: {
-      continue: "Continuar",
       returning: "Voltando à loja em {seconds} s.",
       stay: "Permanecer nesta página",
     },

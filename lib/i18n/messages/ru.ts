@@ -25,6 +25,7 @@ export const ru: Translation<Messages> = {
   payment: {
     title: "Оплатить {price}",
     backToStore: "Вернуться в магазин",
+    backToNamedStore: "Вернуться в магазин {store}",
     order: "Заказ {orderId}",
     invoice: "Счёт {uuid}",
     loadErrorTitle: "Не удалось загрузить страницу оплаты",
@@ -89,6 +90,8 @@ export const ru: Translation<Messages> = {
       depositAddress: "Адрес для оплаты",
       qrAlt: "QR-код адреса для оплаты в {coin} {network}",
       warning: "Отправляйте на этот адрес только {coin} {network}. Средства, отправленные в другой монете или через другую сеть, будут потеряны.",
+      openInWallet: "Открыть в кошельке",
+      walletHint: "Открывает приложение кошелька на этом устройстве с уже заполненными адресом и суммой. Проверьте их перед подтверждением.",
     },
     summary: {
       heading: "Детали платежа",
@@ -99,7 +102,6 @@ export const ru: Translation<Messages> = {
       transaction: "Транзакция",
     },
     success: {
-      continue: "Продолжить",
       returning: "Возврат в магазин через {seconds} с.",
       stay: "Остаться на этой странице",
     },

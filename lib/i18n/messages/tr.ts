@@ -25,6 +25,7 @@ export const tr: Translation<Messages> = {
   payment: {
     title: "{price} ödeyin",
     backToStore: "Mağazaya dön",
+    backToNamedStore: "{store} mağazasına dön",
     order: "Sipariş {orderId}",
     invoice: "Fatura {uuid}",
     loadErrorTitle: "Ödeme sayfası yüklenemedi",
@@ -79,6 +80,8 @@ export const tr: Translation<Messages> = {
       depositAddress: "Yatırma adresi",
       qrAlt: "{network} {coin} yatırma adresinin QR kodu",
       warning: "Bu adrese yalnızca {network} {coin} gönderin. Başka bir coin ile veya başka bir ağ üzerinden gönderilen fonlar kaybolur.",
+      openInWallet: "Cüzdanda aç",
+      walletHint: "Bu cihazdaki cüzdan uygulamasını adres ve tutar doldurulmuş olarak açar. Onaylamadan önce ikisini de kontrol edin.",
     },
     summary: {
       heading: "Ödeme ayrıntıları",
@@ -89,7 +92,6 @@ export const tr: Translation<Messages> = {
       transaction: "İşlem",
     },
     success: {
-      continue: "Devam et",
       returning: "{seconds} sn içinde mağazaya dönülüyor.",
       stay: "Bu sayfada kal",
     },

@@ -25,6 +25,7 @@ export const uk: Translation<Messages> = {
   payment: {
     title: "Сплатити {price}",
     backToStore: "Повернутися до магазину",
+    backToNamedStore: "Повернутися до магазину {store}",
     order: "Замовлення {orderId}",
     invoice: "Рахунок {uuid}",
     loadErrorTitle: "Не вдалося завантажити сторінку оплати",
@@ -89,6 +90,8 @@ export const uk: Translation<Messages> = {
       depositAddress: "Адреса для оплати",
       qrAlt: "QR-код адреси для оплати в {coin} {network}",
       warning: "Надсилайте на цю адресу лише {coin} {network}. Кошти, надіслані в іншій монеті або через іншу мережу, буде втрачено.",
+      openInWallet: "Відкрити в гаманці",
+      walletHint: "Відкриває застосунок гаманця на цьому пристрої з уже заповненими адресою та сумою. Перевірте їх перед підтвердженням.",
     },
     summary: {
       heading: "Деталі платежу",
@@ -99,7 +102,6 @@ export const uk: Translation<Messages> = {
       transaction: "Транзакція",
     },
     success: {
-      continue: "Продовжити",
       returning: "Повернення до магазину через {seconds} с.",
       stay: "Залишитися на цій сторінці",
     },

@@ -25,6 +25,7 @@ export const zh: Translation<Messages> = {
   payment: {
     title: "支付 {price}",
     backToStore: "返回商店",
+    backToNamedStore: "返回 {store}",
     order: "订单 {orderId}",
     invoice: "账单 {uuid}",
     loadErrorTitle: "支付页面无法加载",
@@ -79,6 +80,8 @@ export const zh: Translation<Messages> = {
       depositAddress: "收款地址",
       qrAlt: "{network}上的 {coin} 收款地址二维码",
       warning: "此地址仅可接收 {network}上的 {coin}。以其他币种或通过其他网络发送的资金将会丢失。",
+      openInWallet: "在钱包中打开",
+      walletHint: "在此设备上打开钱包应用，并已填好地址和金额。确认前请核对两者。",
     },
     summary: {
       heading: "付款详情",
@@ -89,7 +92,6 @@ export const zh: Translation<Messages> = {
       transaction: "交易",
     },
     success: {
-      continue: "继续",
       returning: "{seconds} 秒后返回商店。",
       stay: "留在此页面",
     },

@@ -1,4 +1,5 @@
 import type { PublicPaymentObject } from "@/lib/api/serialize/payment";
+import type { PaymentUriTarget } from "@/lib/domain/payment-uri/payment-uri";
 
 export type { PublicPaymentObject };
 
@@ -21,6 +22,13 @@ export interface HostedMethod {
  */
 export interface HostedPaymentPageData {
   payment: PublicPaymentObject;
+  /** The merchant's name as buyers know it; "" when it has none. */
+  storeName: string;
+  /**
+   * How a wallet app is asked to pay each coin the page may show (the invoice's own and every
+   * selectable one), keyed `CURRENCY/network`; a pair without a URI scheme (Tron) is absent.
+   */
+  walletTargets: Record<string, PaymentUriTarget>;
   /** The methods a `select` invoice offers; empty otherwise. */
   methods: HostedMethod[];
   /** Whether the invoice's own coin is a token; null before a coin is chosen. */
@@ -50,6 +58,8 @@ export interface PublicLinkCard {
 /** Everything the checkout page of a payment link receives: the public card and public catalogue facts. */
 export interface HostedCheckoutPageData {
   card: PublicLinkCard;
+  /** The merchant's name as buyers know it; "" when it has none. */
+  storeName: string;
   /** Decimal places of the price currency, for checking the buyer's amount as it is typed. */
   priceDecimals: number;
   /** The coins and networks the buyer may choose from, the link's pinned ones only. */
@@ -79,6 +89,8 @@ export interface PublicClaimCard {
 /** Everything the claim page receives: the card (as the token's holder may see it) and how to check an address. */
 export interface HostedClaimPageData {
   token: string;
+  /** The name of the merchant who sent the check; "" when it has none. */
+  storeName: string;
   card: PublicClaimCard;
   /** "Tron (TRC-20)". */
   networkName: string;
@@ -90,4 +102,9 @@ export interface HostedClaimPageData {
    */
   estimate: { receive: string; fee: string } | null;
   renderedAtMs: number;
+}
+
+/** The key of a coin on a network in `walletTargets`. */
+export function walletTargetKey(currency: string, network: string): string {
+  return `${currency}/${network}`;
 }

@@ -12,6 +12,7 @@ import { formatDecimal } from "@/lib/i18n/format";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { createTranslator } from "@/lib/i18n/translator";
 import { describeHostedNetworks } from "@/lib/services/hosted/hosted-networks";
+import { readStoreName } from "@/lib/services/hosted/store-name";
 import { estimateClaimReceipt, readClaimCard } from "@/lib/services/payout-links/read-claim-card";
 import { toClaimCard, type ClaimCardFacts } from "@/lib/api/serialize/payout-link";
 import { toMinor } from "@/lib/domain/invoice/invoice-amounts";
@@ -35,6 +36,7 @@ const loadClaimData = cache(async (token: string): Promise<HostedClaimPageData |
   return {
     token,
     card,
+    storeName: await readStoreName(deps, facts.link.merchantId),
     estimate: estimate && asset ? { receive: formatAmount(estimate.receiveMinor, asset.decimals), fee: formatAmount(estimate.feeMinor, asset.decimals) } : null,
     networkName: nameNetwork(describeHostedNetworks(deps.config).networks, card.network, asset?.kind ?? null),
     addressChain: addressChainOf(deps.config, card.network),

@@ -9,6 +9,7 @@ import { isAppError } from "@/lib/errors";
 import { getRequestLocale } from "@/lib/i18n/request-locale";
 import { createTranslator } from "@/lib/i18n/translator";
 import { describeHostedNetworks } from "@/lib/services/hosted/hosted-networks";
+import { readStoreName } from "@/lib/services/hosted/store-name";
 import { listSelectableMethods } from "@/lib/services/invoices/hosted-invoice";
 import { openPublicLink } from "@/lib/services/payment-links/payment-links";
 import { toPublicLinkCard } from "@/lib/api/serialize/payment-link";
@@ -31,7 +32,7 @@ const loadCheckoutData = cache(async (id: string): Promise<HostedCheckoutPageDat
   const methods = selectable
     .filter((method) => (link.pinnedCurrency === null || method.currency === link.pinnedCurrency) && (link.pinnedNetwork === null || method.network === link.pinnedNetwork))
     .map((method) => ({ currency: method.currency, network: method.network, kind: method.kind }));
-  return { card, priceDecimals: findPricingCurrency(link.currency)?.decimals ?? 2, methods, networks: describeHostedNetworks(deps.config).networks };
+  return { card, storeName: await readStoreName(deps, link.merchantId), priceDecimals: findPricingCurrency(link.currency)?.decimals ?? 2, methods, networks: describeHostedNetworks(deps.config).networks };
 });
 
 type PageProps = { params: Promise<{ id: string }> };
