@@ -298,6 +298,7 @@ const SAMPLES: Record<string, (victim: Victim, intruder: Intruder) => unknown> =
   "two_factor.regenerate_recovery_codes": () => ({}),
   "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
   "two_factor.confirm_reset": () => ({ code: "000000" }),
+  "invoice.create": (victim) => ({ amount: "5", currency: "USD", to_currency: "USDT", network: "tron", order_id: victim.paidInvoice.orderId }),
   "invoice.resend_webhook": (victim) => ({ uuid: victim.paidInvoice.uuid }),
   "refund.create": (victim) => ({ uuid: victim.paidInvoice.uuid, amount: "1", address: freshTronAddress() }),
   "invoice.resolve": (victim) => ({ uuid: victim.underpaidInvoice, action: "accept" }),
@@ -384,6 +385,10 @@ const OWN_STORE_EFFECTS: Record<string, (result: Record<string, any>, world: Wor
   "payout_link.create": async (link, { victim, intruder }) => {
     expect(link.link_id).not.toBe(victim.payoutLink.id);
     expect(await db().payoutLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ merchantId: intruder.merchantId, reference: victim.payoutLink.reference });
+  },
+  "invoice.create": async (payment, { victim, intruder }) => {
+    expect(payment.uuid).not.toBe(victim.paidInvoice.uuid);
+    expect(await db().invoice.findUniqueOrThrow({ where: { id: payment.uuid } })).toMatchObject({ merchantId: intruder.merchantId, orderId: victim.paidInvoice.orderId });
   },
   "payment_link.create": async (link, { intruder }) => {
     expect(await db().paymentLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ merchantId: intruder.merchantId, title: "Mug" });
