@@ -19,6 +19,9 @@ function bucketLabel(iso: string, granularity: "hour" | "day"): string {
     : date.toLocaleDateString("en", { month: "short", day: "numeric" });
 }
 
+/** An axis tick in two significant digits ("0.002", "1.5K"): the axis is for the eye, the exact figures are in the tooltip. */
+const formatTick = (value: number) => new Intl.NumberFormat("en", { notation: "compact", maximumSignificantDigits: 2 }).format(value);
+
 /**
  * Paid volume per bucket for one currency at a time (coins of different sizes do not stack).
  * The bars are for the eye; the exact figures are in the tooltip and in the totals table beside it.
@@ -47,7 +50,7 @@ export function VolumeChart({ points, currencies, granularity }: { points: Volum
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--ui-border)" vertical={false} />
             <XAxis dataKey="label" tick={{ fill: "var(--ui-muted)", fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis tick={{ fill: "var(--ui-muted)", fontSize: 12 }} width={64} allowDecimals />
+            <YAxis tick={{ fill: "var(--ui-muted)", fontSize: 12 }} width={64} allowDecimals tickCount={5} tickFormatter={formatTick} />
             <Tooltip
               cursor={{ fill: "var(--ui-subtle)" }}
               contentStyle={{ background: "var(--ui-surface)", border: "1px solid var(--ui-border)", color: "var(--ui-fg)" }}
