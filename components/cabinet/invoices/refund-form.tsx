@@ -67,9 +67,7 @@ export function RefundForm({ payment }: { payment: RefundablePayment }) {
     if (!result) return;
     setIsConfirming(false);
     if (!result.ok) {
-      // The service's message counts minor units; the page knows what is left in the coin itself.
-      const text = result.code === "refund.exceeds_refundable" ? `The amount exceeds what is left to refund: at most ${payment.left} ${payment.currency}.` : result.message;
-      setOutcome({ tone: "danger", text, code: result.code });
+      setOutcome({ tone: "danger", text: result.message, code: result.code });
       return;
     }
     const refund = result.result as RefundResult;

@@ -1,3 +1,4 @@
+import { formatAmount } from "@/lib/domain/money/amount";
 import { randomUUID } from "node:crypto";
 import type { Payout } from "@/generated/prisma/client";
 import type { Tx } from "@/lib/db/client";
@@ -112,7 +113,7 @@ async function writeRefund(tx: Tx, deps: PayoutWriterDeps, plan: RefundPlan): Pr
   const same = counted.find((refund) => refund.address === address && BigInt(refund.requestedAmount) === amount);
   if (same) return { refund: same, payment };
   if (refundable <= 0n) throw new AppError("refund.nothing_to_refund", "Everything this payment received is refunded already.");
-  if (amount > refundable) throw new AppError("refund.exceeds_refundable", `At most ${refundable} minor units of ${asset.symbol} are left to refund.`);
+  if (amount > refundable) throw new AppError("refund.exceeds_refundable", `At most ${formatAmount(refundable, asset.decimals)} ${asset.symbol} is left to refund.`);
   // Sending less than the fee would cost more than it returns.
   if (amount <= fee) throw new AppError("refund.dust", "The amount does not exceed the network fee of sending it.");
   const amounts = computePayoutAmounts({ requested: amount, fee, isSubtract: isFeeOnTop });

@@ -56,6 +56,10 @@ describe("refunds", () => {
     expect((await callSigned("/v1/payment/info", { uuid: paid.uuid }, merchant)).body.result.refund_status).toBe("partial");
     const tooMuch = await callSigned("/v1/payment/refund", { uuid: paid.uuid, amount: String(Number(paid.payer_amount) - 29) }, merchant);
     expect([tooMuch.status, tooMuch.body.error.code]).toEqual([400, "refund.exceeds_refundable"]);
+    // In the coin's units, as every amount of the API.
+    const left = (BigInt(Math.round(Number(paid.payer_amount) * 1e6)) - 30_000_000n).toString().padStart(7, "0");
+    const leftText = `${left.slice(0, -6)}.${left.slice(-6)}`.replace(/\.?0+$/, "");
+    expect(tooMuch.body.error.message).toBe(`At most ${leftText} USDT is left to refund.`);
     expect(await getTestDb().payout.count({ where: { invoiceId: paid.uuid } })).toBe(1);
   });
 
