@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState, useTransition, type FormEvent
 import { cabinetAction } from "@/lib/cabinet/server-actions/cabinet-action";
 import { Button } from "@/components/ui/button";
 import { isSensitiveAction, type CabinetActionResult } from "@/lib/cabinet/sensitive-actions";
+import { ERROR_CATALOGUE } from "@/lib/errors/catalogue";
 import { Alert, Field } from "./form-controls";
 
 interface PendingCode {
@@ -32,7 +33,14 @@ export function useCabinetAction(): {
     (name: string, input: unknown, code?: string) =>
       new Promise<CabinetActionResult>((resolve) => {
         startTransition(async () => {
-          const result = await cabinetAction(name, input ?? {}, code);
+          let result: CabinetActionResult;
+          try {
+            result = await cabinetAction(name, input ?? {}, code);
+          } catch {
+            // The request did not come back (a lost connection, a restart): a refusal the form
+            // shows beside what was typed, not a thrown error that would replace the page.
+            result = { ok: false, code: "cabinet.unreachable", message: ERROR_CATALOGUE["cabinet.unreachable"].message };
+          }
           if (result.ok) router.refresh();
           resolve(result);
         });

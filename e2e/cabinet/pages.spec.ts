@@ -361,6 +361,13 @@ test("an invoice made by hand: its payment page's link and QR code to share, the
   await form.getByLabel("Paid in").selectOption("USDT");
   await form.getByLabel("Network").selectOption("tron");
   await form.getByLabel("Order id").fill(orderId);
+  // The connection drops as the form is sent: the page stays, says so, and keeps what was typed.
+  const dropActions = (route: import("@playwright/test").Route) => (route.request().headers()["next-action"] ? route.abort("internetdisconnected") : route.fallback());
+  await page.route("**/cabinet/**", dropActions);
+  await form.getByRole("button", { name: "Create invoice" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "The service could not be reached" })).toBeVisible();
+  await expect(form.getByLabel("Order id")).toHaveValue(orderId);
+  await page.unroute("**/cabinet/**", dropActions);
   await form.getByRole("button", { name: "Create invoice" }).click();
   await expect(page.getByRole("status").filter({ hasText: `Invoice ${orderId} for 49.90 EUR created` })).toBeVisible();
   await expect(page.getByRole("img", { name: `QR code of the payment page of ${orderId}` })).toBeVisible();

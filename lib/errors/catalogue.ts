@@ -260,6 +260,7 @@ export const ERROR_CATALOGUE = {
     message: "This account was not set up with an authenticator app within 7 days of its creation. Ask an owner of your store to invite you again.",
   },
   "cabinet.no_pending_key": { status: 409, message: "No new authenticator key is waiting for a code in this browser (or it expired): start again." },
+  "cabinet.unreachable": { status: 503, message: "The service could not be reached, so it may not have received this. What you typed is kept: check the connection and try again." },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
