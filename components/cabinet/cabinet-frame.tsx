@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useEffect, useState, type ReactNode } from "react";
@@ -32,6 +32,21 @@ function isCurrent(pathname: string, href: string): boolean {
   return href === "/cabinet" ? pathname === "/cabinet" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
+/**
+ * Beside a followed link while its page loads (a slow network): a spinner, and words for screen
+ * readers. Pages keep their own status codes (a loading boundary would answer 200 for not found).
+ */
+function PendingMark() {
+  const { pending } = useLinkStatus();
+  if (!pending) return null;
+  return (
+    <span role="status" className="ml-2 inline-flex align-middle" data-testid="nav-pending">
+      <span aria-hidden="true" className="size-3 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" />
+      <span className="sr-only">Loading…</span>
+    </span>
+  );
+}
+
 function Navigation({ pathname }: { pathname: string }) {
   return (
     <ul className="flex flex-col gap-1">
@@ -47,6 +62,7 @@ function Navigation({ pathname }: { pathname: string }) {
               }`}
             >
               {item.label}
+              <PendingMark />
             </Link>
           </li>
         );
