@@ -1,4 +1,4 @@
-import type { Network, NetworkId } from "@/lib/catalogue/types";
+import type { ExplorerTemplates, Network, NetworkId } from "@/lib/catalogue/types";
 
 /**
  * Every supported network. Chain ids and block times come from shared/spec/networks.md §1 and §4.
@@ -20,6 +20,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://mempool.space/tx/{txid}", address: "https://mempool.space/address/{address}" },
   },
   {
     id: "litecoin",
@@ -32,6 +33,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://blockchair.com/litecoin/transaction/{txid}", address: "https://blockchair.com/litecoin/address/{address}" },
   },
   {
     id: "dogecoin",
@@ -44,6 +46,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://blockchair.com/dogecoin/transaction/{txid}", address: "https://blockchair.com/dogecoin/address/{address}" },
   },
   {
     id: "ethereum",
@@ -58,6 +61,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://etherscan.io/tx/{txid}", address: "https://etherscan.io/address/{address}" },
   },
   {
     id: "bsc",
@@ -72,6 +76,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "BEP-20",
     isAccountBased: true,
+    explorer: { transaction: "https://bscscan.com/tx/{txid}", address: "https://bscscan.com/address/{address}" },
   },
   {
     id: "polygon",
@@ -85,6 +90,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://polygonscan.com/tx/{txid}", address: "https://polygonscan.com/address/{address}" },
   },
   {
     id: "arbitrum",
@@ -98,6 +104,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://arbiscan.io/tx/{txid}", address: "https://arbiscan.io/address/{address}" },
   },
   {
     id: "base",
@@ -111,6 +118,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://basescan.org/tx/{txid}", address: "https://basescan.org/address/{address}" },
   },
   {
     id: "optimism",
@@ -124,6 +132,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://optimistic.etherscan.io/tx/{txid}", address: "https://optimistic.etherscan.io/address/{address}" },
   },
   {
     id: "avalanche",
@@ -138,6 +147,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://snowtrace.io/tx/{txid}", address: "https://snowtrace.io/address/{address}" },
   },
   {
     id: "tron",
@@ -151,6 +161,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "TRC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://tronscan.org/#/transaction/{txid}", address: "https://tronscan.org/#/address/{address}" },
   },
   {
     id: "solana",
@@ -163,6 +174,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "SPL",
     isAccountBased: true,
+    explorer: { transaction: "https://solscan.io/tx/{txid}", address: "https://solscan.io/account/{address}" },
   },
   {
     id: "ton",
@@ -177,6 +189,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: true,
     tokenStandard: "Jetton",
     isAccountBased: true,
+    explorer: { transaction: "https://tonviewer.com/transaction/{txid}", address: "https://tonviewer.com/{address}" },
   },
 ];
 
@@ -198,6 +211,17 @@ export function findNetwork(id: string): Network | null {
 /** A network's name for people ("BNB Smart Chain" for `bsc`); the id itself for an unknown one. */
 export function networkDisplayName(id: string): string {
   return findNetwork(id)?.displayName ?? id;
+}
+
+/**
+ * The mainnet explorer's page of a transaction or an address on the network, or null where the
+ * catalogue has no explorer. Whether the network is served by mainnet is the caller's question.
+ * Example: `explorerUrl("bitcoin", "transaction", "ab12")` → "https://mempool.space/tx/ab12".
+ */
+export function explorerUrl(networkId: string, kind: keyof ExplorerTemplates, value: string): string | null {
+  const template = findNetwork(networkId)?.explorer?.[kind];
+  if (!template || value === "") return null;
+  return template.replace(kind === "transaction" ? "{txid}" : "{address}", encodeURIComponent(value));
 }
 
 /** Tells whether a string is the exact id of a supported network. */

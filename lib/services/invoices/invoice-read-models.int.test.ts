@@ -8,6 +8,7 @@ import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } 
 import { loadInvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
 import { exportInvoicesCsv, searchInvoices, toCsvLine, type InvoiceSearchFilters } from "@/lib/services/invoices/search-invoices";
 import { loadOverview } from "@/lib/services/overview/load-overview";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 
 // The cabinet's read side against the real database: the overview's balances, volume, activity
 // and attention; invoice search (which must list exactly what /v1/payment/history lists for the
@@ -278,10 +279,10 @@ describe("CSV export", () => {
       const view = (await searchAll(merchant, filters, 100)).flatMap((page) => page.items);
       const rows = lines.map(parseCsvLine);
       if (filters.query) expect(view.map((item) => item.uuid)).toEqual([paid.uuid]);
-      expect(rows[0]).toEqual(["uuid", "order_id", "status", "amount", "currency", "payer_amount", "payer_currency", "amount_paid", "network", "address", "txid", "payer_address", "is_final", "created_at", "updated_at", "final_at"]);
+      expect(rows[0]).toEqual(["uuid", "order_id", "status", "amount", "currency", "payer_amount", "payer_currency", "amount_paid", "fee", "net", "network", "address", "txid", "payer_address", "is_final", "created_at", "updated_at", "final_at"]);
       expect(rows.slice(1).map((row) => row[0]), JSON.stringify(filters)).toEqual(view.map((item) => item.uuid));
       for (const [index, item] of view.entries()) {
-        const [uuid, , status, amount, currency, payerAmount, payerCurrency, amountPaid, network, address, txid, payerAddress, isFinal, createdAt, updatedAt] = rows[index + 1];
+        const [uuid, , status, amount, currency, payerAmount, payerCurrency, amountPaid, , , network, address, txid, payerAddress, isFinal, createdAt, updatedAt] = rows[index + 1];
         expect([uuid, status, amount, currency, payerAmount, payerCurrency, amountPaid, network, address, txid, payerAddress, isFinal, createdAt, updatedAt]).toEqual([
           item.uuid,
           item.payment_status,
@@ -310,7 +311,7 @@ describe("CSV export", () => {
     expect(lines.find((line) => line.startsWith(tricky[0].uuid))).toContain(`,"'=HYPERLINK(""http://x.test"",""a,b"")",check,`);
     expect(orderIds.get(paid.uuid)).toBe(paid.order_id);
     const paidLine = parseCsvLine(lines.find((line) => line.startsWith(paid.uuid))!);
-    expect(paidLine[15]).toBe((await getTestDb().invoice.findUniqueOrThrow({ where: { id: paid.uuid } })).finalAt!.toISOString());
+    expect(paidLine[17]).toBe((await getTestDb().invoice.findUniqueOrThrow({ where: { id: paid.uuid } })).finalAt!.toISOString());
 
     expect(toCsvLine(["a", 'b"c', "d,e", "f\r\ng", "=1+1", "\tx", "plain"])).toBe('a,"b""c","d,e","f\r\ng",\'=1+1,\'\tx,plain\r\n');
 
@@ -341,6 +342,40 @@ describe("CSV export", () => {
     expect(uuids).toHaveLength(1_151);
     expect(new Set(uuids).size).toBe(1_151);
     expect(uuids).toEqual((await db.invoice.findMany({ where: { merchantId: merchant.merchantId, network: "tron" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true } })).map((invoice) => invoice.id));
+  });
+});
+
+/** The platform fee and the received amount of an invoice's first settlement, as its ledger journal posted them. */
+async function settlementJournal(invoiceId: string) {
+  const journal = await getTestDb().ledgerJournal.findUniqueOrThrow({
+    where: { reference: `invoice:${invoiceId}:settle:0` },
+    include: { postings: { include: { account: true } } },
+  });
+  const fee = journal.postings.filter((posting) => posting.account.owner === "platform" && posting.account.bucket === "fees").reduce((sum, posting) => sum + BigInt(posting.amount.toFixed()), 0n);
+  const incoming = journal.postings.filter((posting) => posting.account.owner !== "platform" && posting.account.bucket === "incoming").reduce((sum, posting) => sum + BigInt(posting.amount.toFixed()), 0n);
+  return { fee, received: -incoming };
+}
+
+describe("fee and net per invoice", () => {
+  it("are the platform fee and the rest of the invoice's settlement journal, on the invoice page and in the CSV; empty until settled", async () => {
+    const merchant = await makeMerchant();
+    const deps = makeTestDeps();
+    const paid = await payInvoice(merchant, "25.00");
+    const open = await createInvoice(merchant, { to_currency: "USDT", network: "tron" });
+    const { fee, received } = await settlementJournal(paid.uuid);
+    expect(fee).toBeGreaterThan(0n);
+    expect(received).toBe(parseAmount(paid.payer_amount, 6));
+    const expected = { fee: formatAmount(fee, 6), net: formatAmount(received - fee, 6) };
+
+    expect((await loadInvoiceDetail(deps, merchant.merchantId, paid.uuid)).settlement).toEqual(expected);
+    expect((await loadInvoiceDetail(deps, merchant.merchantId, open.uuid)).settlement).toBeNull();
+
+    const rows = (await collect(exportInvoicesCsv(deps, merchant.merchantId, {}))).map(parseCsvLine);
+    const feeColumn = rows[0].indexOf("fee");
+    expect(rows[0].slice(feeColumn - 1, feeColumn + 3)).toEqual(["amount_paid", "fee", "net", "network"]);
+    const byUuid = new Map(rows.slice(1).map((row) => [row[0], row]));
+    expect(byUuid.get(paid.uuid)!.slice(feeColumn, feeColumn + 2)).toEqual([expected.fee, expected.net]);
+    expect(byUuid.get(open.uuid)!.slice(feeColumn, feeColumn + 2)).toEqual(["", ""]);
   });
 });
 
