@@ -48,7 +48,7 @@ export function explorerLinksOf(config: Pick<GatewayConfig, "sandbox" | "rpcEndp
   const found = network ? findNetwork(network) : null;
   if (!found || resolveNetworkStatus(found, config).source !== "rpc") return NO_EXPLORER;
   const state = getRealChainState(found.id);
-  if (state?.kind !== "ready" || state.identity.chain !== "main") return NO_EXPLORER;
+  if (state?.kind !== "ready" || !state.identity.isProduction) return NO_EXPLORER;
   return { transaction: (txid) => explorerUrl(found.id, "transaction", txid), address: (address) => explorerUrl(found.id, "address", address) };
 }
 
