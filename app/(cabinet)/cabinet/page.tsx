@@ -208,7 +208,7 @@ export default async function OverviewPage({ searchParams }: PageProps) {
         {volume.count === 0 && volume.currencies.length === 0 ? (
           <EmptyState title="No paid invoices in this period" />
         ) : (
-          <div className="grid gap-6 xl:grid-cols-[2fr_1fr]">
+          <div className="grid gap-6">
             <VolumeChart
               points={volume.buckets.map((bucket) => ({ start: bucket.start.toISOString(), count: bucket.count, amounts: bucket.amounts }))}
               currencies={volume.currencies.map((currency) => currency.currency)}
