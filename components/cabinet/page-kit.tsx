@@ -136,12 +136,29 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
 }
 
 /** A long identifier (uuid, address, txid) shortened for a table cell, whole in its title and to copy. */
-export function ShortId({ value }: { value: string }) {
+export function ShortId({ value, href, linkName }: { value: string; href?: string | null; linkName?: string }) {
   const short = value.length > 18 ? `${value.slice(0, 8)}…${value.slice(-6)}` : value;
+  if (href) {
+    return (
+      <ExplorerLink href={href} name={linkName ?? value} className="font-mono text-xs" title={value}>
+        {short}
+      </ExplorerLink>
+    );
+  }
   return (
     <span className="font-mono text-xs" title={value}>
       {short}
     </span>
+  );
+}
+
+/** A link to a block explorer's page, in a new tab, told to screen readers. */
+export function ExplorerLink({ href, name, className, title, children }: { href: string; name: string; className?: string; title?: string; children: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" title={title} className={`${className ?? ""} ${TEXT_LINK}`} data-explorer-link="">
+      {children}
+      <span className="sr-only"> ({name} on the block explorer, opens in a new tab)</span>
+    </a>
   );
 }
 

@@ -281,6 +281,65 @@ test("payment links, payout links and static wallets: create, copy, QR code, swi
   await expect(walletRow).toContainText(/blocked/i);
 });
 
+/** A decimal string as an exact fraction over 10^18 (the test's own parser: no floats). */
+function toAtto(text: string): bigint {
+  const [whole, fraction = ""] = text.replaceAll(",", "").split(".");
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction.padEnd(18, "0"));
+}
+
+test("an invoice shows its platform fee and net as the CSV does; a sandbox transaction links to no explorer but copies", async ({ page }) => {
+  await signInOwner(page);
+  const info = (await api("/v1/payment/info", { uuid: paidInvoiceUuid })).body.result;
+  await page.goto(`${baseUrl()}/cabinet/invoices/${paidInvoiceUuid}`);
+  const details = page.getByRole("region", { name: "Payment", exact: true });
+  const valueOf = async (label: string) => (await details.locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]").innerText()).trim();
+  const fee = (await valueOf("Platform fee")).match(/^([\d.,]+) USDT/)![1];
+  const net = (await valueOf("Net to you")).match(/^([\d.,]+) USDT/)![1];
+  expect(toAtto(fee)).toBeGreaterThan(0n);
+  expect(toAtto(fee) + toAtto(net)).toBe(toAtto(info.amount_paid));
+
+  // The CSV export of the same invoice has the same two figures, after the amounts.
+  await page.goto(`${baseUrl()}/cabinet/invoices?q=${paidInvoiceUuid}`);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const [header, line] = fs.readFileSync((await download.path())!, "utf8").trimEnd().split("\r\n").map((row) => row.split(","));
+  expect(header.slice(7, 11)).toEqual(["amount_paid", "fee", "net", "network"]);
+  expect([toAtto(line[8]), toAtto(line[9])]).toEqual([toAtto(fee), toAtto(net)]);
+
+  // The e2e service runs sandbox chains only: their transactions are on no public explorer, so
+  // none is linked (the catalogue's templates and the mainnet rule are unit-tested), and the copy
+  // buttons stay.
+  await page.goto(`${baseUrl()}/cabinet/invoices/${paidInvoiceUuid}`);
+  await expect(details.getByText(info.txid)).toBeVisible();
+  await expect(page.locator("a[data-explorer-link]")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Copy transaction id" })).toBeVisible();
+  await page.goto(`${baseUrl()}/cabinet/payouts/${payoutUuid}`);
+  await expect(page.locator("a[data-explorer-link]")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Copy address" })).toBeVisible();
+});
+
+test("the overview estimates balances and volume in the chosen fiat, labelled, with the period before, and remembers the choice", async ({ page }) => {
+  await signInOwner(page);
+  await page.goto(`${baseUrl()}/cabinet?period=30d`);
+  const fiatSelect = page.getByLabel("Estimates in");
+  await expect(fiatSelect).toHaveValue("USD");
+  const balances = page.getByTestId("fiat-balances");
+  await expect(balances).toContainText(/Available ≈ [\d.,]+ USD estimate/);
+  const volume = page.getByTestId("volume-comparison");
+  await expect(volume).toContainText(/paid in the last 30 days, against \d+ in the 30 days before: ≈ [\d.,]+ USD estimate against ≈ [\d.,]+ USD estimate/);
+  await expect(page.getByRole("table", { name: "Paid volume per currency, against the period before" }).getByRole("columnheader", { name: "Period before" })).toBeVisible();
+  await expect(page.getByText("Estimates in USD at today's rate")).toBeVisible();
+
+  await fiatSelect.selectOption("EUR");
+  await expect(balances).toContainText(/Available ≈ [\d.,]+ EUR estimate/);
+  await expect(volume).toContainText("EUR estimate");
+  await page.reload();
+  await expect(page.getByLabel("Estimates in")).toHaveValue("EUR");
+  await expect(page.getByTestId("fiat-balances")).toContainText("EUR estimate");
+  await expectAccessible(page);
+  await page.getByLabel("Estimates in").selectOption("USD");
+  await expect(page.getByTestId("fiat-balances")).toContainText("USD estimate");
+});
+
 const PAGES: { name: string; path: () => string; heading: string }[] = [
   { name: "overview", path: () => "/cabinet", heading: "Overview" },
   { name: "invoices", path: () => "/cabinet/invoices", heading: "Invoices" },

@@ -3,6 +3,7 @@ export type {
   AssetKind,
   ConfirmationPolicy,
   ConfirmationTier,
+  ExplorerTemplates,
   Network,
   NetworkFamily,
   NetworkId,
@@ -10,7 +11,7 @@ export type {
   SettlementAsset,
   SettlementSymbol,
 } from "@/lib/catalogue/types";
-export { NETWORKS, findNetwork, isNetworkId, listNetworks, networkDisplayName } from "@/lib/catalogue/networks";
+export { NETWORKS, explorerUrl, findNetwork, isNetworkId, listNetworks, networkDisplayName } from "@/lib/catalogue/networks";
 export { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue/normalize";
 export { CONFIRMATION_POLICIES } from "@/lib/catalogue/confirmation-policies";
 export { minimumConfirmations, requiredConfirmations } from "@/lib/catalogue/required-confirmations";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findNetwork, isNetworkId, listNetworks } from "@/lib/catalogue/networks";
+import { explorerUrl, findNetwork, isNetworkId, listNetworks } from "@/lib/catalogue/networks";
 import { normalizeNetworkId, normalizeSymbol } from "@/lib/catalogue/normalize";
 
 // networks.md §1: id, family, native coin, EVM chain id.
@@ -97,5 +97,31 @@ describe("networks", () => {
     ["BTC", "BTC"],
   ])("normalizeSymbol(%s) is %s", (input, expected) => {
     expect(normalizeSymbol(input)).toBe(expected);
+  });
+});
+
+describe("explorers", () => {
+  // The catalogue lists mainnet networks only (sandbox chains are a way of serving them, not networks).
+  it.each(listNetworks().map((network) => [network.id]))("%s has transaction and address pages on an https explorer", (id) => {
+    const explorer = findNetwork(id)!.explorer!;
+    expect(explorer.transaction).toContain("{txid}");
+    expect(explorer.address).toContain("{address}");
+    for (const template of [explorer.transaction, explorer.address]) {
+      const url = new URL(template.replace(/\{(txid|address)\}/, "VALUE"));
+      expect(url.protocol).toBe("https:");
+      expect(url.href).toContain("VALUE");
+      expect(url.username + url.password).toBe("");
+    }
+  });
+
+  it("fills the template with the value, URL-encoded, and answers null where there is nothing to link", () => {
+    expect(explorerUrl("bitcoin", "transaction", "ab12")).toBe("https://mempool.space/tx/ab12");
+    expect(explorerUrl("ethereum", "address", "0xAbC")).toBe("https://etherscan.io/address/0xAbC");
+    expect(explorerUrl("tron", "transaction", "ff00")).toBe("https://tronscan.org/#/transaction/ff00");
+    expect(explorerUrl("solana", "address", "So1")).toBe("https://solscan.io/account/So1");
+    expect(explorerUrl("ton", "transaction", "a+b/c=")).toBe("https://tonviewer.com/transaction/a%2Bb%2Fc%3D");
+    expect(explorerUrl("ton", "address", "x/../y")).toBe("https://tonviewer.com/x%2F..%2Fy");
+    expect(explorerUrl("bitcoin", "transaction", "")).toBeNull();
+    expect(explorerUrl("nowhere", "transaction", "ab12")).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { Network, NetworkId } from "@/lib/catalogue/types";
+import type { ExplorerTemplates, Network, NetworkId } from "@/lib/catalogue/types";
 
 /**
  * Every supported network. Chain ids and block times come from shared/spec/networks.md §1 and §4.
@@ -21,6 +21,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://mempool.space/tx/{txid}", address: "https://mempool.space/address/{address}" },
   },
   {
     id: "litecoin",
@@ -34,6 +35,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://blockchair.com/litecoin/transaction/{txid}", address: "https://blockchair.com/litecoin/address/{address}" },
   },
   {
     id: "dogecoin",
@@ -47,6 +49,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "",
     isAccountBased: false,
+    explorer: { transaction: "https://blockchair.com/dogecoin/transaction/{txid}", address: "https://blockchair.com/dogecoin/address/{address}" },
   },
   {
     id: "ethereum",
@@ -61,6 +64,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://etherscan.io/tx/{txid}", address: "https://etherscan.io/address/{address}" },
   },
   {
     id: "bsc",
@@ -75,6 +79,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "BEP-20",
     isAccountBased: true,
+    explorer: { transaction: "https://bscscan.com/tx/{txid}", address: "https://bscscan.com/address/{address}" },
   },
   {
     id: "polygon",
@@ -88,6 +93,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://polygonscan.com/tx/{txid}", address: "https://polygonscan.com/address/{address}" },
   },
   {
     id: "arbitrum",
@@ -101,6 +107,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://arbiscan.io/tx/{txid}", address: "https://arbiscan.io/address/{address}" },
   },
   {
     id: "base",
@@ -114,6 +121,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://basescan.org/tx/{txid}", address: "https://basescan.org/address/{address}" },
   },
   {
     id: "optimism",
@@ -127,6 +135,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://optimistic.etherscan.io/tx/{txid}", address: "https://optimistic.etherscan.io/address/{address}" },
   },
   {
     id: "avalanche",
@@ -141,6 +150,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "ERC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://snowtrace.io/tx/{txid}", address: "https://snowtrace.io/address/{address}" },
   },
   {
     id: "tron",
@@ -154,6 +164,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "TRC-20",
     isAccountBased: true,
+    explorer: { transaction: "https://tronscan.org/#/transaction/{txid}", address: "https://tronscan.org/#/address/{address}" },
   },
   {
     id: "solana",
@@ -166,6 +177,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: false,
     tokenStandard: "SPL",
     isAccountBased: true,
+    explorer: { transaction: "https://solscan.io/tx/{txid}", address: "https://solscan.io/account/{address}" },
   },
   {
     id: "ton",
@@ -180,6 +192,7 @@ export const NETWORKS: readonly Network[] = [
     sendsMemo: true,
     tokenStandard: "Jetton",
     isAccountBased: true,
+    explorer: { transaction: "https://tonviewer.com/transaction/{txid}", address: "https://tonviewer.com/{address}" },
   },
 ];
 
@@ -201,6 +214,17 @@ export function findNetwork(id: string): Network | null {
 /** A network's name for people ("BNB Smart Chain" for `bsc`); the id itself for an unknown one. */
 export function networkDisplayName(id: string): string {
   return findNetwork(id)?.displayName ?? id;
+}
+
+/**
+ * The mainnet explorer's page of a transaction or an address on the network, or null where the
+ * catalogue has no explorer. Whether the network is served by mainnet is the caller's question.
+ * Example: `explorerUrl("bitcoin", "transaction", "ab12")` → "https://mempool.space/tx/ab12".
+ */
+export function explorerUrl(networkId: string, kind: keyof ExplorerTemplates, value: string): string | null {
+  const template = findNetwork(networkId)?.explorer?.[kind];
+  if (!template || value === "") return null;
+  return template.replace(kind === "transaction" ? "{txid}" : "{address}", encodeURIComponent(value));
 }
 
 /** Tells whether a string is the exact id of a supported network. */

@@ -56,6 +56,14 @@ export interface Network {
   readonly tokenStandard: string;
   /** Whether the network has accounts, so the payer address of a deposit is known (false for UTXO chains). */
   readonly isAccountBased: boolean;
+  /** The mainnet block explorer's pages; absent where the network has none. */
+  readonly explorer?: ExplorerTemplates;
+}
+
+/** URL templates of a block explorer: `{txid}` and `{address}` stand for the value, URL-encoded. */
+export interface ExplorerTemplates {
+  readonly transaction: string;
+  readonly address: string;
 }
 
 /** One step of a confirmation policy. */

@@ -1,11 +1,16 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { Amount, DataTable, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { VolumeChart } from "@/components/cabinet/volume-chart";
+import { FiatSwitcher } from "@/components/cabinet/overview/fiat-switcher";
 import { FOCUS_RING, TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
-import { loadOverview, type ActivityEvent, type OverviewPeriod } from "@/lib/services/overview/load-overview";
+import { ESTIMATE_FIAT_COOKIE } from "@/lib/cabinet/estimate-fiat";
+import { listEstimateFiats, toEstimateFiat } from "@/lib/services/overview/fiat-estimate";
+import { loadOverview, type ActivityEvent, type OverviewFiat, type OverviewPeriod } from "@/lib/services/overview/load-overview";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -40,13 +45,44 @@ function ActivityLink({ event }: { event: ActivityEvent }) {
   );
 }
 
+/** A fiat estimate, said to be one in words (not only by "≈"). */
+function Estimate({ value, currency }: { value: string; currency: string }) {
+  return (
+    <span className="whitespace-nowrap">
+      ≈ <Amount value={value} currency={currency} /> <span className="text-xs text-(--ui-muted)">estimate</span>
+    </span>
+  );
+}
+
+/** Where the estimates' rates come from, or why there are none. */
+function RatesNote({ fiat }: { fiat: OverviewFiat }) {
+  if (fiat.status === "unavailable") {
+    return <p className="text-sm text-(--ui-warn)">No {fiat.fiat} estimate now: {fiat.reason}. The amounts in each coin above are exact.</p>;
+  }
+  return (
+    <p className="text-sm text-(--ui-muted)">
+      Estimates in {fiat.fiat} at today&apos;s rate ({fiat.isOffline ? "a fixed offline table, not market prices" : `from ${fiat.source}`}, as of <Time iso={fiat.asOf} />
+      ): what the coins would be worth, not what a sale would fetch.
+      {fiat.unpriced.length > 0 ? ` No rate for ${fiat.unpriced.join(", ")}: left out of the sums.` : ""}
+    </p>
+  );
+}
+
+function Change({ percent }: { percent: string | null }): ReactNode {
+  if (percent === null) return <span className="text-(--ui-muted)">nothing before</span>;
+  const isDown = percent.startsWith("-");
+  return <span className="whitespace-nowrap tabular-nums">{isDown ? `${percent} %` : `+${percent} %`}</span>;
+}
+
 type PageProps = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function OverviewPage({ searchParams }: PageProps) {
   const actor = await requireActorForPage();
   const period = toPeriod((await searchParams).period);
-  const overview = await loadOverview(getApiDeps(), actor.merchantId, { period });
-  const { attention, volume } = overview;
+  const chosenFiat = toEstimateFiat((await cookies()).get(ESTIMATE_FIAT_COOKIE)?.value);
+  const overview = await loadOverview(getApiDeps(), actor.merchantId, { period, fiat: chosenFiat });
+  const { attention, volume, fiat } = overview;
+  const periodLabel = PERIODS.find((option) => option.value === period)!.label;
   const needsAttention =
     attention.payoutsAwaitingApproval.count + attention.deadDeliveries.count + attention.invoicesInReview.count + attention.decisionsNeeded.count > 0 || attention.failingEndpoint !== null;
   return (
@@ -109,35 +145,57 @@ export default async function OverviewPage({ searchParams }: PageProps) {
         </Panel>
       ) : null}
 
-      <Panel title="Balances" id="balances">
+      <Panel title="Balances" id="balances" actions={<FiatSwitcher value={chosenFiat} fiats={listEstimateFiats()} />}>
         {overview.balances.length === 0 ? (
           <EmptyState title="No balance yet">Paid invoices are credited here, per coin and network.</EmptyState>
         ) : (
-          <DataTable caption="Balances per asset" headers={["Asset", "Available", "Maturing", "Held", "Debt", "Incoming"]}>
-            {overview.balances.map((balance) => (
-              <tr key={`${balance.currency}:${balance.network}`}>
-                <th scope="row" className="px-2 py-2 text-left font-medium whitespace-nowrap">
-                  {balance.currency} <span className="text-(--ui-muted)">on {balance.network}</span>
-                </th>
-                <td>
-                  <Amount value={balance.available} currency={balance.currency} />
-                </td>
-                <td>
-                  <Amount value={balance.maturing} currency={balance.currency} />
-                </td>
-                <td>
-                  <Amount value={balance.held} currency={balance.currency} />
-                </td>
-                <td>
-                  <Amount value={balance.debt} currency={balance.currency} />
-                </td>
-                <td>
-                  <Amount value={balance.incoming} currency={balance.currency} />
-                </td>
-              </tr>
-            ))}
-          </DataTable>
+          <>
+            {fiat.status === "ready" ? (
+              <p className="mb-3 flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="fiat-balances">
+                <span>
+                  Available <Estimate value={fiat.available} currency={fiat.fiat} />
+                </span>
+                <span>
+                  All yours, including maturing, incoming and reserved for payouts, less debt <Estimate value={fiat.total} currency={fiat.fiat} />
+                </span>
+              </p>
+            ) : null}
+            <DataTable caption="Balances per asset" headers={["Asset", "Available", `Available in ${fiat.fiat} (estimate)`, "Maturing", "Held", "Debt", "Incoming"]}>
+              {overview.balances.map((balance) => (
+                <tr key={`${balance.currency}:${balance.network}`}>
+                  <th scope="row" className="px-2 py-2 text-left font-medium whitespace-nowrap">
+                    {balance.currency} <span className="text-(--ui-muted)">on {balance.network}</span>
+                  </th>
+                  <td>
+                    <Amount value={balance.available} currency={balance.currency} />
+                  </td>
+                  <td>
+                    {fiat.status === "ready" && fiat.balances[`${balance.currency}:${balance.network}`]?.available ? (
+                      <Estimate value={fiat.balances[`${balance.currency}:${balance.network}`].available!} currency={fiat.fiat} />
+                    ) : (
+                      <span className="text-(--ui-muted)">no rate</span>
+                    )}
+                  </td>
+                  <td>
+                    <Amount value={balance.maturing} currency={balance.currency} />
+                  </td>
+                  <td>
+                    <Amount value={balance.held} currency={balance.currency} />
+                  </td>
+                  <td>
+                    <Amount value={balance.debt} currency={balance.currency} />
+                  </td>
+                  <td>
+                    <Amount value={balance.incoming} currency={balance.currency} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </>
         )}
+        <div className="mt-3">
+          <RatesNote fiat={fiat} />
+        </div>
       </Panel>
 
       <Panel
@@ -158,16 +216,28 @@ export default async function OverviewPage({ searchParams }: PageProps) {
           </nav>
         }
       >
-        {volume.count === 0 ? (
+        <p className="mb-4 text-sm" data-testid="volume-comparison">
+          {volume.count} paid in the last {periodLabel}, against {volume.previous.count} in the {periodLabel} before
+          {fiat.status === "ready" ? (
+            <>
+              : <Estimate value={fiat.volume.current} currency={fiat.fiat} /> against <Estimate value={fiat.volume.previous} currency={fiat.fiat} /> (
+              <Change percent={fiat.volume.changePercent} />, both at today&apos;s rate)
+            </>
+          ) : (
+            <> (no {fiat.fiat} estimate now: {fiat.reason})</>
+          )}
+          .
+        </p>
+        {volume.count === 0 && volume.currencies.length === 0 ? (
           <EmptyState title="No paid invoices in this period" />
         ) : (
-          <div className="grid gap-6 xl:grid-cols-[2fr_1fr]">
+          <div className="grid gap-6">
             <VolumeChart
               points={volume.buckets.map((bucket) => ({ start: bucket.start.toISOString(), count: bucket.count, amounts: bucket.amounts }))}
               currencies={volume.currencies.map((currency) => currency.currency)}
               granularity={volume.granularity}
             />
-            <DataTable caption="Paid volume per currency" headers={["Currency", "Paid", "Invoices"]}>
+            <DataTable caption="Paid volume per currency, against the period before" headers={["Currency", "Paid", "Invoices", "Period before", "Change"]}>
               {volume.currencies.map((currency) => (
                 <tr key={currency.currency}>
                   <th scope="row" className="px-2 py-2 text-left font-medium">
@@ -177,6 +247,12 @@ export default async function OverviewPage({ searchParams }: PageProps) {
                     <Amount value={currency.total} currency={currency.currency} />
                   </td>
                   <td className="tabular-nums">{currency.count}</td>
+                  <td>
+                    <Amount value={currency.previousTotal} currency={currency.currency} />
+                  </td>
+                  <td>
+                    <Change percent={currency.changePercent} />
+                  </td>
                 </tr>
               ))}
             </DataTable>

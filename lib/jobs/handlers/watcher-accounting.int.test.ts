@@ -8,6 +8,7 @@ import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } 
 import { scanNetwork } from "@/lib/jobs/handlers/scan-networks";
 import { getChainSender } from "@/lib/chains/registry";
 import { sendPayouts } from "@/lib/jobs/handlers/send-payouts";
+import { loadSettlementFigures } from "@/lib/services/invoices/settlement-figures";
 
 // How the watcher accounts for what chains do: reorganisations that return a transaction, credits
 // the merchant has already spent, payments on the wrong network, transfers larger than the
@@ -134,6 +135,9 @@ describe("the watcher's accounting", () => {
     const [available] = await listMerchantBalances(getTestDb(), merchant.merchantId);
     const fee = (half * 150n + 9_999n) / 10_000n + 300_000n;
     expect(available).toMatchObject({ bucket: "available", balance: half - fee });
+    // The invoice's fee and net, as its page and the CSV show them: the settlement less the clawback.
+    const row = await getTestDb().invoice.findUniqueOrThrow({ where: { id: invoice.uuid } });
+    expect((await loadSettlementFigures(getTestDb(), [row])).get(invoice.uuid)).toEqual({ fee: formatAmount(fee, 6), net: formatAmount(half - fee, 6) });
     expect(await auditLedger(getTestDb())).toEqual(CLEAN_LEDGER_AUDIT);
   });
 

@@ -8,6 +8,8 @@ import { callSigned, getTestDb, makeMerchant, makeTestDeps, type TestMerchant } 
 import { loadInvoiceDetail } from "@/lib/services/invoices/load-invoice-detail";
 import { exportInvoicesCsv, searchInvoices, toCsvLine, type InvoiceSearchFilters } from "@/lib/services/invoices/search-invoices";
 import { loadOverview } from "@/lib/services/overview/load-overview";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
+import { RateSourceError, type RateProvider } from "@/lib/rates";
 
 // The cabinet's read side against the real database: the overview's balances, volume, activity
 // and attention; invoice search (which must list exactly what /v1/payment/history lists for the
@@ -203,6 +205,78 @@ describe("overview", () => {
   });
 });
 
+/** A rate source with fixed USD prices: the overview's estimates become exact expectations. */
+function fixedRates(usd: Record<string, string>): RateProvider {
+  const asOf = new Date("2026-11-02T08:00:00Z");
+  return { name: "fixed", isOffline: false, fetchUsdPrices: async (symbols) => new Map(symbols.filter((symbol) => usd[symbol]).map((symbol) => [symbol, { symbol, usd: usd[symbol], asOf, source: "fixed" }])) };
+}
+
+describe("overview in fiat", () => {
+  it("estimates balances and the paid volume at the day's rate, with the previous period beside it, and says when it cannot", async () => {
+    const db = getTestDb();
+    const merchant = await makeMerchant();
+    const now = await payInvoice(merchant, "100.00");
+    const before = await payInvoice(merchant, "80.00");
+    const older = await payInvoice(merchant, "30.00");
+    // One paid 35 days ago (the 30 days before the last 30), one 65 days ago (in neither period).
+    await db.invoice.update({ where: { id: before.uuid }, data: { finalAt: new Date(Date.now() - 35 * 86_400_000) } });
+    await db.invoice.update({ where: { id: older.uuid }, data: { finalAt: new Date(Date.now() - 65 * 86_400_000) } });
+    const minor = (amount: string) => parseAmount(amount, 6)!;
+    // 1 EUR = 1.25 USD and 1 USDT = 1 USD: one USDT minor unit (10⁻⁶) is 1/12 500 of a euro cent, rounded down.
+    const toEurCents = (usdtMinor: bigint) => usdtMinor / 12_500n;
+    const deps = makeTestDeps({ rates: fixedRates({ EUR: "1.25", USDT: "1" }) });
+
+    const overview = await loadOverview(deps, merchant.merchantId, { period: "30d", fiat: "EUR" });
+
+    expect(overview.volume.count).toBe(1);
+    expect(overview.volume.previous.count).toBe(1);
+    expect(overview.volume.previous.to).toEqual(overview.volume.from);
+    expect(overview.volume.previous.from.getTime()).toBe(overview.volume.from.getTime() - 30 * 86_400_000);
+    const current = minor(now.payer_amount);
+    const previous = minor(before.payer_amount);
+    const change = ((current - previous) * 1000n * 2n + previous) / (2n * previous);
+    expect(overview.volume.currencies).toEqual([
+      { currency: "USDT", decimals: 6, total: now.payer_amount, count: 1, previousTotal: before.payer_amount, previousCount: 1, changePercent: formatAmount(change, 1, 1) },
+    ]);
+    const [balance] = overview.balances;
+    const own = minor(balance.incoming) + minor(balance.maturing) + minor(balance.available) + minor(balance.payoutHeld) - minor(balance.debt);
+    expect(own).toBeGreaterThan(0n);
+    const eurCurrent = toEurCents(current);
+    const eurPrevious = toEurCents(previous);
+    expect(overview.fiat).toEqual({
+      status: "ready",
+      fiat: "EUR",
+      asOf: new Date("2026-11-02T08:00:00Z"),
+      source: "fixed",
+      isOffline: false,
+      balances: { "USDT:tron": { available: formatAmount(toEurCents(minor(balance.available)), 2, 2), total: formatAmount(toEurCents(own), 2, 2) } },
+      available: formatAmount(toEurCents(minor(balance.available)), 2, 2),
+      total: formatAmount(toEurCents(own), 2, 2),
+      volume: { current: formatAmount(eurCurrent, 2, 2), previous: formatAmount(eurPrevious, 2, 2), changePercent: formatAmount(((eurCurrent - eurPrevious) * 2000n + eurPrevious) / (2n * eurPrevious), 1, 1) },
+      unpriced: [],
+    });
+    // 100 USD of USDT against 80: at par about +25 %.
+    expect(Number((overview.fiat as { volume: { changePercent: string } }).volume.changePercent)).toBeGreaterThan(20);
+
+    // In 24 hours, nothing paid the day before.
+    const day = await loadOverview(deps, merchant.merchantId, { period: "24h", fiat: "EUR" });
+    expect(day.volume.currencies[0]).toMatchObject({ previousTotal: "0", previousCount: 0, changePercent: null });
+    expect(day.fiat).toMatchObject({ status: "ready", volume: { previous: "0.00", changePercent: null } });
+
+    // A coin without a rate is left out of the sums and named; no rate for the fiat or no source at all: no number.
+    const unpriced = await loadOverview(makeTestDeps({ rates: fixedRates({ EUR: "1.25" }) }), merchant.merchantId, { period: "30d", fiat: "EUR" });
+    expect(unpriced.fiat).toMatchObject({ status: "ready", available: "0.00", total: "0.00", balances: { "USDT:tron": { available: null, total: null } }, unpriced: ["USDT"] });
+    const noFiat = await loadOverview(makeTestDeps({ rates: fixedRates({ USDT: "1" }) }), merchant.merchantId, { period: "30d", fiat: "EUR" });
+    expect(noFiat.fiat).toEqual({ status: "unavailable", fiat: "EUR", reason: "the rate source has no price for EUR" });
+    const down: RateProvider = { name: "down", isOffline: false, fetchUsdPrices: async () => Promise.reject(new RateSourceError("down", { retryable: true, source: "down" })) };
+    const failed = await loadOverview(makeTestDeps({ rates: down }), merchant.merchantId, { period: "30d", fiat: "EUR" });
+    expect(failed.fiat).toEqual({ status: "unavailable", fiat: "EUR", reason: "the rate source did not answer" });
+    expect(failed.balances).toEqual(overview.balances);
+    // USD when no fiat is chosen.
+    expect((await loadOverview(makeTestDeps({ rates: fixedRates({ USD: "1", USDT: "1" }) }), merchant.merchantId, { period: "30d" })).fiat).toMatchObject({ status: "ready", fiat: "USD", volume: { current: formatAmount(current / 10_000n, 2, 2) } });
+  });
+});
+
 describe("invoice search", () => {
   it("finds an invoice by its uuid, or by part of its order_id, deposit address, payer e-mail or a transfer's txid in any case, and nothing for another merchant", async () => {
     const merchant = await makeMerchant();
@@ -315,10 +389,10 @@ describe("CSV export", () => {
       const view = (await searchAll(merchant, filters, 100)).flatMap((page) => page.items);
       const rows = lines.map(parseCsvLine);
       if (filters.query) expect(view.map((item) => item.uuid)).toEqual([paid.uuid]);
-      expect(rows[0]).toEqual(["uuid", "order_id", "status", "amount", "currency", "payer_amount", "payer_currency", "amount_paid", "network", "address", "txid", "payer_address", "is_final", "created_at", "updated_at", "final_at"]);
+      expect(rows[0]).toEqual(["uuid", "order_id", "status", "amount", "currency", "payer_amount", "payer_currency", "amount_paid", "fee", "net", "network", "address", "txid", "payer_address", "is_final", "created_at", "updated_at", "final_at"]);
       expect(rows.slice(1).map((row) => row[0]), JSON.stringify(filters)).toEqual(view.map((item) => item.uuid));
       for (const [index, item] of view.entries()) {
-        const [uuid, , status, amount, currency, payerAmount, payerCurrency, amountPaid, network, address, txid, payerAddress, isFinal, createdAt, updatedAt] = rows[index + 1];
+        const [uuid, , status, amount, currency, payerAmount, payerCurrency, amountPaid, , , network, address, txid, payerAddress, isFinal, createdAt, updatedAt] = rows[index + 1];
         expect([uuid, status, amount, currency, payerAmount, payerCurrency, amountPaid, network, address, txid, payerAddress, isFinal, createdAt, updatedAt]).toEqual([
           item.uuid,
           item.payment_status,
@@ -347,7 +421,7 @@ describe("CSV export", () => {
     expect(lines.find((line) => line.startsWith(tricky[0].uuid))).toContain(`,"'=HYPERLINK(""http://x.test"",""a,b"")",check,`);
     expect(orderIds.get(paid.uuid)).toBe(paid.order_id);
     const paidLine = parseCsvLine(lines.find((line) => line.startsWith(paid.uuid))!);
-    expect(paidLine[15]).toBe((await getTestDb().invoice.findUniqueOrThrow({ where: { id: paid.uuid } })).finalAt!.toISOString());
+    expect(paidLine[17]).toBe((await getTestDb().invoice.findUniqueOrThrow({ where: { id: paid.uuid } })).finalAt!.toISOString());
 
     expect(toCsvLine(["a", 'b"c', "d,e", "f\r\ng", "=1+1", "\tx", "plain"])).toBe('a,"b""c","d,e","f\r\ng",\'=1+1,\'\tx,plain\r\n');
 
@@ -378,6 +452,40 @@ describe("CSV export", () => {
     expect(uuids).toHaveLength(1_151);
     expect(new Set(uuids).size).toBe(1_151);
     expect(uuids).toEqual((await db.invoice.findMany({ where: { merchantId: merchant.merchantId, network: "tron" }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { id: true } })).map((invoice) => invoice.id));
+  });
+});
+
+/** The platform fee and the received amount of an invoice's first settlement, as its ledger journal posted them. */
+async function settlementJournal(invoiceId: string) {
+  const journal = await getTestDb().ledgerJournal.findUniqueOrThrow({
+    where: { reference: `invoice:${invoiceId}:settle:0` },
+    include: { postings: { include: { account: true } } },
+  });
+  const fee = journal.postings.filter((posting) => posting.account.owner === "platform" && posting.account.bucket === "fees").reduce((sum, posting) => sum + BigInt(posting.amount.toFixed()), 0n);
+  const incoming = journal.postings.filter((posting) => posting.account.owner !== "platform" && posting.account.bucket === "incoming").reduce((sum, posting) => sum + BigInt(posting.amount.toFixed()), 0n);
+  return { fee, received: -incoming };
+}
+
+describe("fee and net per invoice", () => {
+  it("are the platform fee and the rest of the invoice's settlement journal, on the invoice page and in the CSV; empty until settled", async () => {
+    const merchant = await makeMerchant();
+    const deps = makeTestDeps();
+    const paid = await payInvoice(merchant, "25.00");
+    const open = await createInvoice(merchant, { to_currency: "USDT", network: "tron" });
+    const { fee, received } = await settlementJournal(paid.uuid);
+    expect(fee).toBeGreaterThan(0n);
+    expect(received).toBe(parseAmount(paid.payer_amount, 6));
+    const expected = { fee: formatAmount(fee, 6), net: formatAmount(received - fee, 6) };
+
+    expect((await loadInvoiceDetail(deps, merchant.merchantId, paid.uuid)).settlement).toEqual(expected);
+    expect((await loadInvoiceDetail(deps, merchant.merchantId, open.uuid)).settlement).toBeNull();
+
+    const rows = (await collect(exportInvoicesCsv(deps, merchant.merchantId, {}))).map(parseCsvLine);
+    const feeColumn = rows[0].indexOf("fee");
+    expect(rows[0].slice(feeColumn - 1, feeColumn + 3)).toEqual(["amount_paid", "fee", "net", "network"]);
+    const byUuid = new Map(rows.slice(1).map((row) => [row[0], row]));
+    expect(byUuid.get(paid.uuid)!.slice(feeColumn, feeColumn + 2)).toEqual([expected.fee, expected.net]);
+    expect(byUuid.get(open.uuid)!.slice(feeColumn, feeColumn + 2)).toEqual(["", ""]);
   });
 });
 

@@ -11,6 +11,7 @@ import { isUuid } from "@/lib/domain/input/uuid";
 import { describeInvoiceAmounts, settlementDecimals, toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { refundableMinor, refundSummary } from "@/lib/domain/refund/refundable";
 import { describePayout, toRefundObject } from "@/lib/api/serialize/payout";
+import { loadSettlementFigures, type SettlementFigures } from "@/lib/services/invoices/settlement-figures";
 
 /** A transfer to the invoice's address that the network's watcher linked to it. */
 export interface InvoiceTransfer {
@@ -92,6 +93,8 @@ export interface InvoiceDetail {
    * on its way, not yet in `amount_paid`. "0" when nothing is confirming.
    */
   confirming: string;
+  /** The platform fee and the net the ledger settled, in the coin paid; null until the invoice is settled. */
+  settlement: SettlementFigures | null;
   /** Where this invoice's events go: the store's registered endpoint, the invoice's url_callback. */
   webhookTargets: { endpoint: boolean; callback: boolean };
   /** Oldest first. */
@@ -136,12 +139,14 @@ export async function loadInvoiceDetail(deps: Pick<AppDeps, "db" | "config">, me
     .reduce((sum, transfer) => sum + toMinor(transfer.amountMinor), 0n);
   const journals = await deps.db.ledgerJournal.findMany({ where: { reference: { in: journalReferences(invoice, transfers) } }, select: { reference: true, createdAt: true } });
   const journalTimes = new Map(journals.map((journal) => [journal.reference, journal.createdAt]));
+  const settlement = (await loadSettlementFigures(deps.db, [invoice])).get(invoice.id) ?? null;
 
   return {
     payment: await toPayment(invoice, deps.config.publicBaseUrl),
     refundStatus: refundSummary(toMinor(invoice.amountPaidMinor), refunds),
     ...refundFigures(invoice, refunds),
     confirming: payerAsset ? formatAmount(confirmingMinor, payerAsset.decimals) : "0",
+    settlement,
     webhookTargets: { endpoint: Boolean(endpoint?.url), callback: Boolean(invoice.urlCallback) },
     timeline: buildTimeline(invoice, transfers, deliveries, refunds, journalTimes),
     transfers: transfers.map((transfer) => toInvoiceTransfer(transfer, journalTimes.get(creditReference(transfer.id, transfer.credits)) ?? null)),

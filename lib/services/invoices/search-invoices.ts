@@ -8,6 +8,7 @@ import { describeInvoiceAmounts } from "@/lib/domain/invoice/invoice-amounts";
 import { listInvoices, type InvoiceFilters, type InvoicePage } from "@/lib/services/invoices/list-invoices";
 import { after, decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/db/keyset-cursor";
 import { containsText } from "@/lib/db/text-search";
+import { loadSettlementFigures, type SettlementFigures } from "@/lib/services/invoices/settlement-figures";
 
 /** The cabinet's invoice filters: those of /v1/payment/history under the cabinet's names, plus a search box. */
 export interface InvoiceSearchFilters {
@@ -61,7 +62,10 @@ export async function searchInvoices(
   return { items: await Promise.all(rows.items.map((row) => toPayment(row, deps.config.publicBaseUrl))), nextCursor: rows.nextCursor };
 }
 
-/** Columns of the export: the payment object's fields (without the QR code and the buyer's private data), then final_at. */
+/**
+ * Columns of the export: the payment object's fields (without the QR code and the buyer's private
+ * data), the platform fee and the net after the amounts (empty until settled), then final_at.
+ */
 const CSV_COLUMNS = [
   "uuid",
   "order_id",
@@ -71,6 +75,8 @@ const CSV_COLUMNS = [
   "payer_amount",
   "payer_currency",
   "amount_paid",
+  "fee",
+  "net",
   "network",
   "address",
   "txid",
@@ -92,13 +98,14 @@ export async function* exportInvoicesCsv(deps: Pick<AppDeps, "db">, merchantId: 
   let cursor: string | undefined;
   do {
     const page = await findInvoicePage(deps, merchantId, filters, { limit: EXPORT_PAGE_SIZE, cursor });
-    for (const row of page.items) yield toCsvLine(toCsvCells(row));
+    const figures = await loadSettlementFigures(deps.db, page.items);
+    for (const row of page.items) yield toCsvLine(toCsvCells(row, figures.get(row.id)));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 }
 
 /** The same values toPayment writes, without the QR code (1–2 ms each: minutes for 100 000 rows). */
-function toCsvCells(row: Invoice): string[] {
+function toCsvCells(row: Invoice, settlement: SettlementFigures | undefined): string[] {
   const amounts = describeInvoiceAmounts(row);
   return [
     row.id,
@@ -109,6 +116,8 @@ function toCsvCells(row: Invoice): string[] {
     amounts.payerAmount,
     row.payerCurrency ?? "",
     amounts.amountPaid,
+    settlement?.fee ?? "",
+    settlement?.net ?? "",
     row.network ?? "",
     row.address ?? "",
     row.txid,

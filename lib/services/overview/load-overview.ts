@@ -1,13 +1,14 @@
 import type { Invoice, Payout } from "@/generated/prisma/client";
 import type { AppDeps } from "@/lib/deps/app-deps";
-import { findSettlementAsset } from "@/lib/catalogue";
+import { findSettlementAsset, listSettlementSymbols } from "@/lib/catalogue";
 import type { PaymentStatus } from "@/lib/domain/invoice/status";
-import { formatAmount } from "@/lib/domain/money/amount";
+import { formatAmount, parseAmount } from "@/lib/domain/money/amount";
 import type { CoarsePayoutStatus } from "@/lib/domain/payout/transition";
 import { parseAssetKey } from "@/lib/ledger/postings";
 import { listBalances } from "@/lib/services/balances/list-balances";
 import { describeInvoiceAmounts, toMinor } from "@/lib/domain/invoice/invoice-amounts";
 import { describePayout, toPayoutObject, type PayoutObject } from "@/lib/api/serialize/payout";
+import { DEFAULT_ESTIMATE_FIAT, fetchFiatPrices, percentChange, type FiatPrices } from "@/lib/services/overview/fiat-estimate";
 
 // The cabinet's home page: balances, paid volume over a period, what happened lately and what
 // waits for the merchant. Every query names the merchant and reads through an index that starts
@@ -50,6 +51,11 @@ export interface VolumeCurrency {
   decimals: number;
   total: string;
   count: number;
+  /** The same over the period just before, of the same length (30 days against the 30 before). */
+  previousTotal: string;
+  previousCount: number;
+  /** From the previous period's total to this one's, in percent with one decimal; null when the previous was zero. */
+  changePercent: string | null;
 }
 
 /** One hour or day of the period (UTC). */
@@ -72,6 +78,9 @@ export interface OverviewVolume {
   to: Date;
   /** Invoices paid in the period. */
   count: number;
+  /** The period of the same length just before `from`, for comparison. */
+  previous: { from: Date; to: Date; count: number };
+  /** Every currency paid in this period or the previous one. */
   currencies: VolumeCurrency[];
   /** Every bucket of the period, oldest first, zero-filled. */
   buckets: VolumeBucket[];
@@ -176,9 +185,37 @@ export interface OverviewAttention {
   failingEndpoint: FailingEndpoint | null;
 }
 
+/**
+ * Balances and the paid volume in one fiat at today's rates: an estimate (coins are worth what
+ * they fetch when sold), rounded down to the fiat's minor unit. Amounts are decimal strings.
+ */
+export type OverviewFiat =
+  | {
+      status: "ready";
+      fiat: string;
+      /** When the rates were observed (the oldest used), their source, and whether it is a fixed offline table. */
+      asOf: Date;
+      source: string;
+      isOffline: boolean;
+      /** Per asset ("USDT:tron"): what is available, and the merchant's total (see `total`); null where the coin has no rate. */
+      balances: Record<string, { available: string | null; total: string | null }>;
+      /**
+       * Sums over the assets with a rate. total: incoming + maturing + available + payout_held − debt
+       * (partners' split shares and blocked wallets' deposits are not the merchant's).
+       */
+      available: string;
+      total: string;
+      /** This period's paid volume and the previous period's, both at today's rates. */
+      volume: { current: string; previous: string; changePercent: string | null };
+      /** Coins held or paid that the rate source has no price for: left out of the sums. */
+      unpriced: string[];
+    }
+  | { status: "unavailable"; fiat: string; reason: string };
+
 export interface Overview {
   balances: OverviewBalance[];
   volume: OverviewVolume;
+  fiat: OverviewFiat;
   /** The newest events first. */
   activity: ActivityEvent[];
   attention: OverviewAttention;
@@ -204,16 +241,61 @@ const PERIODS: Record<OverviewPeriod, { granularity: "hour" | "day"; buckets: nu
   "90d": { granularity: "day", buckets: 90 },
 };
 
-/** The merchant's home page. */
-export async function loadOverview(deps: Pick<AppDeps, "db" | "now">, merchantId: string, input: { period: OverviewPeriod }): Promise<Overview> {
+/**
+ * The merchant's home page, with balances and volume also in `fiat` (a fiat of the catalogue, USD
+ * when none is given).
+ * No transaction is open: the rates are read from the service's source beside the queries.
+ */
+export async function loadOverview(deps: Pick<AppDeps, "db" | "now" | "rates">, merchantId: string, input: { period: OverviewPeriod; fiat?: string }): Promise<Overview> {
   const now = deps.now();
-  const [balances, volume, activity, attention] = await Promise.all([
+  const [balances, volume, activity, attention, prices] = await Promise.all([
     loadBalances(deps, merchantId),
     loadVolume(deps, merchantId, input.period, now),
     loadActivity(deps, merchantId),
     loadAttention(deps, merchantId, now),
+    fetchFiatPrices(deps, input.fiat ?? DEFAULT_ESTIMATE_FIAT, listSettlementSymbols().map((symbol) => symbol.symbol)),
   ]);
-  return { balances, volume, activity, attention };
+  return { balances, volume, fiat: estimateInFiat(prices, balances, volume), activity, attention };
+}
+
+function estimateInFiat(prices: FiatPrices, balances: OverviewBalance[], volume: OverviewVolume): OverviewFiat {
+  if (prices.status === "unavailable") return prices;
+  const unpriced = new Set<string>();
+  const convert = (symbol: string, amount: string, decimals: number): bigint | null => {
+    const value = prices.convert(symbol, parseAmount(amount, decimals) ?? 0n, decimals);
+    if (value === null) unpriced.add(symbol);
+    return value;
+  };
+  const format = (minor: bigint | null) => (minor === null ? null : formatAmount(minor, prices.decimals, prices.decimals));
+  let available = 0n;
+  let total = 0n;
+  const perAsset: Record<string, { available: string | null; total: string | null }> = {};
+  for (const balance of balances) {
+    const own = (["incoming", "maturing", "available", "payoutHeld"] as const).reduce((sum, bucket) => sum + (parseAmount(balance[bucket], balance.decimals) ?? 0n), 0n) - (parseAmount(balance.debt, balance.decimals) ?? 0n);
+    const availableFiat = convert(balance.currency, balance.available, balance.decimals);
+    const totalFiat = prices.convert(balance.currency, own, balance.decimals);
+    available += availableFiat ?? 0n;
+    total += totalFiat ?? 0n;
+    perAsset[`${balance.currency}:${balance.network}`] = { available: format(availableFiat), total: format(totalFiat) };
+  }
+  let current = 0n;
+  let previous = 0n;
+  for (const currency of volume.currencies) {
+    current += convert(currency.currency, currency.total, currency.decimals) ?? 0n;
+    previous += convert(currency.currency, currency.previousTotal, currency.decimals) ?? 0n;
+  }
+  return {
+    status: "ready",
+    fiat: prices.fiat,
+    asOf: prices.asOf,
+    source: prices.source,
+    isOffline: prices.isOffline,
+    balances: perAsset,
+    available: format(available)!,
+    total: format(total)!,
+    volume: { current: format(current)!, previous: format(previous)!, changePercent: percentChange(current, previous) },
+    unpriced: [...unpriced].sort(),
+  };
 }
 
 /** listBalances' buckets, plus blocked_held, which the API's balance does not show but the merchant's money page does. */
@@ -277,20 +359,34 @@ async function loadVolume(deps: Pick<AppDeps, "db">, merchantId: string, period:
       AND final_at >= ${from} AND final_at < ${to} AND payer_currency IS NOT NULL AND network IS NOT NULL
     GROUP BY 1, 2, 3`;
 
+  const previousFrom = new Date(from.getTime() - bucketCount * step);
+  const previousRows = await deps.db.$queryRaw<{ currency: string; network: string; amount: string; count: number }[]>`
+    SELECT payer_currency AS currency, network, sum(amount_paid_minor)::text AS amount, count(*)::int AS count
+    FROM invoices
+    WHERE merchant_id = ${merchantId}::uuid AND status IN ('paid', 'paid_over')
+      AND final_at >= ${previousFrom} AND final_at < ${from} AND payer_currency IS NOT NULL AND network IS NOT NULL
+    GROUP BY 1, 2`;
+
+  // Both periods in one precision per currency, so they compare exactly.
   const decimalsOf = new Map<string, number>();
-  for (const row of rows) {
+  for (const row of [...rows, ...previousRows]) {
     const decimals = findSettlementAsset(row.currency, row.network)?.decimals ?? 0;
     decimalsOf.set(row.currency, Math.max(decimalsOf.get(row.currency) ?? 0, decimals));
   }
   const currencies = [...decimalsOf.keys()].sort();
   const buckets = Array.from({ length: bucketCount }, (_, index) => ({ start: new Date(from.getTime() + index * step), count: 0, sums: new Map<string, bigint>() }));
-  const totals = new Map<string, { total: bigint; count: number }>(currencies.map((currency) => [currency, { total: 0n, count: 0 }]));
+  const totals = new Map<string, { total: bigint; count: number; previousTotal: bigint; previousCount: number }>(currencies.map((currency) => [currency, { total: 0n, count: 0, previousTotal: 0n, previousCount: 0 }]));
+  const scaleOf = (row: { currency: string; network: string }) => 10n ** BigInt(decimalsOf.get(row.currency)! - (findSettlementAsset(row.currency, row.network)?.decimals ?? 0));
+  for (const row of previousRows) {
+    const total = totals.get(row.currency)!;
+    total.previousTotal += BigInt(row.amount) * scaleOf(row);
+    total.previousCount += row.count;
+  }
   for (const row of rows) {
     const index = Math.floor((row.bucket.getTime() - from.getTime()) / step);
     const bucket = buckets[index];
     if (!bucket) continue;
-    const scale = 10n ** BigInt(decimalsOf.get(row.currency)! - (findSettlementAsset(row.currency, row.network)?.decimals ?? 0));
-    const amount = BigInt(row.amount) * scale;
+    const amount = BigInt(row.amount) * scaleOf(row);
     bucket.count += row.count;
     bucket.sums.set(row.currency, (bucket.sums.get(row.currency) ?? 0n) + amount);
     const total = totals.get(row.currency)!;
@@ -303,7 +399,20 @@ async function loadVolume(deps: Pick<AppDeps, "db">, merchantId: string, period:
     from,
     to,
     count: buckets.reduce((sum, bucket) => sum + bucket.count, 0),
-    currencies: currencies.map((currency) => ({ currency, decimals: decimalsOf.get(currency)!, total: formatAmount(totals.get(currency)!.total, decimalsOf.get(currency)!), count: totals.get(currency)!.count })),
+    previous: { from: previousFrom, to: from, count: previousRows.reduce((sum, row) => sum + row.count, 0) },
+    currencies: currencies.map((currency) => {
+      const total = totals.get(currency)!;
+      const decimals = decimalsOf.get(currency)!;
+      return {
+        currency,
+        decimals,
+        total: formatAmount(total.total, decimals),
+        count: total.count,
+        previousTotal: formatAmount(total.previousTotal, decimals),
+        previousCount: total.previousCount,
+        changePercent: percentChange(total.total, total.previousTotal),
+      };
+    }),
     buckets: buckets.map((bucket) => ({
       start: bucket.start,
       count: bucket.count,

@@ -9,11 +9,12 @@ import { ResolvePayment } from "@/components/cabinet/invoices/resolve-payment";
 import { Amount, DataTable, DetailRow, EmptyState, PageHeader, Panel, ShortId, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { buttonClassName } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Copyable } from "@/components/cabinet/copyable";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, findSettlementAsset } from "@/lib/catalogue";
-import { addressChainOf } from "@/lib/chains/registry";
+import { addressChainOf, explorerLinksOf } from "@/lib/chains/registry";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { eventTypeOfStatus, type PaymentStatus } from "@/lib/domain/invoice/status";
 import { isAppError } from "@/lib/errors";
@@ -27,15 +28,6 @@ export const metadata: Metadata = { title: "Invoice" };
 type PageProps = { params: Promise<{ id: string }> };
 
 
-/** A long value (address, txid, uuid) whole, breaking anywhere, with a Copy button. */
-function Copyable({ value, name }: { value: string; name: string }) {
-  return (
-    <div className="flex flex-wrap items-start gap-2">
-      <span className="min-w-0 flex-1 font-mono text-sm break-all">{value}</span>
-      <CopyButton value={value} label="Copy" accessibleName={`Copy ${name}`} copiedText="Copied" announcement={`${name} copied`} failure={`Select the ${name} and copy it`} />
-    </div>
-  );
-}
 
 function Muted({ children }: { children: ReactNode }) {
   return <span className="text-(--ui-muted)">{children}</span>;
@@ -72,6 +64,7 @@ export default async function InvoicePage({ params }: PageProps) {
   const asset = payment.payer_currency && payment.network ? findSettlementAsset(payment.payer_currency, payment.network) : null;
   const addressChain = asset ? addressChainOf(getApiDeps().config, asset.network) : "main";
   const eventType = eventTypeOfStatus(status);
+  const explorer = explorerLinksOf(getApiDeps().config, payment.network);
   const title = payment.order_id ? `Invoice ${payment.order_id}` : `Invoice ${payment.uuid.slice(0, 8)}`;
 
   // Underpaid or overpaid payments wait for one decision (/v1/payment/resolve); an accepted
@@ -175,14 +168,26 @@ export default async function InvoicePage({ params }: PageProps) {
               <DetailRow label="Still to pay">
                 <Amount value={payment.amount_remaining} currency={payment.payer_currency} />
               </DetailRow>
+              <DetailRow label="Platform fee">
+                {detail.settlement ? <Amount value={detail.settlement.fee} currency={payment.payer_currency} /> : <Muted>Taken when the invoice settles</Muted>}
+              </DetailRow>
+              <DetailRow label="Net to you">
+                {detail.settlement ? (
+                  <>
+                    <Amount value={detail.settlement.net} currency={payment.payer_currency} /> <Muted>received less the platform fee</Muted>
+                  </>
+                ) : (
+                  <Muted>Known when the invoice settles</Muted>
+                )}
+              </DetailRow>
             </>
           ) : null}
           <DetailRow label="Refunded">{detail.refundStatus === "none" ? <Muted>Nothing</Muted> : detail.refundStatus === "full" ? "Fully" : "Partly"}</DetailRow>
-          <DetailRow label="Deposit address">{payment.address ? <Copyable value={payment.address} name="deposit address" /> : <Muted>None until a coin is chosen</Muted>}</DetailRow>
+          <DetailRow label="Deposit address">{payment.address ? <Copyable value={payment.address} name="deposit address" href={explorer.address(payment.address)} /> : <Muted>None until a coin is chosen</Muted>}</DetailRow>
           <DetailRow label="Payer address">
-            {payment.payer_address ? <Copyable value={payment.payer_address} name="payer address" /> : <Muted>{network && !network.isAccountBased ? "Not known on this network" : "Not known yet"}</Muted>}
+            {payment.payer_address ? <Copyable value={payment.payer_address} name="payer address" href={explorer.address(payment.payer_address)} /> : <Muted>{network && !network.isAccountBased ? "Not known on this network" : "Not known yet"}</Muted>}
           </DetailRow>
-          <DetailRow label="Transaction">{payment.txid ? <Copyable value={payment.txid} name="transaction id" /> : <Muted>None yet</Muted>}</DetailRow>
+          <DetailRow label="Transaction">{payment.txid ? <Copyable value={payment.txid} name="transaction id" href={explorer.transaction(payment.txid)} /> : <Muted>None yet</Muted>}</DetailRow>
           <DetailRow label="Confirmations">
             {payment.txid ? (
               <span className="tabular-nums">
@@ -233,14 +238,14 @@ export default async function InvoicePage({ params }: PageProps) {
             {detail.transfers.map((transfer) => (
               <tr key={transfer.id}>
                 <td>
-                  <ShortId value={transfer.txid} />
+                  <ShortId value={transfer.txid} href={explorerLinksOf(getApiDeps().config, transfer.network).transaction(transfer.txid)} linkName={`transaction ${transfer.txid}`} />
                   {transfer.position > 0 ? <div className="text-xs text-(--ui-muted)">output {transfer.position}</div> : null}
                 </td>
                 <td className="whitespace-nowrap">{transfer.networkName}</td>
                 <td>
                   <Amount value={transfer.amount} currency={transfer.currency} />
                 </td>
-                <td>{transfer.fromAddress ? <ShortId value={transfer.fromAddress} /> : <Muted>—</Muted>}</td>
+                <td>{transfer.fromAddress ? <ShortId value={transfer.fromAddress} href={explorer.address(transfer.fromAddress)} linkName={`address ${transfer.fromAddress}`} /> : <Muted>—</Muted>}</td>
                 <td className="tabular-nums">{transfer.confirmations}</td>
                 <td>
                   <StatusBadge status={transfer.status} label={TRANSFER_STATUS_WORDS[transfer.status]} />
@@ -346,12 +351,12 @@ export default async function InvoicePage({ params }: PageProps) {
                     <Amount value={refund.receive_amount} currency={refund.currency} />
                   </td>
                   <td>
-                    <ShortId value={refund.address} />
+                    <ShortId value={refund.address} href={explorerLinksOf(getApiDeps().config, refund.network).address(refund.address)} linkName={`address ${refund.address}`} />
                   </td>
                   <td>
                     <StatusBadge status={refund.status} label={REFUND_STATUS_WORDS[refund.status]} />
                   </td>
-                  <td>{refund.txid ? <ShortId value={refund.txid} /> : <Muted>Not sent yet</Muted>}</td>
+                  <td>{refund.txid ? <ShortId value={refund.txid} href={explorerLinksOf(getApiDeps().config, refund.network).transaction(refund.txid)} linkName={`transaction ${refund.txid}`} /> : <Muted>Not sent yet</Muted>}</td>
                   <td>
                     <Link href={`/cabinet/payouts/${refund.uuid}`} className={`whitespace-nowrap ${TEXT_LINK}`}>
                       Open<span className="sr-only"> refund payout {refund.uuid}</span>

@@ -3,16 +3,17 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Alert } from "@/components/cabinet/form-controls";
-import { Amount, DetailRow, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
+import { Amount, DetailRow, ExplorerLink, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { PayoutDecisionPanel } from "@/components/cabinet/payouts/payout-decision";
 import { INTERNAL_STATUS_WORDS, KIND_WORDS, STATUS_CHIP_WORDS } from "@/components/cabinet/payouts/payout-words";
 import { buttonClassName } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { Copyable } from "@/components/cabinet/copyable";
 import { TEXT_LINK } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
 import { userActor } from "@/lib/cabinet/actions/payout-actions";
 import { requireActorForPage } from "@/lib/cabinet/current-actor";
 import { findNetwork, networkDisplayName } from "@/lib/catalogue";
+import { explorerLinksOf, type ExplorerLinks } from "@/lib/chains/registry";
 import { roleAllows } from "@/lib/domain/cabinet/permissions";
 import { findPayoutDetail, type PayoutTimelineEvent } from "@/lib/services/payouts/find-payout-detail";
 import { type PayoutKind, type PayoutListItem } from "@/lib/services/payouts/search-payouts";
@@ -23,15 +24,6 @@ export const metadata: Metadata = { title: "Payout" };
 type PageProps = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 
-/** A long value (address, txid) whole, breaking anywhere, with a Copy button. */
-function Copyable({ value, name }: { value: string; name: string }) {
-  return (
-    <div className="flex flex-wrap items-start gap-2">
-      <span className="min-w-0 flex-1 font-mono text-sm break-all">{value}</span>
-      <CopyButton value={value} label="Copy" accessibleName={`Copy ${name}`} copiedText="Copied" announcement={`${name} copied`} failure={`Select the ${name} and copy it`} />
-    </div>
-  );
-}
 
 const TRANSFER_WORDS: Record<string, string> = {
   planned: "planned, waiting to be signed",
@@ -43,8 +35,20 @@ const TRANSFER_WORDS: Record<string, string> = {
   replaced: "replaced before it was mined; nothing was sent",
 };
 
+/** A transaction id whole, linked to the block explorer where there is one. */
+function Txid({ txid, explorer }: { txid: string; explorer: ExplorerLinks }) {
+  const href = explorer.transaction(txid);
+  return href ? (
+    <ExplorerLink href={href} name={`transaction ${txid}`} className="font-mono break-all">
+      {txid}
+    </ExplorerLink>
+  ) : (
+    <span className="font-mono break-all">{txid}</span>
+  );
+}
+
 /** One timeline event in words, from what is stored. */
-function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; currency: string }) {
+function TimelineEntry({ event, currency, explorer }: { event: PayoutTimelineEvent; currency: string; explorer: ExplorerLinks }) {
   let title: ReactNode;
   let detail: ReactNode = null;
   switch (event.kind) {
@@ -83,15 +87,15 @@ function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; curren
         <>
           {event.txid ? (
             <span className="block">
-              Transaction <span className="font-mono break-all">{event.txid}</span>
+              Transaction <Txid txid={event.txid} explorer={explorer} />
             </span>
           ) : null}
           {event.replacedTxids.length > 0 ? (
             <span className="block">
               Replaced with a higher fee after waiting unmined ({event.replacedTxids.length === 1 ? "once" : `${event.replacedTxids.length} times`}); earlier:{" "}
               {event.replacedTxids.map((txid) => (
-                <span key={txid} className="block font-mono break-all">
-                  {txid}
+                <span key={txid} className="block">
+                  <Txid txid={txid} explorer={explorer} />
                 </span>
               ))}
             </span>
@@ -107,7 +111,7 @@ function TimelineEntry({ event, currency }: { event: PayoutTimelineEvent; curren
       title = "Confirmed: the recipient has the money";
       detail = event.txid ? (
         <>
-          Transaction <span className="font-mono break-all">{event.txid}</span>
+          Transaction <Txid txid={event.txid} explorer={explorer} />
         </>
       ) : null;
       break;
@@ -144,6 +148,7 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
   const isOwn = detail.createdBy.actor === userActor(actor.userId);
   const canDecide = roleAllows(actor.role, "money");
   const networkName = findNetwork(payout.network)?.displayName ?? payout.network;
+  const explorer = explorerLinksOf(getApiDeps().config, payout.network);
 
   return (
     <>
@@ -199,10 +204,10 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
             <Amount value={payout.debit_amount} currency={payout.currency} />
           </DetailRow>
           <DetailRow label="Address">
-            <Copyable value={payout.address} name="address" />
+            <Copyable value={payout.address} name="address" href={explorer.address(payout.address)} />
           </DetailRow>
           {payout.memo ? <DetailRow label="Memo">{payout.memo}</DetailRow> : null}
-          <DetailRow label="Transaction">{payout.txid ? <Copyable value={payout.txid} name="transaction id" /> : <span className="text-(--ui-muted)">Not sent yet</span>}</DetailRow>
+          <DetailRow label="Transaction">{payout.txid ? <Copyable value={payout.txid} name="transaction id" href={explorer.transaction(payout.txid)} /> : <span className="text-(--ui-muted)">Not sent yet</span>}</DetailRow>
           <DetailRow label="Created">
             <Time iso={payout.created_at} /> <span className="text-(--ui-muted)">by {detail.createdBy.label}</span>
           </DetailRow>
@@ -251,7 +256,7 @@ export default async function PayoutPage({ params, searchParams }: PageProps) {
       <Panel title="Timeline" id="timeline">
         <ol className="ml-2">
           {detail.timeline.map((event, index) => (
-            <TimelineEntry key={`${event.kind}:${index}`} event={event} currency={payout.currency} />
+            <TimelineEntry key={`${event.kind}:${index}`} event={event} currency={payout.currency} explorer={explorer} />
           ))}
         </ol>
         {!payout.is_final ? <p className="mt-4 text-sm text-(--ui-muted)">The payout is not final yet; this page shows each step once it is stored.</p> : null}
