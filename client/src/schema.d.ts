@@ -3360,6 +3360,10 @@ export interface components {
             payout_is_final?: boolean;
             /** @description After a claim: the payout's transaction hash; empty until sent. */
             txid?: string;
+            /** @description After a claim: what the address receives, `amount` less the payout fee (decimal string in `currency`). */
+            receive_amount?: string;
+            /** @description After a claim: the payout fee taken from `amount` (decimal string in `currency`). */
+            commission?: string;
         };
         /** @description A claimed payout link and the payout it made. */
         ClaimResult: {
