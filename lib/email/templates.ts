@@ -146,3 +146,16 @@ export function signInResetEmail(input: { email: string; at: Date; endedSessions
   const html = layout(subject, lines.map((line) => `<p>${escapeHtml(line)}</p>`).join(""));
   return { subject, text, html };
 }
+
+/** An alert a cabinet user chose (lib/services/cabinet/alerts.ts): what waits, and a button to it in the cabinet. */
+export function cabinetAlertEmail(alert: { title: string; lines: string[]; url: string }) {
+  const subject = `Gateway: ${alert.title}`;
+  const footer = "You receive this because you turned this alert on in your account's settings; turn it off there.";
+  const text = `${alert.lines.join("\n")}\n\nOpen: ${alert.url}\n\n${footer}\n`;
+  const html = layout(
+    alert.title,
+    `${alert.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}
+${actionButton(alert.url, "Open in the cabinet")}<p style="font-size:12px;color:#64748b">${escapeHtml(footer)}</p>`,
+  );
+  return { subject, text, html };
+}

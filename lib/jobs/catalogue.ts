@@ -22,6 +22,7 @@ import { processPendingBatches } from "./handlers/process-batches";
 import { approveWaitedPayouts } from "./handlers/approve-waited-payouts";
 import { sendPendingEmails } from "./handlers/send-emails";
 import { expireUnenrolledUsers } from "./handlers/expire-enrolments";
+import { sendCabinetAlerts } from "./handlers/send-cabinet-alerts";
 
 /** The collaborators every job handler receives: those of every unit of work (the API's are a superset). */
 export type JobDeps = AppDeps;
@@ -203,5 +204,12 @@ export const PERIODIC_JOBS: readonly PeriodicJob[] = [
     // Cabinet users who never set up an authenticator app within 7 days are refused at sign-in
     // already; this deletes them, freeing their addresses for a new invitation.
     run: async (deps) => ({ deleted: await expireUnenrolledUsers(deps) }),
+  },
+  {
+    name: "cabinet.alert",
+    everySeconds: 60,
+    cron: "* * * * *",
+    // Each alert once per store and subject, to the members who chose its kind.
+    run: (deps) => sendCabinetAlerts(deps),
   },
 ];

@@ -9,7 +9,8 @@ import { revokeSession } from "@/lib/services/cabinet/sessions";
 import { actorOf } from "@/lib/services/cabinet/sign-in";
 import { signOutEverywhere } from "@/lib/services/cabinet/sign-out-everywhere";
 import { assertAcceptablePassword, loadCabinetUser } from "@/lib/services/cabinet/users";
-import { defineCabinetAction } from "../action-table";
+import { defineCabinetAction, defineCabinetUnit } from "../action-table";
+import { setAlertKind } from "@/lib/services/cabinet/alerts";
 import { runAttempt } from "../attempts";
 
 export const signOutSession = defineCabinetAction({
@@ -80,4 +81,14 @@ export const signOutAllSessions = defineCabinetAction({
     const { endedSessions } = await runUnit(deps, signOutEverywhere, { actor, origin });
     return { ended_sessions: endedSessions };
   },
+});
+
+/** The signed-in user's own e-mail alerts, one kind at a time (lib/services/cabinet/alerts.ts). */
+export const setOwnAlert = defineCabinetUnit({
+  permission: "read",
+  audit: "settings.changed",
+  input: { schema: z.object({ kind: z.string(), is_on: z.boolean() }), invalidBody: "cabinet.bad_request" },
+  unit: setAlertKind,
+  args: ({ actor }, input) => ({ userId: actor.userId, role: actor.role, kind: input.kind, isOn: input.is_on }),
+  describe: (input) => ({ setting: "alert", kind: input.kind, on: input.is_on }),
 });

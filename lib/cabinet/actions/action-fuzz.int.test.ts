@@ -59,6 +59,7 @@ const SAMPLES: Record<string, (fixture: Fixture) => Record<string, unknown>> = {
   "payout.cancel": (f) => ({ uuid: f.pendingPayout }),
   "session.revoke": (f) => ({ id: f.session }),
   "session.revoke_all": () => ({}),
+  "alerts.set": () => ({ kind: "debt", is_on: true }),
   "password.change": () => ({ current_password: TEST_PASSWORD, new_password: TEST_PASSWORD }),
   "two_factor.regenerate_recovery_codes": () => ({}),
   "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),

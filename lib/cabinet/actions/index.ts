@@ -1,5 +1,5 @@
 import type { CabinetActionEntry } from "../action-table";
-import { beginAuthenticatorReset, changeOwnPassword, finishAuthenticatorReset, newRecoveryCodes, signOutAllSessions, signOutSession } from "./account-actions";
+import { beginAuthenticatorReset, changeOwnPassword, finishAuthenticatorReset, newRecoveryCodes, setOwnAlert, signOutAllSessions, signOutSession } from "./account-actions";
 import { INVOICE_ACTIONS } from "./invoice-actions";
 import { LINK_ACTIONS } from "./link-actions";
 import { approvePayout, cancelPendingPayout, createManualPayout, rejectPayout } from "./payout-actions";
@@ -21,6 +21,7 @@ export const CABINET_ACTIONS: Record<string, CabinetActionEntry> = {
   "two_factor.regenerate_recovery_codes": newRecoveryCodes,
   "two_factor.begin_reset": beginAuthenticatorReset,
   "two_factor.confirm_reset": finishAuthenticatorReset,
+  "alerts.set": setOwnAlert,
   ...INVOICE_ACTIONS,
   ...LINK_ACTIONS,
   ...SETTINGS_ACTIONS,

@@ -294,6 +294,7 @@ const SAMPLES: Record<string, (victim: Victim, intruder: Intruder) => unknown> =
   "payout.cancel": (victim) => ({ uuid: victim.pendingPayout.uuid }),
   "session.revoke": (victim) => ({ id: victim.session }),
   "session.revoke_all": () => ({}),
+  "alerts.set": () => ({ kind: "debt", is_on: true }),
   "password.change": () => ({ current_password: TEST_PASSWORD, new_password: INTRUDER_NEW_PASSWORD }),
   "two_factor.regenerate_recovery_codes": () => ({}),
   "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
@@ -467,6 +468,10 @@ const OWN_STORE_EFFECTS: Record<string, (result: Record<string, any>, world: Wor
     expect(await db().cabinetSession.findUnique({ where: { id: intruder.owner.actor.sessionId } })).not.toBeNull();
     // Back to the password the other samples use.
     await db().cabinetUser.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(TEST_PASSWORD) } });
+  },
+  "alerts.set": async (result, { victim, intruder }) => {
+    expect(result).toEqual({ kinds: ["debt"] });
+    expect(await db().cabinetAlertSubscription.findMany({ where: { kind: "debt", user: { merchantId: { in: [victim.merchantId, intruder.merchantId] } } }, select: { userId: true } })).toEqual([{ userId: intruder.owner.actor.userId }]);
   },
   "session.revoke_all": async (result, { intruder }) => {
     expect(result.ended_sessions).toBeGreaterThanOrEqual(1);

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AccountSecurity } from "@/components/cabinet/account-security";
+import { AlertSettings } from "@/components/cabinet/alert-settings";
+import { ALERT_KINDS, ALERT_TERMS, listAlertKinds } from "@/lib/services/cabinet/alerts";
 import { DataTable, EmptyState, PageHeader, Panel, StatusBadge, Time } from "@/components/cabinet/page-kit";
 import { FOCUS_RING } from "@/components/ui/theme";
 import { getApiDeps } from "@/lib/api/deps";
@@ -29,10 +31,11 @@ export default async function AccountPage({ searchParams }: PageProps) {
   const cursor = (await searchParams).audit;
   // Owners and admins read the whole store's log; others their own events.
   const isStoreWide = roleAllows(actor.role, "settings");
-  const [account, sessions, audit] = await Promise.all([
+  const [account, sessions, audit, alertKinds] = await Promise.all([
     describeAccount(deps.db, actor),
     listSessions(deps.db, actor, deps.now()),
     listAuditEvents(deps.db, actor.merchantId, isStoreWide ? {} : { userId: actor.userId }, { limit: AUDIT_PAGE_SIZE, cursor: typeof cursor === "string" ? cursor : undefined }),
+    listAlertKinds(deps.db, actor.userId),
   ]);
   return (
     <>
@@ -50,6 +53,18 @@ export default async function AccountPage({ searchParams }: PageProps) {
           isCurrent: session.isCurrent,
         }))}
       />
+      <Panel title="E-mail alerts" id="alerts">
+        <AlertSettings
+          email={actor.email}
+          choices={ALERT_KINDS.map((kind) => ({
+            kind,
+            title: ALERT_TERMS[kind].title,
+            description: ALERT_TERMS[kind].description,
+            isOn: alertKinds.includes(kind),
+            isAllowed: roleAllows(actor.role, ALERT_TERMS[kind].permission),
+          }))}
+        />
+      </Panel>
       <Panel
         title={isStoreWide ? "Audit log of the store" : "Your audit log"}
         id="audit"
