@@ -299,7 +299,8 @@ const SAMPLES: Record<string, (victim: Victim, intruder: Intruder) => unknown> =
   "two_factor.regenerate_recovery_codes": () => ({}),
   "two_factor.begin_reset": () => ({ password: TEST_PASSWORD }),
   "two_factor.confirm_reset": () => ({ code: "000000" }),
-  "invoice.create": (victim) => ({ amount: "5", currency: "USD", to_currency: "USDT", network: "tron", order_id: victim.paidInvoice.orderId }),
+  // Not the victim's order id: the page reads below search the intruder's invoices for it.
+  "invoice.create": () => ({ amount: "5", currency: "USD", to_currency: "USDT", network: "tron", order_id: "intruder-own-order" }),
   "invoice.resend_webhook": (victim) => ({ uuid: victim.paidInvoice.uuid }),
   "refund.create": (victim) => ({ uuid: victim.paidInvoice.uuid, amount: "1", address: freshTronAddress() }),
   "invoice.resolve": (victim) => ({ uuid: victim.underpaidInvoice, action: "accept" }),
@@ -389,7 +390,7 @@ const OWN_STORE_EFFECTS: Record<string, (result: Record<string, any>, world: Wor
   },
   "invoice.create": async (payment, { victim, intruder }) => {
     expect(payment.uuid).not.toBe(victim.paidInvoice.uuid);
-    expect(await db().invoice.findUniqueOrThrow({ where: { id: payment.uuid } })).toMatchObject({ merchantId: intruder.merchantId, orderId: victim.paidInvoice.orderId });
+    expect(await db().invoice.findUniqueOrThrow({ where: { id: payment.uuid } })).toMatchObject({ merchantId: intruder.merchantId, orderId: "intruder-own-order" });
   },
   "payment_link.create": async (link, { intruder }) => {
     expect(await db().paymentLink.findUniqueOrThrow({ where: { id: link.link_id } })).toMatchObject({ merchantId: intruder.merchantId, title: "Mug" });
