@@ -3,6 +3,9 @@ import { sendCabinetAlerts } from "@/lib/jobs/handlers/send-cabinet-alerts";
 import { act, addMember, DEAD_HOOK, endedPayment, movingClock, newStore, refusal, success, TRON_ADDRESS } from "@/lib/testing/cabinet";
 import { fundMerchant } from "@/lib/testing/funding";
 import { callSigned, getTestDb } from "@/lib/testing/harness";
+import { withTransaction } from "@/lib/db/transaction";
+import { postJournal } from "@/lib/ledger/post";
+import { PLATFORM } from "@/lib/ledger/postings";
 
 // E-mail alerts against the real database: each member chooses their kinds (within their role),
 // each alert goes out once per subject however many workers race, and only to those who chose it.
@@ -56,6 +59,31 @@ describe("cabinet e-mail alerts", () => {
     await callSigned("/v1/payout", { amount: "3", currency: "USDT", network: "tron", address: TRON_ADDRESS, source: "manual", order_id: "alert-payout-2" }, store.api);
     await sendCabinetAlerts(clock.deps);
     expect((await alertMails(store.merchantId)).filter((mail) => mail.subject.endsWith("approval"))).toHaveLength(1);
+
+    // A debt: told once, told again only after it was paid back and came back.
+    expect(success(await act(clock, viewer, "alerts.set", { kind: "debt", is_on: true }))).toEqual({ kinds: ["endpoint_failing", "debt"] });
+    const debt = (step: string, sign: bigint) => ({
+      reference: `test:alert-debt:${store.merchantId}:${step}`,
+      kind: "test",
+      postings: [
+        { account: { owner: store.merchantId, asset: "USDT:tron", bucket: "debt" as const }, amount: -2_500_000n * sign },
+        { account: { owner: PLATFORM, asset: "USDT:tron", bucket: "chain" as const }, amount: 2_500_000n * sign },
+      ],
+    });
+    const debtMails = async () => (await alertMails(store.merchantId)).filter((mail) => mail.subject === "Gateway: Debt");
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt("owed", 1n), new Date()));
+    await Promise.all([sendCabinetAlerts(clock.deps), sendCabinetAlerts(clock.deps)]);
+    expect((await debtMails()).map((mail) => mail.recipient)).toEqual([viewer.actor.email]);
+    expect((await debtMails())[0].text).toContain("owes 2.5 USDT on tron");
+    await sendCabinetAlerts(clock.deps);
+    expect(await debtMails()).toHaveLength(1);
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt("repaid", -1n), new Date()));
+    await sendCabinetAlerts(clock.deps);
+    expect(await getTestDb().cabinetAlertSent.count({ where: { merchantId: store.merchantId, kind: "debt" } })).toBe(0);
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt("owed-again", 1n), new Date()));
+    await sendCabinetAlerts(clock.deps);
+    expect(await debtMails()).toHaveLength(2);
+    await withTransaction(getTestDb(), (tx) => postJournal(tx, debt("repaid-again", -1n), new Date()));
 
     // Another store's alerts never reach this store's members.
     const other = await newStore(clock, "Other shop");
