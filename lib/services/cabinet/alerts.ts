@@ -7,6 +7,8 @@ import { cabinetAlertEmail } from "@/lib/email/templates";
 import { AppError } from "@/lib/errors";
 import { findSettlementAsset } from "@/lib/catalogue";
 import { parseAssetKey } from "@/lib/ledger/postings";
+// The same rule as the overview's "Needs attention": an alert says what the page says.
+import { ENDPOINT_FAILING_AFTER_MS } from "@/lib/services/overview/load-overview";
 
 /**
  * E-mail alerts of what waits for a store, each kind chosen by a cabinet user for themself. An
@@ -31,8 +33,6 @@ export function isAlertKind(value: string): value is AlertKind {
 
 /** How far back the alert pass looks: older subjects are the overview's matter, not an e-mail's. */
 const LOOKBACK_MS = 7 * 86_400_000;
-/** How long the endpoint fails before it is told: retries cover short outages. */
-export const ENDPOINT_ALERT_AFTER_MS = 3_600_000;
 /** Subjects read per kind and pass: a backlog is worked off pass by pass. */
 const SUBJECTS_PER_PASS = 200;
 
@@ -98,7 +98,7 @@ export async function findDueAlerts(db: Db, now: Date): Promise<DueAlert[]> {
          AND ${notSent("endpoint_failing", "f.merchant_id", "'endpoint:' || (extract(epoch FROM f.since) * 1000)::bigint::text")}
        LIMIT ${SUBJECTS_PER_PASS}`,
       since,
-      new Date(now.getTime() - ENDPOINT_ALERT_AFTER_MS),
+      new Date(now.getTime() - ENDPOINT_FAILING_AFTER_MS),
     ),
     db.$queryRawUnsafe<{ merchant_id: string; asset: string; owed: string }[]>(
       `SELECT l.owner AS merchant_id, l.asset, (-l.balance)::text AS owed FROM ledger_accounts l
